@@ -1,0 +1,32 @@
+# The two entry points of the README. Both build .venv from nothing.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-deep bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test,postgres]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	@rm -f $(VENV)/demo.sqlite3
+	ADJ_STORE=$(VENV)/demo.sqlite3 $(BIN)/adj import fixtures/bacdef/demo-contradiction.jsonl
+	ADJ_STORE=$(VENV)/demo.sqlite3 $(BIN)/adj log demo-contradiction
+	ADJ_STORE=$(VENV)/demo.sqlite3 $(BIN)/adj state demo-contradiction
+	ADJ_STORE=$(VENV)/demo.sqlite3 $(BIN)/adj verify demo-contradiction
+
+test: $(STAMP)
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest
+
+test-deep: $(STAMP)
+	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,1 @@
+"""Reducers, the generic fold and the match service. Imports go one way: cli -> adjudicator -> events."""

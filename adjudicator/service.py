@@ -1,0 +1,345 @@
+"""The match service: load a match, check an action, append it or record the rejected attempt.
+
+This is the one place where the pure reducers meet a store and a clock. The clock only stamps
+``recorded_at``, which no rule reads.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from adjudicator import registry
+from adjudicator.fold import Fold, decode_event, event_fields, event_type
+from adjudicator.protocol import JUDGE, Action, Game, Malformed, MatchStarted, Outcome, Violation
+from events.chain import IntegrityError, verify_chain
+from events.envelope import ENVELOPE_KEYS, Draft, Rejection, StoredEvent, split_flat
+from events.store import Store, UnknownMatch
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def utc_now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+@dataclass
+class Match:
+    """A match loaded from its log and folded: the state now, and everything to show its past."""
+
+    match_id: str
+    game: Game
+    fold: Fold
+    events: list[StoredEvent] = field(default_factory=list)
+
+    @property
+    def state(self) -> Any:
+        return self.fold.state
+
+    @property
+    def head(self) -> int:
+        return self.fold.head
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.fold.entries[0].event.players  # type: ignore[attr-defined]
+
+    def outcome(self) -> Outcome:
+        return self.game.outcome(self.fold.state)
+
+
+@dataclass
+class Verdict:
+    """The answer to one submitted action."""
+
+    accepted: bool
+    event: StoredEvent | None
+    match: Match
+    violation: Violation | None = None
+
+
+@dataclass
+class LineVerdict:
+    line: int
+    type: str
+    by: str
+    accepted: bool
+    rule: str | None = None
+    code: str | None = None
+    message: str | None = None
+
+
+@dataclass
+class CheckReport:
+    """The result of adjudicating a whole JSONL log without storing anything."""
+
+    events: int
+    accepted: int
+    verdicts: list[LineVerdict]
+    match: Match | None
+
+    @property
+    def rejections(self) -> list[LineVerdict]:
+        return [v for v in self.verdicts if not v.accepted]
+
+
+def parse_lines(lines: Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
+    """Parse JSONL into ``(line number, flat object)`` pairs; ``Malformed`` names the bad line."""
+    out = []
+    for no, raw in enumerate(lines, 1):
+        text = raw.strip()
+        if not text:
+            continue
+        try:
+            obj = msgspec.json.decode(text)
+        except msgspec.DecodeError as exc:
+            raise Malformed(f"line {no} is not valid JSON ({exc})", f"line {no}") from None
+        if not isinstance(obj, dict):
+            raise Malformed(f"line {no} is not a JSON object", f"line {no}")
+        for key in ("type", "by"):
+            if not isinstance(obj.get(key), str):
+                raise Malformed(f"line {no} needs a string {key!r}", f"line {no}: $.{key}")
+        out.append((no, obj))
+    if not out:
+        raise Malformed("the log is empty: a match file starts with a match_started line", "line 1")
+    return out
+
+
+def _stored_from_flat(no: int, obj: dict[str, Any], match_id: str) -> StoredEvent:
+    env, fields = split_flat(obj)
+    try:
+        return StoredEvent(
+            match_id=env.get("match_id", match_id),
+            seq=env["seq"],
+            type=env["type"],
+            by=env["by"],
+            recorded_at=env.get("recorded_at", ""),
+            fields=fields,
+            prev=env.get("prev", ""),
+            hash=env["hash"],
+        )
+    except KeyError as exc:
+        raise Malformed(f"line {no} carries a hash but no {exc.args[0]!r}", f"line {no}: $.{exc.args[0]}") from None
+
+
+class MatchService:
+    def __init__(self, store: Store, clock: Callable[[], str] = utc_now):
+        self.store = store
+        self.clock = clock
+
+    # -- loading -----------------------------------------------------------------------------
+    def load(self, match_id: str, *, upto: int | None = None) -> Match:
+        """Read, verify and fold a match. A stored event that no longer adjudicates is an
+        integrity failure: the log was altered, or it was written under other rules."""
+        events = self.store.read(match_id, 1, upto)
+        if not events:
+            raise UnknownMatch(match_id)
+        verify_chain(events, match_id)
+        return fold_stored(events)
+
+    # -- writing -----------------------------------------------------------------------------
+    def new(
+        self,
+        game_name: str,
+        players: Sequence[str],
+        *,
+        options: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        match_id: str | None = None,
+        by: str = JUDGE,
+    ) -> Verdict:
+        game = registry.get(game_name)
+        fields: dict[str, Any] = {"game": game_name, "players": list(players), "options": dict(options or {})}
+        fields["rules_version"] = game.rules_versions[-1]
+        fields.update(setup or {})
+        match_id = match_id or self._fresh_id(game_name)
+        check_match_id(match_id)
+        return self.submit(match_id, "match_started", by, fields, strict=True)
+
+    def _fresh_id(self, game_name: str) -> str:
+        taken = {m.match_id for m in self.store.matches()}
+        n = 1
+        while f"{game_name}-{n}" in taken:
+            n += 1
+        return f"{game_name}-{n}"
+
+    def submit(
+        self,
+        match_id: str,
+        type_: str,
+        by: str,
+        fields: Mapping[str, Any],
+        *,
+        strict: bool = True,
+        idempotency_key: str | None = None,
+    ) -> Verdict:
+        """Check one action against the match and append it, or record the rejected attempt.
+
+        ``Malformed`` is raised before anything is read or written. A ``Violation`` is recorded
+        beside the log and returned in the verdict. ``ConflictError`` means another entry
+        landed first; nothing was written and the caller may re-submit (it is re-checked).
+        """
+        fields = dict(fields)
+        if type_ == "match_started":
+            head = self.store.head(match_id)
+            if head:
+                from events.store import ConflictError
+
+                raise ConflictError(match_id, 0, head)
+            game = registry.get(str(fields.get("game", "")))
+            fields.setdefault("rules_version", game.rules_versions[-1])
+            event = decode_event(game, type_, by, fields, strict=strict)
+            match = Match(match_id, game, Fold(game, match_id), [])
+        else:
+            match = self.load(match_id)
+            event = decode_event(match.game, type_, by, fields, strict=strict)
+        fields = event_fields(event)
+        try:
+            match.fold.preview(event, match.head + 1)
+        except Violation as v:
+            self.store.record_rejection(
+                Rejection(
+                    match_id=match_id,
+                    head_seq=match.head,
+                    type=type_,
+                    by=by,
+                    recorded_at=self.clock(),
+                    fields=fields,
+                    rule=v.rule_id,
+                    message=v.message,
+                )
+            )
+            return Verdict(False, None, match, v)
+        draft = Draft(type=type_, by=by, recorded_at=self.clock(), fields=fields)
+        stored = self.store.append(match_id, [draft], match.head, idempotency_key=idempotency_key)
+        for ev in stored:
+            if ev.seq > match.head:
+                match.fold.advance(match.fold.decode(ev), ev.seq)
+                match.events.append(ev)
+        return Verdict(True, stored[-1] if stored else None, match)
+
+    # -- whole files -------------------------------------------------------------------------
+    def import_lines(self, lines: Iterable[str], match_id: str | None = None, default_id: str = "imported") -> Match:
+        """Import a JSONL match. Every line must be accepted (else ``Violation``, nothing
+        written); a file that carries hashes must verify (else ``IntegrityError``) and is
+        stored byte for byte, under its own match id.
+
+        The id is ``match_id`` if given, else the file's ``match_id`` field, else ``default_id``."""
+        parsed = parse_lines(lines)
+        file_mid = parsed[0][1].get("match_id")
+        sealed = "hash" in parsed[0][1]
+        if sealed and match_id and file_mid and match_id != file_mid:
+            raise Malformed(
+                f"the file is sealed for match {file_mid!r}; it cannot be imported as {match_id!r}", "$.match_id"
+            )
+        mid = match_id or (file_mid if isinstance(file_mid, str) else None) or default_id
+        check_match_id(mid)
+        report, stored = _adjudicate(parsed, mid, self.clock)
+        if report.rejections:
+            first = report.rejections[0]
+            raise Violation(first.rule or "", f"line {first.line} ({first.type}): {first.message}", first.code)
+        self.store.append_stored(stored, 0)
+        return self.load(mid)
+
+    def export_lines(self, match_id: str) -> list[str]:
+        from events.envelope import to_line
+
+        events = self.store.read(match_id)
+        if not events:
+            raise UnknownMatch(match_id)
+        return [to_line(e) for e in events]
+
+    def verify(self, match_id: str) -> Match:
+        """Hash chain and full re-adjudication; ``IntegrityError`` on any failure."""
+        return self.load(match_id)
+
+    def check_lines(self, lines: Iterable[str], match_id: str = "check") -> CheckReport:
+        return _adjudicate(parse_lines(lines), match_id, self.clock)[0]
+
+
+def check_match_id(match_id: str) -> None:
+    if not _ID.match(match_id):
+        raise Malformed(
+            f"match id {match_id!r} must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+            "$.match_id",
+        )
+
+
+def fold_stored(events: Sequence[StoredEvent]) -> Match:
+    """Fold a verified log. Any event that does not adjudicate is an integrity failure."""
+    first = events[0]
+    match_id = first.match_id
+    if first.type != "match_started":
+        raise IntegrityError(match_id, first.seq, f"the log begins with {first.type!r}, not match_started")
+    try:
+        game = registry.get(str(first.fields.get("game", "")))
+    except Malformed as exc:
+        raise IntegrityError(match_id, 1, exc.message) from None
+    fold = Fold(game, match_id)
+    for ev in events:
+        try:
+            fold.advance(fold.decode(ev), ev.seq)
+        except (Violation, Malformed) as exc:
+            raise IntegrityError(match_id, ev.seq, f"stored {ev.type!r} no longer adjudicates: {exc}") from None
+    return Match(match_id, game, fold, list(events))
+
+
+def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredEvent]]:
+    """Adjudicate parsed lines as a table session: a rejected line changes nothing and the
+    next line goes on from the same state. Sealed lines (with ``hash``) are verified first."""
+    sealed = "hash" in parsed[0][1]
+    if sealed:
+        if any("hash" not in obj for _, obj in parsed):
+            no = next(no for no, obj in parsed if "hash" not in obj)
+            raise Malformed(f"line {no} has no hash while line 1 has one", f"line {no}: $.hash")
+        file_mid = parsed[0][1].get("match_id", match_id)
+        stored = [_stored_from_flat(no, obj, file_mid) for no, obj in parsed]
+        verify_chain(stored, file_mid)
+        match_id = file_mid
+    first_type = parsed[0][1]["type"]
+    if first_type != "match_started":
+        raise Malformed(f"line {parsed[0][0]}: a match file starts with match_started, not {first_type!r}", f"line {parsed[0][0]}: $.type")
+    first_fields = split_flat(parsed[0][1])[1]
+    game = registry.get(str(first_fields.get("game", "")))
+    if not sealed:
+        first_fields.setdefault("rules_version", game.rules_versions[-1])
+    fold = Fold(game, match_id)
+    verdicts: list[LineVerdict] = []
+    accepted: list[StoredEvent] = []
+    prev = ""
+    for no, obj in parsed:
+        env, fields = split_flat(obj)
+        if no == parsed[0][0]:
+            fields = first_fields
+        event = decode_event(game, env["type"], env["by"], fields, path=f"line {no}: $")
+        seq = fold.head + 1
+        try:
+            fold.advance(event, seq)
+        except Violation as v:
+            if sealed:
+                raise IntegrityError(match_id, env.get("seq"), f"sealed {env['type']!r} does not adjudicate: {v}") from None
+            verdicts.append(LineVerdict(no, env["type"], env["by"], False, v.rule_id, v.code, v.message))
+            continue
+        verdicts.append(LineVerdict(no, env["type"], env["by"], True))
+        if sealed:
+            accepted.append(_stored_from_flat(no, obj, match_id))
+        else:
+            from events.envelope import seal
+
+            ev = seal(
+                match_id,
+                seq,
+                prev,
+                Draft(type=env["type"], by=env["by"], recorded_at=env.get("recorded_at") or clock(), fields=event_fields(event)),
+            )
+            prev = ev.hash
+            accepted.append(ev)
+    match = Match(match_id, game, fold, accepted) if fold.entries else None
+    report = CheckReport(events=len(parsed), accepted=sum(v.accepted for v in verdicts), verdicts=verdicts, match=match)
+    return report, accepted

@@ -1,0 +1,131 @@
+"""The envelope of a stored event and its canonical encoding.
+
+A stored event is ``match_id, seq, type, by, recorded_at, fields, prev, hash``. On the wire
+(JSONL) the event's own fields sit beside the envelope keys in one flat object:
+``{"type": "declare_knock", "by": "alice", "player": "alice", "seq": 7, ...}``.
+
+``hash = SHA-256(prev || canonical(everything but hash))`` where ``canonical`` is compact JSON
+with sorted keys. The hash therefore covers every envelope key and every field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgspec
+
+#: Keys owned by the envelope. An event's own fields may not use them.
+ENVELOPE_KEYS = frozenset({"match_id", "seq", "type", "by", "recorded_at", "prev", "hash"})
+
+_encoder = msgspec.json.Encoder(order="sorted")
+_decoder = msgspec.json.Decoder()
+
+
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """One event as the log holds it: immutable, chained to its predecessor."""
+
+    match_id: str
+    seq: int
+    type: str
+    by: str
+    recorded_at: str
+    fields: dict[str, Any]
+    prev: str
+    hash: str
+
+    def flat(self, *, with_hash: bool = True) -> dict[str, Any]:
+        """The flat wire form: envelope keys and the event's own fields in one mapping."""
+        out: dict[str, Any] = dict(self.fields)
+        out.update(
+            match_id=self.match_id,
+            seq=self.seq,
+            type=self.type,
+            by=self.by,
+            recorded_at=self.recorded_at,
+            prev=self.prev,
+        )
+        if with_hash:
+            out["hash"] = self.hash
+        return out
+
+
+class Draft(msgspec.Struct, frozen=True, kw_only=True):
+    """An event about to be appended: the store assigns seq, prev and hash."""
+
+    type: str
+    by: str
+    recorded_at: str
+    fields: dict[str, Any] = {}
+
+
+class Rejection(msgspec.Struct, frozen=True, kw_only=True):
+    """The record of a rejected attempt, kept beside the log (never part of the state)."""
+
+    match_id: str
+    head_seq: int  # the seq the log stood at when the attempt was made
+    type: str
+    by: str
+    recorded_at: str
+    fields: dict[str, Any]
+    rule: str
+    message: str
+
+
+def canonical(obj: Any) -> bytes:
+    """Compact JSON with sorted keys: the bytes that are hashed and compared."""
+    return _encoder.encode(obj)
+
+
+def decode_json(data: bytes | str) -> Any:
+    return _decoder.decode(data)
+
+
+def chain_hash(
+    *, match_id: str, seq: int, type: str, by: str, recorded_at: str, fields: dict[str, Any], prev: str
+) -> str:
+    body = dict(fields)
+    body.update(match_id=match_id, seq=seq, type=type, by=by, recorded_at=recorded_at, prev=prev)
+    digest = hashlib.sha256()
+    digest.update(prev.encode("ascii"))
+    digest.update(canonical(body))
+    return digest.hexdigest()
+
+
+def seal(match_id: str, seq: int, prev: str, draft: Draft) -> StoredEvent:
+    """Turn a draft into the stored event at ``seq`` that follows ``prev``."""
+    h = chain_hash(
+        match_id=match_id,
+        seq=seq,
+        type=draft.type,
+        by=draft.by,
+        recorded_at=draft.recorded_at,
+        fields=draft.fields,
+        prev=prev,
+    )
+    return StoredEvent(
+        match_id=match_id,
+        seq=seq,
+        type=draft.type,
+        by=draft.by,
+        recorded_at=draft.recorded_at,
+        fields=draft.fields,
+        prev=prev,
+        hash=h,
+    )
+
+
+def split_flat(obj: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split a flat wire object into (envelope keys, the event's own fields)."""
+    env = {k: v for k, v in obj.items() if k in ENVELOPE_KEYS}
+    fields = {k: v for k, v in obj.items() if k not in ENVELOPE_KEYS}
+    return env, fields
+
+
+def to_line(event: StoredEvent) -> str:
+    return canonical(event.flat()).decode()
+
+
+def from_line(line: str | bytes) -> dict[str, Any]:
+    """Decode one JSONL line to a flat mapping (no validation beyond JSON)."""
+    return decode_json(line)
