@@ -1,0 +1,26 @@
+"""Copy matches between stores with their hashes intact (``adj store copy``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from events.chain import verify_chain
+from events.store import Store
+
+
+def copy_matches(src: Store, dst: Store, match_ids: Iterable[str] | None = None) -> list[str]:
+    """Copy each match (all of them by default) from ``src`` to ``dst``, event for event.
+
+    Every chain is verified before it is written; a match already present in ``dst`` raises
+    ``ConflictError`` and nothing of that match is written. Returns the ids copied.
+    """
+    ids = list(match_ids) if match_ids is not None else [m.match_id for m in src.matches()]
+    done = []
+    for mid in ids:
+        events = src.read(mid)
+        verify_chain(events, mid)
+        dst.append_stored(events, 0)
+        for r in src.rejections(mid):
+            dst.record_rejection(r)
+        done.append(mid)
+    return done

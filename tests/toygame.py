@@ -1,0 +1,127 @@
+"""A tiny game used to test the spine apart from any real chapter: two players take 1-3 stones
+from a pile in turn; whoever takes the last stone wins. The judge may rewind to any earlier
+effective event and may correct (insert) any take.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+from adjudicator.protocol import (
+    JUDGE,
+    Action,
+    Context,
+    Correct,
+    LegalAction,
+    MatchStarted,
+    OptionSpec,
+    Outcome,
+    Rewind,
+    Violation,
+)
+
+
+class NimStarted(MatchStarted, tag="match_started"):
+    pass
+
+
+class Take(Action, tag="take"):
+    player: str
+    count: int
+
+
+class NimRewind(Rewind, tag="rewind"):
+    pass
+
+
+class NimCorrect(Correct, tag="correct"):
+    pass
+
+
+class State(msgspec.Struct, frozen=True):
+    players: tuple[str, str]
+    pile: int
+    turn: int = 0  # index of the player to move
+    taken: tuple[int, int] = (0, 0)
+    rewinds: int = 0
+    winner: str | None = None
+
+
+class Nim:
+    name = "nim"
+    title = "Nim (test game)"
+    rules_versions = ("1",)
+    options = (OptionSpec(name="pile", default=10, values="int >= 1", rule="NIM-SET-1"),)
+    event_type = Union[NimStarted, Take, NimRewind, NimCorrect]
+
+    def initial(self, started: NimStarted, ctx: Context) -> State:
+        if len(started.players) != 2 or started.players[0] == started.players[1]:
+            raise Violation("NIM-SET-1", "nim needs two different players")
+        pile = started.options.get("pile", 10)
+        if not isinstance(pile, int) or pile < 1:
+            raise Violation("NIM-SET-1", f"pile must be a whole number of at least 1, not {pile!r}")
+        return State(players=tuple(started.players), pile=pile)  # type: ignore[arg-type]
+
+    def check(self, state: State, event: Action, ctx: Context) -> None:
+        if isinstance(event, (Rewind, Correct)):
+            if event.by != JUDGE:
+                raise Violation("NIM-JDG-1", f"only the judge may {type(event).__struct_config__.tag}")
+            return
+        assert isinstance(event, Take)
+        if state.winner is not None:
+            raise Violation("NIM-END-1", f"the game is over: {state.winner} took the last stone")
+        mover = state.players[state.turn]
+        if event.player != mover:
+            raise Violation("NIM-TURN-1", f"it is {mover}'s turn, not {event.player}'s")
+        if event.by not in (event.player, JUDGE):
+            raise Violation("NIM-TURN-2", f"{event.by} cannot take for {event.player}")
+        if not 1 <= event.count <= 3:
+            raise Violation("NIM-TAKE-1", f"{event.player} may take 1 to 3 stones, not {event.count}")
+        if event.count > state.pile:
+            raise Violation("NIM-TAKE-2", f"only {state.pile} stones remain; {event.player} tried to take {event.count}")
+
+    def apply(self, state: State, event: Action, ctx: Context) -> State:
+        if isinstance(event, Correct):
+            return state
+        assert isinstance(event, Take)
+        taken = list(state.taken)
+        taken[state.turn] += event.count
+        pile = state.pile - event.count
+        return msgspec.structs.replace(
+            state,
+            pile=pile,
+            turn=1 - state.turn,
+            taken=tuple(taken),
+            winner=event.player if pile == 0 else None,
+        )
+
+    def apply_rewind(self, current: State, target: State, event: Rewind, ctx: Context) -> State:
+        return msgspec.structs.replace(target, rewinds=current.rewinds + 1)
+
+    def outcome(self, state: State) -> Outcome:
+        if state.winner:
+            return Outcome(status="won", winner=state.winner)
+        return Outcome(status="in_progress")
+
+    def view(self, state: State, player: str | None = None) -> dict:
+        return msgspec.to_builtins(state)
+
+    def describe(self, state: State, player: str | None = None) -> str:
+        return f"pile {state.pile}; {state.players[state.turn]} to move"
+
+    def legal(self, state: State) -> list[LegalAction]:
+        if state.winner:
+            return []
+        mover = state.players[state.turn]
+        return [LegalAction(who=mover, type="take", fields=f"player={mover} count=<1-{min(3, state.pile)}>")]
+
+    def read_deck(self, text: str):
+        return None
+
+    def check_deck(self, deck, options=None):
+        return None
+
+
+GAME = Nim()
