@@ -8,12 +8,15 @@ correction. Games gate both through their own ``check`` (which sees the whole lo
 the state after a rewind through ``apply_rewind``.
 
 ``Fold.advance`` computes everything before it changes anything, so a rejected event leaves the
-fold exactly as it was.
+fold exactly as it was. A plain event (neither rewind nor correct) costs O(1): the entries, the
+log and the effective seqs are only appended to, and the ``Context`` a check receives reads
+them through fixed-length views, so it stays a snapshot of the moment without a copy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import msgspec
@@ -25,6 +28,7 @@ from adjudicator.protocol import (
     Game,
     Malformed,
     MatchStarted,
+    NotEffective,
     Rewind,
     Violation,
 )
@@ -33,6 +37,9 @@ from events.envelope import ENVELOPE_KEYS, StoredEvent
 #: Rule IDs of the spine itself, for what no game chapter covers.
 RULE_REWIND_TARGET = "ADJ-REW-1"
 RULE_CORRECT_TARGET = "ADJ-COR-1"
+
+#: Event types a correction may not insert: they shape the history rather than the game.
+_NOT_INSERTABLE = (MatchStarted, Rewind, Correct)
 
 
 class Entry(NamedTuple):
@@ -48,28 +55,127 @@ class Branch(NamedTuple):
     abandoned: tuple[int, ...]
 
 
+class _Prefix(Sequence):
+    """The first ``n`` items of a list that is only ever appended to: a snapshot without a copy."""
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: list, n: int):
+        self._items = items
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self._items[j] for j in range(self._n)[i]]
+        return self._items[range(self._n)[i]]
+
+    def __iter__(self) -> Iterator:
+        items = self._items
+        for j in range(self._n):
+            yield items[j]
+
+    def __repr__(self) -> str:
+        return f"{list(self)!r}"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(other) == self._n and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+
+class _Line:
+    """An effective history: the entries, stored seq -> index, and the stored seqs in order.
+
+    Inserted entries are in ``entries`` only: they have no stored seq of their own.
+    """
+
+    __slots__ = ("entries", "pos", "eff")
+
+    def __init__(self, entries: list[Entry], pos: dict[int, int] | None = None, eff: list[int] | None = None):
+        self.entries = entries
+        if pos is None or eff is None:
+            pos = {e.seq: i for i, e in enumerate(entries) if not e.inserted}
+            eff = [e.seq for e in entries if not e.inserted]
+        self.pos = pos
+        self.eff = eff
+
+    def push(self, entry: Entry) -> None:
+        self.entries.append(entry)
+        if not entry.inserted:
+            self.pos[entry.seq] = len(self.entries) - 1
+            self.eff.append(entry.seq)
+
+    def state_at(self) -> Callable[[int], Any]:
+        """``state_at(seq)`` over this line as it stands now (later appends are not seen)."""
+        entries, pos, n = self.entries, self.pos, len(self.entries)
+
+        def state_at(seq: int) -> Any:
+            i = pos.get(seq)
+            if i is None or i >= n:
+                raise NotEffective(seq)
+            return entries[i].state
+
+        return state_at
+
+
 def decode_event(game: Game, type_: str, by: str, fields: Mapping[str, Any], *, strict: bool = True, path: str = "$") -> Action:
-    """Decode one event of ``game`` from its type, author and fields, or raise ``Malformed``."""
-    clash = ENVELOPE_KEYS.intersection(fields) - {"type", "by"}
+    """Decode one event of ``game`` from its type, author and fields, or raise ``Malformed``.
+
+    A ``correct`` has its nested event decoded too (``Malformed`` at ``$.event...``), and that
+    event is given back in its declared types: ``{"type", "by", ...every field}``.
+    """
+    clash = sorted(k for k in ENVELOPE_KEYS.intersection(fields) if k not in ("type", "by"))
+    clash += [k for k, v in (("type", type_), ("by", by)) if k in fields and fields[k] != v]
     if clash:
-        raise Malformed(f"field {sorted(clash)[0]!r} is reserved for the envelope", f"{path}.{sorted(clash)[0]}")
+        raise Malformed(f"field {clash[0]!r} is reserved for the envelope", f"{path}.{clash[0]}")
     data = dict(fields)
     data["type"] = type_
     data["by"] = by
     try:
-        return msgspec.convert(data, game.event_type, strict=strict)
+        event = msgspec.convert(data, game.event_type, strict=strict)
     except msgspec.ValidationError as exc:
         raise malformed_from(exc, type_, path) from None
+    if isinstance(event, Correct):
+        inserted = decode_inserted(game, event, strict=strict, path=path)
+        event = msgspec.structs.replace(event, event={"type": event_type(inserted), "by": inserted.by, **event_fields(inserted)})
+    return event
+
+
+def decode_inserted(game: Game, correct: Correct, *, strict: bool = True, path: str = "$") -> Action:
+    """The event a correction inserts, decoded by ``game``; ``Malformed`` at ``$.event...``."""
+    inner = dict(correct.event)
+    type_ = inner.pop("type", None)
+    by = inner.pop("by", None)
+    if not isinstance(type_, str):
+        raise Malformed("the corrected event needs a string 'type'", f"{path}.event.type")
+    if not isinstance(by, str):
+        raise Malformed("the corrected event needs a string 'by'", f"{path}.event.by")
+    inserted = decode_event(game, type_, by, inner, strict=strict, path=f"{path}.event")
+    if isinstance(inserted, _NOT_INSERTABLE):
+        raise Malformed(f"a correction cannot insert a {type_!r} event", f"{path}.event.type")
+    return inserted
 
 
 def malformed_from(exc: msgspec.ValidationError, type_: str, path: str = "$") -> Malformed:
+    """``Malformed`` from a msgspec error, with the field's path under ``path``.
+
+    ``Invalid value 'x' - at `$.type``` is an unknown action; a missing or unknown field is
+    placed at the field itself (``$.count``, ``$.slots[1].x``).
+    """
     text = str(exc)
     where = path
     if " - at `" in text:
         text, _, at = text.partition(" - at `")
         where = path + at.rstrip("`")[1:]
-    if text.startswith("Invalid value") and "type" in where[-5:]:
+    if where == path + ".type" and text.startswith("Invalid value"):
         return Malformed(f"unknown action {type_!r}", where)
+    for lead in ("Object missing required field `", "Object contains unknown field `"):
+        if text.startswith(lead) and text.endswith("`"):
+            where = f"{where}.{text[len(lead):-1]}"
+            break
     return Malformed(f"{type_}: {text}", where)
 
 
@@ -96,18 +202,36 @@ class Fold:
         return self.log[-1][0] if self.log else 0
 
     def state_at(self, seq: int) -> Any:
-        """The state right after event ``seq`` was folded (in its own branch, if abandoned)."""
+        """The state right after event ``seq`` was folded, as it was then (in its own branch, if
+        abandoned). A later correction does not change it: see ``effective_state_at``."""
         return self.history[seq]
 
+    def effective_state_at(self, seq: int) -> Any:
+        """The state after ``seq`` in the effective history as it stands now, corrections
+        included: what a rewind to ``seq`` would return to. ``NotEffective`` (a ``KeyError``)
+        for an abandoned or unknown seq."""
+        return self._line().state_at()(seq)
+
     def effective_seqs(self) -> set[int]:
-        return {e.seq for e in self.entries if not e.inserted}
+        return set(self._effective_seqs)
+
+    def effective_order(self) -> list[int]:
+        """The stored seqs of the effective history, in order."""
+        return list(self._effective_seqs)
 
     def context(self, seq: int) -> Context:
+        """The context an event at ``seq`` is checked in, were it the next event."""
+        return self._context(self._line(), seq, len(self.log))
+
+    def _line(self) -> _Line:
+        return _Line(self.entries, self._pos, self._effective_seqs)
+
+    def _context(self, line: _Line, seq: int, log_len: int) -> Context:
         return Context(
             seq=seq,
-            log=self.log,
-            effective=self._effective_seqs,
-            state_at=lambda s: self.entries[self._pos[s]].state,
+            log=_Prefix(self.log, log_len),
+            effective=_Prefix(line.eff, len(line.eff)),
+            state_at=line.state_at(),
         )
 
     # -- folding -----------------------------------------------------------------------------
@@ -116,103 +240,135 @@ class Fold:
 
     def advance(self, event: Action, seq: int) -> Any:
         """Check ``event`` as the event at ``seq`` and fold it in; raise and change nothing if illegal."""
-        new_entries, branch = self._compute(self.entries, self._pos, event, seq)
+        if seq <= self.head:
+            raise ValueError(f"seq {seq} does not follow the head seq {self.head}")
+        line, entry, branch = self._compute(event, seq)
         # commit
         self.log.append((seq, event))
-        if new_entries is None:  # plain append
-            self.entries.append(branch)  # type: ignore[arg-type]
-            self._pos[seq] = len(self.entries) - 1
-            self._effective_seqs.append(seq)
+        if entry is not None:  # plain append: O(1)
+            self._line().push(entry)
         else:
-            self.entries = new_entries
-            self._pos = {e.seq: i for i, e in enumerate(new_entries) if not e.inserted}
-            self._effective_seqs = [e.seq for e in new_entries if not e.inserted]
+            assert line is not None
+            self.entries, self._pos, self._effective_seqs = line.entries, line.pos, line.eff
             if branch is not None:
                 self.branches.append(branch)
-        self.history[seq] = self.entries[-1].state
-        return self.entries[-1].state
+        state = self.entries[-1].state
+        self.history[seq] = state
+        return state
 
     def preview(self, event: Action, seq: int) -> Any:
         """The state ``event`` would lead to, without folding it in (raises if illegal)."""
-        new_entries, entry = self._compute(self.entries, self._pos, event, seq)
-        return (new_entries[-1] if new_entries is not None else entry).state
+        line, entry, _ = self._compute(event, seq)
+        return entry.state if entry is not None else line.entries[-1].state  # type: ignore[union-attr]
 
-    def _compute(self, entries: list[Entry], pos: dict[int, int], event: Action, seq: int):
-        """Returns (None, new Entry) for a plain append, or (new entry list, Branch | None)."""
-        game = self.game
+    def _compute(self, event: Action, seq: int) -> tuple[_Line | None, Entry | None, Branch | None]:
+        """``(None, entry, None)`` for a plain append, else ``(new line, None, branch or None)``."""
         if isinstance(event, MatchStarted):
-            if entries:
+            if self.entries:
                 raise Malformed("match_started may only be the first event of a match", "$.type")
-            state = game.initial(event, Context(seq=seq))
-            return None, Entry(seq, event, state)
-        if not entries:
+            self._check_started(event)
+            return None, Entry(seq, event, self.game.initial(event, Context(seq=seq))), None
+        if not self.entries:
             raise Malformed(f"a match begins with match_started, not {event_type(event)!r}", "$.type")
-        ctx = Context(
-            seq=seq,
-            log=self.log,
-            effective=[e.seq for e in entries if not e.inserted] if entries is not self.entries else self._effective_seqs,
-            state_at=lambda s: entries[pos[s]].state,
-        )
-        current = entries[-1].state
-        if isinstance(event, Rewind):
-            game.check(current, event, ctx)
-            idx = pos.get(event.to_seq)
-            if idx is None or event.to_seq >= seq:
-                raise Violation(
-                    RULE_REWIND_TARGET,
-                    f"cannot rewind to seq {event.to_seq}: it is not an earlier event of the effective history",
-                )
-            target = entries[idx].state
-            new_state = game.apply_rewind(current, target, event, ctx)
-            abandoned = tuple(e.seq for e in entries[idx + 1 :] if not e.inserted)
-            return entries[: idx + 1] + [Entry(seq, event, new_state)], Branch(seq, event.to_seq, abandoned)
+        line = self._line()
+        ctx = self._context(line, seq, len(self.log))
         if isinstance(event, Correct):
-            game.check(current, event, ctx)
-            return self._correct(entries, pos, event, seq, ctx), None
-        game.check(current, event, ctx)
-        return None, Entry(seq, event, game.apply(current, event, ctx))
+            return self._correct(line, event, seq, ctx), None, None
+        return self._step(line, event, seq, ctx)
 
-    def _correct(self, entries: list[Entry], pos: dict[int, int], event: Correct, seq: int, ctx: Context) -> list[Entry]:
-        idx = pos.get(event.at_seq)
-        if idx is None or idx == 0 or event.at_seq >= seq:
-            raise Violation(
-                RULE_CORRECT_TARGET,
-                f"cannot insert before seq {event.at_seq}: it is not a later event of the effective history",
+    def _check_started(self, event: MatchStarted) -> None:
+        game = self.game
+        known = tuple(game.rules_versions)
+        if event.rules_version is not None and event.rules_version not in known:
+            raise Malformed(
+                f"unknown rules version {event.rules_version!r} for {game.name}; known: {', '.join(known)}",
+                "$.rules_version",
             )
-        inner = dict(event.event)
-        type_ = inner.pop("type", None)
-        by = inner.pop("by", None)
-        if not isinstance(type_, str):
-            raise Malformed("the corrected event needs a string 'type'", "$.event.type")
-        if not isinstance(by, str):
-            raise Malformed("the corrected event needs a string 'by'", "$.event.by")
-        inserted = decode_event(self.game, type_, by, inner, path="$.event")
-        if isinstance(inserted, (MatchStarted, Rewind, Correct)):
-            raise Malformed(f"a correction cannot insert a {type_!r} event", "$.event.type")
-        rebuilt = entries[:idx]
-        rebuilt_pos = {e.seq: i for i, e in enumerate(rebuilt) if not e.inserted}
-        replay = [(seq, inserted, True)] + [(e.seq, e.event, e.inserted) for e in entries[idx:]]
-        for s, ev, was_inserted in replay:
+
+    def _step(self, line: _Line, event: Action, seq: int, ctx: Context) -> tuple[_Line | None, Entry | None, Branch | None]:
+        """Check and fold a rewind or a plain event at the end of ``line`` (which is not changed)."""
+        game = self.game
+        current = line.entries[-1].state
+        if isinstance(event, Rewind):
+            idx = line.pos.get(event.to_seq)
+            if idx is not None and event.to_seq >= seq:
+                idx = None
+            bad = Violation(
+                RULE_REWIND_TARGET,
+                f"cannot rewind to seq {event.to_seq}: it is not an earlier event of the effective history",
+            )
             try:
-                plain, result = self._compute(rebuilt, rebuilt_pos, ev, s)
-            except Violation as v:
-                if was_inserted and s == seq:
-                    raise
-                raise Violation(
-                    v.rule_id,
-                    f"the correction conflicts with seq {s} ({event_type(ev)}), which would no longer hold: {v.message}",
-                    v.code,
-                ) from None
-            if plain is None:
-                rebuilt.append(result._replace(inserted=was_inserted, seq=s))
-            else:
-                rebuilt = plain
-            rebuilt_pos = {e.seq: i for i, e in enumerate(rebuilt) if not e.inserted}
-        final = rebuilt[-1].state
+                game.check(current, event, ctx)
+            except NotEffective:
+                if idx is None:  # the game looked the target up before checking it
+                    raise bad from None
+                raise
+            if idx is None:
+                raise bad
+            target = line.entries[idx].state
+            new_state = game.apply_rewind(current, target, event, ctx)
+            kept = line.entries[: idx + 1]
+            abandoned = tuple(e.seq for e in line.entries[idx + 1 :] if not e.inserted)
+            cut = _Line(kept, {s: i for s, i in line.pos.items() if i <= idx}, line.eff[: line.eff.index(event.to_seq) + 1])
+            cut.push(Entry(seq, event, new_state))
+            return cut, None, Branch(seq, event.to_seq, abandoned)
+        game.check(current, event, ctx)
+        return None, Entry(seq, event, game.apply(current, event, ctx)), None
+
+    def _correct_state(self, state: Any, event: Correct, ctx: Context) -> Any:
         apply_correct = getattr(self.game, "apply_correct", None)
-        if apply_correct is not None:
-            final = apply_correct(final, event, ctx)
-        return rebuilt + [Entry(seq, event, final)]
+        return apply_correct(state, event, ctx) if apply_correct is not None else state
+
+    def _correct(self, line: _Line, event: Correct, seq: int, ctx: Context) -> _Line:
+        """The effective history with ``event``'s correction made and every later entry re-checked."""
+        game = self.game
+        idx = line.pos.get(event.at_seq)
+        if idx == 0 or (idx is not None and event.at_seq >= seq):
+            idx = None
+        bad = Violation(
+            RULE_CORRECT_TARGET,
+            f"cannot insert before seq {event.at_seq}: it is not a later event of the effective history",
+        )
+        try:
+            game.check(line.entries[-1].state, event, ctx)
+        except NotEffective:
+            if idx is None:
+                raise bad from None
+            raise
+        if idx is None:
+            raise bad
+        inserted = decode_inserted(game, event)
+        rebuilt = _Line(line.entries[:idx])
+        replay = [Entry(seq, inserted, None, True)] + line.entries[idx:]
+        for s, ev, _, was_inserted in replay:
+            log_len = len(self.log) if s == seq else bisect_left(self.log, s, key=lambda p: p[0])
+            step_ctx = self._context(rebuilt, s, log_len)
+            try:
+                if isinstance(ev, Correct) and not was_inserted:
+                    # An earlier correction: its event is already in place; only its gate is re-checked.
+                    current = rebuilt.entries[-1].state
+                    game.check(current, ev, step_ctx)
+                    rebuilt.push(Entry(s, ev, self._correct_state(current, ev, step_ctx)))
+                    continue
+                cut, entry, _ = self._step(rebuilt, ev, s, step_ctx)
+            except Violation as v:
+                raise self._conflict(v, event, seq, ev, s, was_inserted) from None
+            if entry is not None:
+                rebuilt.push(entry._replace(inserted=was_inserted))
+            else:
+                rebuilt = cut  # type: ignore[assignment]
+        rebuilt.push(Entry(seq, event, self._correct_state(rebuilt.entries[-1].state, event, ctx)))
+        return rebuilt
+
+    @staticmethod
+    def _conflict(v: Violation, event: Correct, seq: int, ev: Action, s: int, was_inserted: bool) -> Violation:
+        if was_inserted and s == seq:
+            what = f"the inserted {event_type(ev)} cannot stand before seq {event.at_seq}"
+        elif was_inserted:
+            what = f"the correction conflicts with the {event_type(ev)} inserted by seq {s}, which would no longer hold"
+        else:
+            what = f"the correction conflicts with seq {s} ({event_type(ev)}), which would no longer hold"
+        return Violation(v.rule_id, f"{what}: {v.message}", v.code)
 
 
 def event_type(event: Action) -> str:

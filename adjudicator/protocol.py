@@ -94,13 +94,27 @@ class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
     rule: str = ""
 
 
+class NotEffective(KeyError):
+    """``Context.state_at`` was asked for a seq that is not in the effective history."""
+
+    def __init__(self, seq: int):
+        self.seq = seq
+        super().__init__(seq)
+
+    def __str__(self) -> str:
+        return f"seq {self.seq} is not an event of the effective history"
+
+
 class Context(msgspec.Struct, frozen=True, kw_only=True):
     """What a reducer may know beyond the state: the event's seq and the log so far.
 
     ``log`` is every accepted event before this one, abandoned branches included, as
     ``(seq, event)`` pairs; ``effective`` is the seqs of the effective history in order;
-    ``state_at(seq)`` is the state after an effective event. Rewind and correction checks use
-    these (design.md: a game's check of a rewind sees the whole log).
+    ``state_at(seq)`` is the state after an effective event, and raises ``NotEffective`` for
+    any other seq. Rewind and correction checks use these (design.md: a game's check of a
+    rewind sees the whole log). All three are read-only snapshots of the moment the event is
+    checked: later events never show through them. When a correction re-checks a later event,
+    that event sees the log before its own seq, and the effective history as rebuilt so far.
     """
 
     seq: int
