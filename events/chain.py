@@ -17,30 +17,56 @@ class IntegrityError(Exception):
         super().__init__(f"integrity failure in {where}: {message}")
         self.detail = message
 
+    def __reduce__(self):  # keeps the error intact across processes (multiprocessing, pickle)
+        return (type(self), (self.match_id, self.seq, self.detail))
 
-def verify_chain(events: Iterable[StoredEvent], match_id: str | None = None) -> int:
-    """Check seq density from 1, every ``prev`` link and every hash. Returns the count."""
-    prev = ""
-    expected = 1
+
+def verify_chain(
+    events: Iterable[StoredEvent],
+    match_id: str | None = None,
+    *,
+    from_seq: int = 1,
+    prev: str = "",
+    last_hash: str | None = None,
+) -> int:
+    """Check seq density, every ``prev`` link and every hash. Returns the number of events.
+
+    By default the events are a whole match from seq 1. ``from_seq`` and ``prev`` check a
+    continuation instead (the events that follow the event at ``from_seq - 1`` whose hash is
+    ``prev``). A chain cannot tell on its own that events were cut off its end; ``last_hash``,
+    when known from elsewhere (a head recorded earlier), closes that gap.
+    """
+    expected = from_seq
+    mid = match_id
+    count = 0
     for ev in events:
-        mid = match_id or ev.match_id
+        if mid is None:
+            mid = ev.match_id
         if ev.match_id != mid:
             raise IntegrityError(mid, ev.seq, f"event belongs to match {ev.match_id!r}")
         if ev.seq != expected:
             raise IntegrityError(mid, ev.seq, f"expected seq {expected}, found {ev.seq}")
         if ev.prev != prev:
             raise IntegrityError(mid, ev.seq, "prev does not match the hash of the previous event")
-        want = chain_hash(
-            match_id=ev.match_id,
-            seq=ev.seq,
-            type=ev.type,
-            by=ev.by,
-            recorded_at=ev.recorded_at,
-            fields=ev.fields,
-            prev=ev.prev,
-        )
+        try:
+            want = chain_hash(
+                match_id=ev.match_id,
+                seq=ev.seq,
+                type=ev.type,
+                by=ev.by,
+                recorded_at=ev.recorded_at,
+                fields=ev.fields,
+                prev=ev.prev,
+            )
+        except ValueError as exc:
+            raise IntegrityError(mid, ev.seq, f"the event cannot be hashed: {exc}") from None
         if want != ev.hash:
             raise IntegrityError(mid, ev.seq, "hash does not match the event's content")
         prev = ev.hash
         expected += 1
-    return expected - 1
+        count += 1
+    if last_hash is not None and prev != last_hash:
+        raise IntegrityError(
+            mid or "?", expected - 1 if count else None, "the log does not end at the recorded head: events are missing"
+        )
+    return count

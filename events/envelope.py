@@ -77,6 +77,44 @@ def canonical(obj: Any) -> bytes:
     return _encoder.encode(obj)
 
 
+def check_fields(fields: Any, path: str = "$") -> None:
+    """Refuse what canonical JSON cannot carry faithfully, naming the place: ``ValueError``.
+
+    An event's fields are a mapping with string keys, none of them an envelope key (a field
+    named ``seq`` or ``prev`` would be overwritten in the hashed body, so it would not be
+    covered by the hash). Values are null, booleans, integers, finite floats, strings, lists
+    (tuples are stored as lists) and mappings with string keys. NaN and infinities are refused:
+    JSON has no spelling for them and the encoder would silently turn them into null.
+    """
+    if not isinstance(fields, dict):
+        raise ValueError(f"an event's fields must be a mapping, not {type(fields).__name__} (at {path})")
+    clash = ENVELOPE_KEYS.intersection(fields)
+    if clash:
+        key = sorted(clash)[0]
+        raise ValueError(f"field {key!r} is reserved for the envelope (at {path}.{key})")
+    _check_value(fields, path)
+
+
+def _check_value(value: Any, path: str) -> None:
+    if value is None or isinstance(value, (bool, int, str)):
+        return
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"{value!r} cannot be stored as JSON (at {path})")
+        return
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _check_value(item, f"{path}[{i}]")
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ValueError(f"mapping key {key!r} is not a string (at {path})")
+            _check_value(item, f"{path}.{key}")
+        return
+    raise ValueError(f"a {type(value).__name__} cannot be stored as JSON (at {path})")
+
+
 def decode_json(data: bytes | str) -> Any:
     return _decoder.decode(data)
 
@@ -84,6 +122,9 @@ def decode_json(data: bytes | str) -> Any:
 def chain_hash(
     *, match_id: str, seq: int, type: str, by: str, recorded_at: str, fields: dict[str, Any], prev: str
 ) -> str:
+    clash = ENVELOPE_KEYS.intersection(fields)
+    if clash:
+        raise ValueError(f"field {sorted(clash)[0]!r} is reserved for the envelope")
     body = dict(fields)
     body.update(match_id=match_id, seq=seq, type=type, by=by, recorded_at=recorded_at, prev=prev)
     digest = hashlib.sha256()
@@ -93,14 +134,24 @@ def chain_hash(
 
 
 def seal(match_id: str, seq: int, prev: str, draft: Draft) -> StoredEvent:
-    """Turn a draft into the stored event at ``seq`` that follows ``prev``."""
+    """Turn a draft into the stored event at ``seq`` that follows ``prev``.
+
+    The fields are checked (``ValueError`` naming the bad place) and copied through their
+    canonical encoding, so the stored event holds exactly what a read gives back (lists, not
+    tuples) and does not share a mutable mapping with the caller.
+    """
+    check_fields(draft.fields)
+    try:
+        fields = decode_json(canonical(draft.fields))
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"a string in the fields is not valid Unicode ({exc.reason})") from None
     h = chain_hash(
         match_id=match_id,
         seq=seq,
         type=draft.type,
         by=draft.by,
         recorded_at=draft.recorded_at,
-        fields=draft.fields,
+        fields=fields,
         prev=prev,
     )
     return StoredEvent(
@@ -109,7 +160,7 @@ def seal(match_id: str, seq: int, prev: str, draft: Draft) -> StoredEvent:
         type=draft.type,
         by=draft.by,
         recorded_at=draft.recorded_at,
-        fields=draft.fields,
+        fields=fields,
         prev=prev,
         hash=h,
     )

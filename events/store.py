@@ -6,9 +6,17 @@ Contract (tests/test_store_contract.py runs it against every backend):
   exactly ``expected_seq`` (0 for a new match); otherwise it raises ``ConflictError`` and writes
   nothing. The store assigns seq, prev and hash, so a chain written through it is always sound.
 - ``idempotency_key``: an append that repeats a key already stored for that match writes nothing
-  and returns the events stored under that key, so a client that lost its connection can retry.
-- ``read`` returns events in seq order; a row that no longer decodes raises ``IntegrityError``.
-- Rejected attempts are kept beside the log (``record_rejection`` / ``rejections``), never in it.
+  and returns the events stored under that key (whatever ``expected_seq`` it gives), so a client
+  that lost its connection can retry. ``events_for_key`` looks a key up without appending.
+- ``append_stored`` takes events that already carry seq, prev and hash; they must continue the
+  chain exactly (``IntegrityError`` otherwise, nothing written) and are stored byte for byte.
+- ``read`` returns events in seq order; a row that no longer decodes, or whose stored fields are
+  not in canonical form, raises ``IntegrityError``. A row altered in place in canonical form is
+  caught by ``events.chain.verify_chain``.
+- Rejected attempts are kept beside the log (``record_rejection`` / ``rejections``), never in it,
+  and read back in the order they were recorded.
+- Errors are ``StoreError`` subclasses (``ConflictError``, ``UnknownMatch``) or ``IntegrityError``;
+  a backend never lets its driver's exceptions through.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ class StoreError(Exception):
 
 
 class ConflictError(StoreError):
-    """The match's head moved: another writer appended first. Nothing was written."""
+    """The match's head is not where the writer expected it. Nothing was written."""
 
     def __init__(self, match_id: str, expected_seq: int, actual_seq: int):
         self.match_id = match_id
@@ -35,6 +43,11 @@ class ConflictError(StoreError):
         self.actual_seq = actual_seq
         if expected_seq == 0:
             msg = f"match {match_id!r} already exists (head is seq {actual_seq})"
+        elif actual_seq < expected_seq:
+            msg = (
+                f"match {match_id!r} is at head seq {actual_seq}, not {expected_seq} as expected; "
+                "nothing was written"
+            )
         else:
             msg = (
                 f"match {match_id!r} moved on: expected head seq {expected_seq}, "
@@ -42,11 +55,31 @@ class ConflictError(StoreError):
             )
         super().__init__(msg)
 
+    def __reduce__(self):  # keeps the error intact across processes (multiprocessing, pickle)
+        return (type(self), (self.match_id, self.expected_seq, self.actual_seq))
+
 
 class UnknownMatch(StoreError):
     def __init__(self, match_id: str):
         self.match_id = match_id
         super().__init__(f"no match {match_id!r} in the store")
+
+    def __reduce__(self):
+        return (type(self), (self.match_id,))
+
+
+#: Marks the last event of a multi-event append in the ``idem_key`` column of the SQL backends
+#: (``key + IDEM_END``), so a retried key finds the whole batch with two index look-ups. Keys
+#: may not contain control characters, so no client key can collide with a marker.
+IDEM_END = "\x1f$"
+
+
+def check_idempotency_key(key: str) -> None:
+    """``ValueError`` unless ``key`` is 1-200 characters with no control character."""
+    if not isinstance(key, str) or not 1 <= len(key) <= 200:
+        raise ValueError(f"an idempotency key is a string of 1 to 200 characters, not {key!r}")
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in key):
+        raise ValueError(f"an idempotency key may not contain control characters: {key!r}")
 
 
 class MatchInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -74,9 +107,14 @@ class Store(ABC):
     def append_stored(self, events: Sequence[StoredEvent], expected_seq: int) -> None:
         """Append events that already carry seq, prev and hash (import, copy).
 
-        The events must continue the chain at ``expected_seq``; they are stored byte for byte,
-        so a copied match keeps its hashes.
+        The events must continue the chain at ``expected_seq`` (``IntegrityError`` otherwise,
+        ``ConflictError`` if the head is elsewhere); they are stored byte for byte, so a copied
+        match keeps its hashes.
         """
+        raise NotImplementedError
+
+    def events_for_key(self, match_id: str, idempotency_key: str) -> tuple[StoredEvent, ...]:
+        """The events appended under ``idempotency_key`` for this match; empty if none."""
         raise NotImplementedError
 
     @abstractmethod
