@@ -5,19 +5,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from events.chain import verify_chain
-from events.store import Store
+from events.store import Store, UnknownMatch
 
 
 def copy_matches(src: Store, dst: Store, match_ids: Iterable[str] | None = None) -> list[str]:
     """Copy each match (all of them by default) from ``src`` to ``dst``, event for event.
 
-    Every chain is verified before it is written; a match already present in ``dst`` raises
-    ``ConflictError`` and nothing of that match is written. Returns the ids copied.
+    Every chain is verified before it is written (``IntegrityError``); a match that ``src``
+    does not hold raises ``UnknownMatch``; a match already present in ``dst`` raises
+    ``ConflictError``. In each case nothing of that match is written; matches copied before it
+    stay copied. The rejected attempts recorded beside each log are copied after its events.
+    Returns the ids copied.
     """
     ids = list(match_ids) if match_ids is not None else [m.match_id for m in src.matches()]
     done = []
     for mid in ids:
         events = src.read(mid)
+        if not events:
+            raise UnknownMatch(mid)
         verify_chain(events, mid)
         dst.append_stored(events, 0)
         for r in src.rejections(mid):

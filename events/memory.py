@@ -1,22 +1,29 @@
-"""An in-process store: the reference for the contract, and the fast path for `adj check`."""
+"""An in-process store: the reference for the contract, and a fast scratch store.
+
+Events are kept as the SQL backends keep them (rows with the fields as canonical JSON text) and
+decoded on every read, so a caller can never change the log by mutating what it got back, and
+the memory store answers exactly as the others do.
+"""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
 
+from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
-from events.store import ConflictError, MatchInfo, Store
+from events.rows import event_from_row, event_row, rejection_from_row, rejection_row
+from events.store import ConflictError, MatchInfo, Store, check_idempotency_key
 
 
 class MemoryStore(Store):
     url = "memory:"
 
     def __init__(self) -> None:
-        self._logs: dict[str, list[StoredEvent]] = {}
+        self._logs: dict[str, list[tuple]] = {}
         self._keys: dict[tuple[str, str], tuple[int, int]] = {}
-        self._rejections: dict[str, list[Rejection]] = {}
-        self._lock = threading.Lock()
+        self._rejections: dict[str, list[tuple]] = {}
+        self._lock = threading.RLock()
 
     def append(
         self,
@@ -26,20 +33,23 @@ class MemoryStore(Store):
         *,
         idempotency_key: str | None = None,
     ) -> tuple[StoredEvent, ...]:
+        if idempotency_key is not None:
+            check_idempotency_key(idempotency_key)
         with self._lock:
+            if idempotency_key is not None:
+                done = self.events_for_key(match_id, idempotency_key)
+                if done:
+                    return done
             log = self._logs.get(match_id, [])
-            if idempotency_key is not None and (match_id, idempotency_key) in self._keys:
-                lo, hi = self._keys[(match_id, idempotency_key)]
-                return tuple(log[lo - 1 : hi])
             if len(log) != expected_seq:
                 raise ConflictError(match_id, expected_seq, len(log))
-            prev = log[-1].hash if log else ""
+            prev = log[-1][7] if log else ""
             out = []
             for i, draft in enumerate(drafts):
                 ev = seal(match_id, expected_seq + 1 + i, prev, draft)
                 out.append(ev)
                 prev = ev.hash
-            self._logs[match_id] = log + out
+            self._logs[match_id] = log + [event_row(ev) for ev in out]
             if idempotency_key is not None and out:
                 self._keys[(match_id, idempotency_key)] = (out[0].seq, out[-1].seq)
             return tuple(out)
@@ -52,31 +62,34 @@ class MemoryStore(Store):
             log = self._logs.get(match_id, [])
             if len(log) != expected_seq:
                 raise ConflictError(match_id, expected_seq, len(log))
-            self._logs[match_id] = log + list(events)
+            verify_chain(events, match_id, from_seq=expected_seq + 1, prev=log[-1][7] if log else "")
+            self._logs[match_id] = log + [event_row(ev) for ev in events]
+
+    def events_for_key(self, match_id: str, idempotency_key: str) -> tuple[StoredEvent, ...]:
+        span = self._keys.get((match_id, idempotency_key))
+        if span is None:
+            return ()
+        return tuple(self.read(match_id, span[0], span[1]))
 
     def read(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
         log = self._logs.get(match_id, [])
         hi = len(log) if to_seq is None else min(to_seq, len(log))
-        return log[max(from_seq, 1) - 1 : hi]
+        return [event_from_row(row) for row in log[max(from_seq, 1) - 1 : max(hi, 0)]]
 
     def head(self, match_id: str) -> int:
         return len(self._logs.get(match_id, ()))
 
     def matches(self) -> list[MatchInfo]:
         return [
-            MatchInfo(
-                match_id=mid,
-                head_seq=len(log),
-                created_at=log[0].recorded_at,
-                updated_at=log[-1].recorded_at,
-            )
+            MatchInfo(match_id=mid, head_seq=len(log), created_at=log[0][4], updated_at=log[-1][4])
             for mid, log in sorted(self._logs.items())
             if log
         ]
 
     def record_rejection(self, rejection: Rejection) -> None:
+        row = rejection_row(rejection)
         with self._lock:
-            self._rejections.setdefault(rejection.match_id, []).append(rejection)
+            self._rejections.setdefault(rejection.match_id, []).append(row)
 
     def rejections(self, match_id: str) -> list[Rejection]:
-        return list(self._rejections.get(match_id, ()))
+        return [rejection_from_row(row) for row in self._rejections.get(match_id, ())]

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
-import msgspec
-
-from events.chain import IntegrityError
-from events.envelope import Draft, Rejection, StoredEvent, canonical, decode_json, seal
-from events.store import ConflictError, MatchInfo, Store, StoreError
+from events.chain import verify_chain
+from events.envelope import Draft, Rejection, StoredEvent, seal
+from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
+from events.store import IDEM_END, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -45,32 +46,24 @@ CREATE TABLE IF NOT EXISTS rejections (
 CREATE INDEX IF NOT EXISTS rejections_match ON rejections (match_id, id);
 """
 
-_COLS = "match_id, seq, type, by, recorded_at, payload, prev, hash"
+_COLS = ", ".join(EVENT_COLUMNS)
+_INSERT = f"INSERT INTO events ({_COLS}, idem_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
-def _row_to_event(row: tuple) -> StoredEvent:
-    match_id, seq, type_, by, recorded_at, payload, prev, hash_ = row
-    try:
-        fields = decode_json(payload)
-    except msgspec.DecodeError as exc:
-        raise IntegrityError(match_id, seq, f"stored fields do not decode ({exc})") from None
-    if not isinstance(fields, dict):
-        raise IntegrityError(match_id, seq, "stored fields are not an object")
-    return StoredEvent(
-        match_id=match_id,
-        seq=seq,
-        type=type_,
-        by=by,
-        recorded_at=recorded_at,
-        fields=fields,
-        prev=prev,
-        hash=hash_,
-    )
+def idem_marks(key: str | None, count: int) -> list[str | None]:
+    """The ``idem_key`` column of a batch of ``count`` events appended under ``key``."""
+    marks: list[str | None] = [None] * count
+    if key is not None and count:
+        marks[0] = key
+        if count > 1:
+            marks[-1] = key + IDEM_END
+    return marks
 
 
 class SQLiteStore(Store):
     def __init__(self, path: str):
         self.url = path
+        self._lock = threading.RLock()
         if path != ":memory:":
             parent = os.path.dirname(os.path.abspath(path))
             try:
@@ -79,21 +72,52 @@ class SQLiteStore(Store):
                 raise StoreError(f"cannot create the store folder {parent!r}: {exc}") from None
         try:
             self._db = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
+            self._db.execute("PRAGMA busy_timeout=30000")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA busy_timeout=30000")
             self._db.executescript(SCHEMA)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the SQLite store {path!r}: {exc}") from None
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
-    def _head(self, match_id: str) -> tuple[int, str]:
-        row = self._db.execute(
+    @contextmanager
+    def _using(self, what: str) -> Iterator[sqlite3.Connection]:
+        """Serialise this object's use of its connection and turn driver errors into ``StoreError``."""
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                raise StoreError(f"SQLite store {self.url!r}: {what} failed: {exc}") from None
+
+    @contextmanager
+    def _write(self, what: str) -> Iterator[sqlite3.Connection]:
+        """One ``BEGIN IMMEDIATE`` transaction: committed if the block ends, rolled back if it raises."""
+        with self._using(what) as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _head(self, db: sqlite3.Connection, match_id: str) -> tuple[int, str]:
+        row = db.execute(
             "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
         ).fetchone()
         return (row[0], row[1]) if row else (0, "")
+
+    def _key_span(self, db: sqlite3.Connection, match_id: str, key: str) -> tuple[int, int] | None:
+        rows = db.execute(
+            "SELECT seq FROM events WHERE match_id = ? AND idem_key IN (?, ?)", (match_id, key, key + IDEM_END)
+        ).fetchall()
+        if not rows:
+            return None
+        seqs = [r[0] for r in rows]
+        return min(seqs), max(seqs)
 
     def append(
         self,
@@ -103,113 +127,90 @@ class SQLiteStore(Store):
         *,
         idempotency_key: str | None = None,
     ) -> tuple[StoredEvent, ...]:
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        if idempotency_key is not None:
+            check_idempotency_key(idempotency_key)
+        with self._write(f"append to match {match_id!r}") as db:
             if idempotency_key is not None:
-                row = db.execute(
-                    "SELECT seq FROM events WHERE match_id = ? AND idem_key = ?", (match_id, idempotency_key)
-                ).fetchone()
-                if row is not None:
-                    db.execute("ROLLBACK")
-                    first = row[0]
-                    return tuple(self.read(match_id, first, first + len(drafts) - 1))
-            head, prev = self._head(match_id)
+                span = self._key_span(db, match_id, idempotency_key)
+                if span is not None:
+                    return tuple(self._read(db, match_id, *span))
+            head, prev = self._head(db, match_id)
             if head != expected_seq:
                 raise ConflictError(match_id, expected_seq, head)
             out = []
-            for i, draft in enumerate(drafts):
-                ev = seal(match_id, expected_seq + 1 + i, prev, draft)
+            for draft in drafts:
+                ev = seal(match_id, head + 1 + len(out), prev, draft)
                 out.append(ev)
                 prev = ev.hash
-            db.executemany(
-                f"INSERT INTO events ({_COLS}, idem_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        ev.match_id,
-                        ev.seq,
-                        ev.type,
-                        ev.by,
-                        ev.recorded_at,
-                        canonical(ev.fields).decode(),
-                        ev.prev,
-                        ev.hash,
-                        idempotency_key if i == 0 else None,
-                    )
-                    for i, ev in enumerate(out)
-                ],
-            )
-            db.execute("COMMIT")
+            marks = idem_marks(idempotency_key, len(out))
+            self._insert(db, match_id, expected_seq, [event_row(ev) + (mark,) for ev, mark in zip(out, marks)])
             return tuple(out)
-        except sqlite3.IntegrityError:
-            db.execute("ROLLBACK")
-            raise ConflictError(match_id, expected_seq, self.head(match_id)) from None
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+
+    def _insert(self, db: sqlite3.Connection, match_id: str, expected_seq: int, rows: list[tuple]) -> None:
+        try:
+            db.executemany(_INSERT, rows)
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" not in str(exc):
+                raise
+            # Under BEGIN IMMEDIATE the head cannot move between the check and the insert, so
+            # this is a writer that does not take the lock; it is still the conflict it looks like.
+            raise ConflictError(match_id, expected_seq, self._head(db, match_id)[0]) from None
 
     def append_stored(self, events: Sequence[StoredEvent], expected_seq: int) -> None:
         if not events:
             return
         match_id = events[0].match_id
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            head, _ = self._head(match_id)
+        with self._write(f"append to match {match_id!r}") as db:
+            head, prev = self._head(db, match_id)
             if head != expected_seq:
                 raise ConflictError(match_id, expected_seq, head)
-            db.executemany(
-                f"INSERT INTO events ({_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (e.match_id, e.seq, e.type, e.by, e.recorded_at, canonical(e.fields).decode(), e.prev, e.hash)
-                    for e in events
-                ],
-            )
-            db.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            db.execute("ROLLBACK")
-            raise ConflictError(match_id, expected_seq, self.head(match_id)) from None
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+            verify_chain(events, match_id, from_seq=head + 1, prev=prev)
+            self._insert(db, match_id, expected_seq, [event_row(ev) + (None,) for ev in events])
+
+    def events_for_key(self, match_id: str, idempotency_key: str) -> tuple[StoredEvent, ...]:
+        with self._using(f"look-up in match {match_id!r}") as db:
+            span = self._key_span(db, match_id, idempotency_key)
+            return tuple(self._read(db, match_id, *span)) if span else ()
+
+    def _read(self, db: sqlite3.Connection, match_id: str, lo: int, hi: int) -> list[StoredEvent]:
+        rows = db.execute(
+            f"SELECT {_COLS} FROM events WHERE match_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            (match_id, lo, hi),
+        ).fetchall()
+        return [event_from_row(r) for r in rows]
 
     def read(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
-        hi = to_seq if to_seq is not None else 2**62
-        rows = self._db.execute(
-            f"SELECT {_COLS} FROM events WHERE match_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-            (match_id, from_seq, hi),
-        ).fetchall()
-        return [_row_to_event(r) for r in rows]
+        with self._using(f"read of match {match_id!r}") as db:
+            return self._read(db, match_id, from_seq, to_seq if to_seq is not None else 2**62)
 
     def head(self, match_id: str) -> int:
-        return self._head(match_id)[0]
+        with self._using(f"read of match {match_id!r}") as db:
+            return self._head(db, match_id)[0]
 
     def matches(self) -> list[MatchInfo]:
-        rows = self._db.execute(
-            """SELECT match_id, MAX(seq),
-                      (SELECT recorded_at FROM events e2 WHERE e2.match_id = e.match_id AND e2.seq = 1),
-                      MAX(recorded_at)
-               FROM events e GROUP BY match_id ORDER BY match_id"""
-        ).fetchall()
+        with self._using("listing the matches") as db:
+            rows = db.execute(
+                """SELECT h.match_id, h.head, f.recorded_at, l.recorded_at
+                   FROM (SELECT match_id, MAX(seq) AS head FROM events GROUP BY match_id) h
+                   JOIN events l ON l.match_id = h.match_id AND l.seq = h.head
+                   LEFT JOIN events f ON f.match_id = h.match_id AND f.seq = 1
+                   ORDER BY h.match_id"""
+            ).fetchall()
         return [MatchInfo(match_id=m, head_seq=h, created_at=c or "", updated_at=u or "") for m, h, c, u in rows]
 
     def record_rejection(self, rejection: Rejection) -> None:
-        r = rejection
-        self._db.execute(
-            "INSERT INTO rejections (match_id, head_seq, type, by, recorded_at, attempted, rule, message)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (r.match_id, r.head_seq, r.type, r.by, r.recorded_at, canonical(r.fields).decode(), r.rule, r.message),
-        )
+        with self._using(f"recording a rejection in match {rejection.match_id!r}") as db:
+            db.execute(
+                "INSERT INTO rejections (match_id, head_seq, type, by, recorded_at, attempted, rule, message)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                rejection_row(rejection),
+            )
 
     def rejections(self, match_id: str) -> list[Rejection]:
-        rows = self._db.execute(
-            "SELECT match_id, head_seq, type, by, recorded_at, attempted, rule, message"
-            " FROM rejections WHERE match_id = ? ORDER BY id",
-            (match_id,),
-        ).fetchall()
-        return [
-            Rejection(
-                match_id=m, head_seq=h, type=t, by=b, recorded_at=ra, fields=decode_json(a), rule=ru, message=me
-            )
-            for m, h, t, b, ra, a, ru, me in rows
-        ]
+        with self._using(f"read of the rejections of match {match_id!r}") as db:
+            rows = db.execute(
+                "SELECT match_id, head_seq, type, by, recorded_at, attempted, rule, message"
+                " FROM rejections WHERE match_id = ? ORDER BY id",
+                (match_id,),
+            ).fetchall()
+        return [rejection_from_row(r) for r in rows]
