@@ -158,7 +158,7 @@ class MatchService:
         fields: dict[str, Any] = {"game": game_name, "players": list(players), "options": dict(options or {})}
         fields["rules_version"] = game.rules_versions[-1]
         fields.update(setup or {})
-        match_id = match_id or self._fresh_id(game_name)
+        match_id = self._fresh_id(game_name) if match_id is None else match_id
         check_match_id(match_id)
         return self.submit(match_id, "match_started", by, fields, strict=True)
 
@@ -192,8 +192,10 @@ class MatchService:
                 from events.store import ConflictError
 
                 raise ConflictError(match_id, 0, head)
+            check_match_id(match_id)
             game = registry.get(str(fields.get("game", "")))
-            fields.setdefault("rules_version", game.rules_versions[-1])
+            if fields.get("rules_version") is None:  # left out: the current version is recorded
+                fields["rules_version"] = game.rules_versions[-1]
             event = decode_event(game, type_, by, fields, strict=strict)
             match = Match(match_id, game, Fold(game, match_id), [])
         else:
@@ -238,6 +240,8 @@ class MatchService:
             raise Malformed(
                 f"the file is sealed for match {file_mid!r}; it cannot be imported as {match_id!r}", "$.match_id"
             )
+        if sealed and file_mid is not None:  # the hashes cover it: it is the id the match is stored under
+            check_match_id(file_mid)
         mid = match_id or (file_mid if isinstance(file_mid, str) else None) or default_id
         check_match_id(mid)
         report, stored = _adjudicate(parsed, mid, self.clock)
@@ -264,7 +268,7 @@ class MatchService:
 
 
 def check_match_id(match_id: str) -> None:
-    if not _ID.match(match_id):
+    if not isinstance(match_id, str) or not _ID.fullmatch(match_id):  # fullmatch: "$" lets "x\n" through
         raise Malformed(
             f"match id {match_id!r} must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
             "$.match_id",
@@ -308,7 +312,11 @@ def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredE
     first_fields = split_flat(parsed[0][1])[1]
     game = registry.get(str(first_fields.get("game", "")))
     if not sealed:
-        first_fields.setdefault("rules_version", game.rules_versions[-1])
+        stray = next((no for no, obj in parsed if "hash" in obj), None)
+        if stray is not None:
+            raise Malformed(f"line {stray} has a hash while line 1 has none", f"line {stray}: $.hash")
+        if first_fields.get("rules_version") is None:
+            first_fields["rules_version"] = game.rules_versions[-1]
     fold = Fold(game, match_id)
     verdicts: list[LineVerdict] = []
     accepted: list[StoredEvent] = []
@@ -321,6 +329,8 @@ def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredE
         seq = fold.head + 1
         try:
             fold.advance(event, seq)
+        except Malformed as exc:
+            raise Malformed(exc.message, f"line {no}: {exc.path}") from None
         except Violation as v:
             if sealed:
                 raise IntegrityError(match_id, env.get("seq"), f"sealed {env['type']!r} does not adjudicate: {v}") from None
