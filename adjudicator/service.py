@@ -184,7 +184,19 @@ class MatchService:
         ``Malformed`` is raised before anything is read or written. A ``Violation`` is recorded
         beside the log and returned in the verdict. ``ConflictError`` means another entry
         landed first; nothing was written and the caller may re-submit (it is re-checked).
+        A retry under an ``idempotency_key`` already stored returns the events stored under it
+        (accepted, nothing written), whatever the head is now: it is not checked again.
         """
+        if idempotency_key is not None:
+            from events.store import check_idempotency_key
+
+            try:
+                check_idempotency_key(idempotency_key)
+            except ValueError as exc:
+                raise Malformed(str(exc), "idempotency_key") from None
+            done = self.store.events_for_key(match_id, idempotency_key)
+            if done:
+                return Verdict(True, done[-1], self.load(match_id))
         fields = dict(fields)
         if type_ == "match_started":
             head = self.store.head(match_id)
@@ -265,6 +277,48 @@ class MatchService:
 
     def check_lines(self, lines: Iterable[str], match_id: str = "check") -> CheckReport:
         return _adjudicate(parse_lines(lines), match_id, self.clock)[0]
+
+    def recheck_rejections(self, match: Match) -> int:
+        """Re-adjudicate every rejected attempt recorded for ``match`` (as ``load`` returns it)
+        at the head it was tried at: each must still be refused, by the same rule. Returns how
+        many were checked; ``IntegrityError`` names the first whose verdict differs."""
+        pending: dict[int, list[Rejection]] = {}
+        for r in self.store.rejections(match.match_id):
+            pending.setdefault(r.head_seq, []).append(r)
+        if not pending:
+            return 0
+        fold = Fold(match.game, match.match_id)
+        checked = 0
+        for head in range(match.head + 1):
+            for r in pending.pop(head, ()):
+                where = f"the {r.type!r} attempted by {r.by} at head seq {head}"
+                try:
+                    if head == 0:  # a match_started tried before the match existed may name another game
+                        game = registry.get(str(r.fields.get("game", "")))
+                        attempt = Fold(game, match.match_id)
+                    else:
+                        game, attempt = match.game, fold
+                    attempt.preview(decode_event(game, r.type, r.by, r.fields), head + 1)
+                except Violation as v:
+                    if v.rule_id != r.rule:
+                        raise IntegrityError(
+                            match.match_id, None, f"{where} was refused by {r.rule}; re-adjudicated, by {v.rule_id}"
+                        ) from None
+                except Malformed as exc:
+                    raise IntegrityError(match.match_id, None, f"{where} no longer decodes: {exc}") from None
+                else:
+                    raise IntegrityError(
+                        match.match_id, None, f"{where} was refused by {r.rule}; re-adjudicated, it is accepted"
+                    )
+                checked += 1
+            if head < match.head:
+                ev = match.events[head]
+                fold.advance(fold.decode(ev), ev.seq)
+        if pending:
+            raise IntegrityError(
+                match.match_id, None, f"an attempt is recorded at head seq {min(pending)}, beyond the log's head"
+            )
+        return checked
 
 
 def check_match_id(match_id: str) -> None:
