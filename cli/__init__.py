@@ -1,0 +1,1 @@
+"""The ``adj`` command: parse, call ``adjudicator``, print text or JSON. It knows no rules."""

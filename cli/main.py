@@ -1,0 +1,605 @@
+"""The ``adj`` command (design.md, "The command line").
+
+Each command parses its words, calls ``adjudicator``, and prints text (or JSON with ``--json``).
+Exit codes: 0 done; 1 rejected by a rule, or another entry landed first; 2 bad usage or
+malformed input, nothing written; 3 integrity failure. Only click is imported at start-up;
+the library is imported inside each command.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cli.errors import IntegrityFailure, Rejected, dumps, translate
+from cli.values import json_value, pairs
+
+JSON_HELP = "Print one JSON object on stdout (also for a failure)."
+STORE_HELP = "Store: a SQLite file path or a postgresql:// URL (default: $ADJ_STORE, then a per-user file)."
+
+
+class Env:
+    """What a command needs: where the store is, and whether to print JSON."""
+
+    def __init__(self, store_url: str | None):
+        self.store_url = store_url
+        self.as_json = False
+        self._store = None
+
+    def store(self):
+        if self._store is None:
+            from events.store import open_store
+
+            self._store = open_store(self.store_url)
+            click.get_current_context().call_on_close(self._store.close)
+        return self._store
+
+    def service(self):
+        from adjudicator.service import MatchService
+
+        return MatchService(self.store())
+
+    def emit(self, data: Any, lines: Iterable[str]) -> None:
+        if self.as_json:
+            click.echo(dumps(data))
+        else:
+            for line in lines:
+                click.echo(line)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--store", "store_url", metavar="URL", help=STORE_HELP)
+@click.pass_context
+def main(ctx: click.Context, store_url: str | None) -> None:
+    """Adjudicate card-game matches: every table action is checked by the rules and kept in
+    an append-only, hash-chained log.
+
+    Exit codes: 0 done; 1 rejected by a rule (or another entry landed first); 2 bad usage or
+    malformed input (nothing written); 3 integrity failure.
+    """
+    ctx.obj = Env(store_url)
+
+
+def command(group: click.Group | None = None, name: str | None = None, *, uses_store: bool = True) -> Callable:
+    """Declare a command: adds ``--json`` (and ``--store``), passes the ``Env`` as first
+    argument, and turns domain errors into exits 1/2/3."""
+
+    def deco(f: Callable) -> click.Command:
+        @functools.wraps(f)
+        def run(as_json: bool, store_url: str | None = None, **kwargs: Any) -> None:
+            env = click.get_current_context().find_object(Env)
+            env.as_json = as_json
+            if store_url:
+                env.store_url = store_url
+            try:
+                f(env, **kwargs)
+            except Exception as exc:
+                err = translate(exc)
+                if err is None:
+                    raise
+                err.as_json = as_json
+                if err is exc:
+                    raise
+                raise err from exc
+
+        if uses_store:
+            run = click.option("--store", "store_url", metavar="URL", help=STORE_HELP)(run)
+        run = click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(run)
+        return (group or main).command(name)(run)
+
+    return deco
+
+
+def match_argument(f: Callable) -> Callable:
+    return click.argument("match_id", metavar="MATCH")(f)
+
+
+def fields_argument(f: Callable) -> Callable:
+    return click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")(f)
+
+
+def read_lines(path: str) -> list[str]:
+    with click.open_file(path, encoding="utf-8") as fh:
+        return fh.read().splitlines()
+
+
+def check_viewer(match: Any, player: str | None) -> str | None:
+    """``--as``: a player of the match, or ``judge`` (everything); None means the judge."""
+    if player is None or player == "judge":
+        return None
+    if player not in match.players:
+        raise click.BadParameter(
+            f"{player!r} does not play in {match.match_id}; players: {', '.join(match.players)} (or judge)",
+            param_hint="'--as'",
+        )
+    return player
+
+
+# -- the games and the store ---------------------------------------------------------------------
+@command(uses_store=False)
+def games(env: Env) -> None:
+    """Supported games, rules versions and house-rule options."""
+    from adjudicator import registry
+    from adjudicator.render import format_value
+
+    rows = []
+    for name in registry.names():
+        try:
+            g = registry.get(name)
+        except Exception as exc:  # a game whose module is missing or broken is listed, not fatal
+            rows.append({"name": name, "title": None, "available": False, "error": f"{type(exc).__name__}: {exc}",
+                         "rules_version": None, "rules_versions": [], "options": []})
+            continue
+        rows.append({
+            "name": name,
+            "title": g.title,
+            "available": True,
+            "rules_version": g.rules_versions[-1],
+            "rules_versions": list(g.rules_versions),
+            "options": [{"name": o.name, "default": o.default, "values": o.values, "rule": o.rule} for o in g.options],
+        })
+    opts = {id(o): f"{o['name']}={format_value(o['default'])}" for r in rows for o in r["options"]}
+    width = max(map(len, opts.values()), default=0)
+    lines = []
+    for r in rows:
+        if not r["available"]:
+            lines.append(f"{r['name']}  (unavailable: {r['error']})")
+            continue
+        older = r["rules_versions"][:-1]
+        lines.append(f"{r['name']}  {r['title']}  rules {r['rules_version']}" + (f" (also {', '.join(older)})" if older else ""))
+        lines.extend(f"  --opt {opts[id(o)]:<{width}}  {o['values']}" + (f"  [{o['rule']}]" if o["rule"] else "")
+                     for o in r["options"])
+    env.emit({"games": rows}, lines)
+
+
+@command()
+def matches(env: Env) -> None:
+    """The matches in the store, with game, players and status."""
+    from adjudicator.render import outcome_json, outcome_text
+    from events.chain import IntegrityError
+
+    service = env.service()
+    rows, lines, broken = [], [], 0
+    for info in env.store().matches():
+        row: dict[str, Any] = {"match_id": info.match_id, "id": info.match_id, "head_seq": info.head_seq,
+                               "updated_at": info.updated_at}
+        try:
+            m = service.load(info.match_id)
+        except (IntegrityError, ImportError, AttributeError) as exc:
+            broken += isinstance(exc, IntegrityError)
+            row.update(game=None, players=[], status="unreadable", winner=None, score=None, error=str(exc))
+            lines.append(f"{info.match_id}  {info.head_seq} events  UNREADABLE: {exc}")
+        else:
+            out = m.outcome()
+            row.update(game=m.game.name, players=list(m.players), **outcome_json(out))
+            lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}")
+        rows.append(row)
+    env.emit({"matches": rows}, lines or ["no matches in the store"])
+    if broken:
+        err = IntegrityFailure(f"{broken} match(es) do not verify: run adj verify")
+        err.as_json = False  # the listing above already carries the failure
+        raise err
+
+
+@main.group("store")
+def store_group() -> None:
+    """Move matches between stores."""
+
+
+def _existing_store(url: str):
+    from events.store import open_store
+
+    if url not in ("memory:",) and not url.startswith(("postgresql://", "postgres://")):
+        path = url[len("sqlite://"):] if url.startswith("sqlite://") else url
+        if not os.path.exists(path):
+            raise click.BadParameter(f"no store at {url!r}", param_hint="FROM")
+    return open_store(url)
+
+
+@command(store_group, "copy", uses_store=False)
+@click.argument("source", metavar="FROM")
+@click.argument("target", metavar="TO")
+@click.option("--match", "match_ids", multiple=True, metavar="MATCH", help="Copy only this match (repeatable).")
+def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> None:
+    """Copy matches from one store to another, hashes intact (each chain verified first)."""
+    from events.copy import copy_matches
+    from events.store import open_store
+
+    src = _existing_store(source)
+    ctx = click.get_current_context()
+    ctx.call_on_close(src.close)
+    dst = open_store(target)
+    ctx.call_on_close(dst.close)
+    ids = list(match_ids) or [m.match_id for m in src.matches()]
+    copied: list[str] = []
+    for mid in ids:
+        if not src.head(mid):
+            raise click.BadParameter(f"no match {mid!r} in {source!r}", param_hint="'--match'")
+    for mid in ids:
+        try:
+            copied += copy_matches(src, dst, [mid])
+        except Exception:
+            if copied and not env.as_json:
+                click.echo(f"copied before the failure: {', '.join(copied)}", err=True)
+            raise
+    env.emit({"copied": copied, "from": source, "to": target}, [f"copied {len(copied)} match(es): {', '.join(copied)}"])
+
+
+# -- starting and playing ------------------------------------------------------------------------
+def _setup_value(text: str) -> Any:
+    import json
+
+    if text.startswith("@"):
+        text = read_text(text[1:])
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise click.BadParameter(f"not valid JSON ({exc})", param_hint="'--setup'") from None
+
+
+def read_text(path: str) -> str:
+    with click.open_file(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+@command()
+@click.argument("game")
+@click.option("--player", "players", multiple=True, required=True, help="A player, in seat order (repeat).")
+@click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE", help="A house-rule option (repeat).")
+@click.option("--deck", "decks", multiple=True, metavar="PLAYER=FILE", help="A player's deck list (repeat).")
+@click.option("--setup", "setups", multiple=True, metavar="KEY=JSON",
+              help="Another match_started field; KEY=@file.json reads the JSON from a file.")
+@click.option("--id", "match_id", help="The match id (default: GAME-N).")
+@click.option("--by", default="judge", show_default=True, help="Who starts the match.")
+def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks: Sequence[str],
+        setups: Sequence[str], match_id: str | None, by: str) -> None:
+    """Start a match of GAME."""
+    from adjudicator import registry
+    from adjudicator.render import plain
+
+    g = registry.get(game)
+    options = pairs(opts, json_value, "KEY=VALUE")
+    known = [o.name for o in g.options]
+    for key in options:
+        if key not in known:
+            raise click.BadParameter(f"{game} has no option {key!r}; options: {', '.join(known) or 'none'}",
+                                     param_hint="'--opt'")
+    setup = pairs(setups, _setup_value, "KEY=JSON", reserved=("game", "players", "options"))
+    deck_lists: dict[str, Any] = {}
+    for word in decks:
+        player, eq, path = word.partition("=")
+        if not eq or player not in players:
+            raise click.BadParameter(f"{word!r}: expected PLAYER=FILE with one of {', '.join(players)}",
+                                     param_hint="'--deck'")
+        deck_lists[player] = plain(g.read_deck(read_text(path)))
+    if deck_lists:
+        if "decks" in setup:
+            raise click.BadParameter("give the decks either with --deck or with --setup decks=, not both")
+        setup["decks"] = deck_lists
+    verdict = env.service().new(game, players, options=options, setup=setup, match_id=match_id, by=by)
+    _report(env, verdict, brief=True)  # just the id, for mid=$(adj new ...)
+
+
+@command()
+@match_argument
+def legal(env: Env, match_id: str) -> None:
+    """Which actions are open now, and for whom."""
+    from adjudicator.render import legal_lines, outcome_text
+
+    match = env.service().load(match_id)
+    actions = match.game.legal(match.state)
+    lines = legal_lines(actions) or [f"nothing is open; outcome: {outcome_text(match.outcome())}"]
+    env.emit([{"who": a.who, "type": a.type, "fields": a.fields, "note": a.note} for a in actions], lines)
+
+
+@command()
+@match_argument
+@click.argument("action")
+@fields_argument
+@click.option("--by", required=True, help="Who enters the action (a player, or judge).")
+@click.option("--key", "idem_key", metavar="KEY", help="Idempotency key: a retry with the same key writes nothing new.")
+def act(env: Env, match_id: str, action: str, fields: Sequence[str], by: str, idem_key: str | None) -> None:
+    """Enter one table action: ACTION with its FIELD=VALUE pairs.
+
+    VALUE is a word (3, alice, true), a list [a,b,c], null, or JSON ({...} or [{...}])."""
+    data = pairs(fields, reserved=("by", "type"))
+    verdict = env.service().submit(match_id, action, by, data, strict=False, idempotency_key=idem_key)
+    _report(env, verdict)
+
+
+@command()
+@match_argument
+@fields_argument
+@click.option("--to", "to_seq", type=int, required=True, help="The seq to go back to.")
+@click.option("--reason", required=True)
+@click.option("--by", required=True)
+def rewind(env: Env, match_id: str, fields: Sequence[str], to_seq: int, reason: str, by: str) -> None:
+    """Rewind the effective history to event --to; later events stay in the log, abandoned."""
+    data = pairs(fields, reserved=("by", "type", "to_seq", "reason"))
+    data.update(to_seq=to_seq, reason=reason)
+    verdict = env.service().submit(match_id, "rewind", by, data, strict=False)
+    extra: list[str] = []
+    extra_json: dict[str, Any] = {}
+    branches = verdict.match.fold.branches
+    if verdict.accepted and branches and branches[-1].rewind_seq == verdict.event.seq:
+        gone = list(branches[-1].abandoned)
+        extra_json["abandoned"] = gone
+        extra.append("abandoned: " + (", ".join(map(str, gone)) or "nothing"))
+    _report(env, verdict, extra, extra_json)
+
+
+@command()
+@match_argument
+@click.argument("action")
+@fields_argument
+@click.option("--at", "at_seq", type=int, required=True, help="Insert the action before this seq.")
+@click.option("--reason", required=True)
+@click.option("--by", required=True, help="Who enters the correction (and the inserted action, unless by=NAME).")
+@click.option("--with", "with_", multiple=True, metavar="KEY=VALUE", help="A field of the correction itself (repeat).")
+def correct(env: Env, match_id: str, action: str, fields: Sequence[str], at_seq: int, reason: str, by: str,
+            with_: Sequence[str]) -> None:
+    """Insert a forgotten ACTION before event --at; every later event is re-checked."""
+    from adjudicator.render import event_line
+
+    inner = pairs(fields, reserved=("type",))
+    inner_by = inner.pop("by", by)
+    if not isinstance(inner_by, str):
+        raise click.BadParameter("by= must name who the inserted action is by")
+    data = pairs(with_, what="KEY=VALUE", reserved=("by", "type", "at_seq", "event", "reason"))
+    data.update(at_seq=at_seq, event={"type": action, "by": inner_by, **inner}, reason=reason)
+    verdict = env.service().submit(match_id, "correct", by, data, strict=False)
+    extra: list[str] = []
+    if verdict.accepted:  # the stored event holds the inserted action in its declared types
+        event = dict(verdict.event.fields["event"])
+        extra.append(f"inserted before seq {at_seq}: " + event_line("+", event.pop("by"), event.pop("type"), event))
+    _report(env, verdict, extra)
+
+
+def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[str, Any] | None = None,
+            brief: bool = False) -> None:
+    """Print an accepted action, or raise the rejection (exit 1)."""
+    from adjudicator.render import event_line, outcome_json, outcome_text, to_move
+
+    match = verdict.match
+    if not verdict.accepted:
+        v = verdict.violation
+        raise Rejected(f"{v.rule_id}: {v.message}", {"accepted": False, "match_id": match.match_id,
+                                                     "head_seq": match.head, "rule": v.rule_id, "code": v.code,
+                                                     "message": v.message})
+    ev = verdict.event
+    out = match.outcome()
+    movers = to_move(match.game.legal(match.state))
+    data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": ev.flat(),
+            "outcome": outcome_json(out), "to_move": movers, **(extra_json or {})}
+    if brief:
+        return env.emit(data, [match.match_id])
+    lines = [f"{match.match_id} seq {event_line(ev.seq, ev.by, ev.type, ev.fields)}", *extra]
+    if out.status != "in_progress":
+        lines.append(f"outcome: {outcome_text(out)}")
+    if movers:
+        lines.append(f"to move: {', '.join(movers)}")
+    env.emit(data, lines)
+
+
+# -- looking back ---------------------------------------------------------------------------------
+@command()
+@match_argument
+@click.option("--at", "at_seq", type=int, metavar="SEQ", help="The state right after this event.")
+@click.option("--as", "player", metavar="PLAYER", help="What this player may see (default: the judge's view).")
+def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> None:
+    """The state now, or right after any event (abandoned ones included)."""
+    from adjudicator.render import abandoned_by, outcome_json, outcome_text, plain, to_move
+
+    match = env.service().load(match_id)
+    viewer = check_viewer(match, player)
+    if at_seq is None:
+        at_seq, st = match.head, match.state
+    elif at_seq in match.fold.history:
+        st = match.fold.state_at(at_seq)
+    else:
+        raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {at_seq}", param_hint="'--at'")
+    gone = abandoned_by(match.fold.branches).get(at_seq)
+    game = match.game
+    out = game.outcome(st)
+    movers = to_move(game.legal(st))
+    head = f"{match_id} after seq {at_seq}" + (" (head)" if at_seq == match.head else f" of {match.head}")
+    if gone is not None:
+        head += f", abandoned by rewind at {gone}"
+    if player:
+        head += f", as {player}"
+    lines = [head, game.describe(st, viewer), f"outcome: {outcome_text(out)}"]
+    if movers:
+        lines.append(f"to move: {', '.join(movers)}")
+    env.emit({"match_id": match_id, "seq": at_seq, "head_seq": match.head, "as": player, "abandoned_by": gone,
+              "state": plain(game.view(st, viewer)), "outcome": outcome_json(out), "to_move": movers}, lines)
+
+
+@command()
+@match_argument
+def log(env: Env, match_id: str) -> None:
+    """The whole history: abandoned branches (~) and rejected attempts (x) included."""
+    from adjudicator.render import history, history_lines, outcome_json, outcome_text
+
+    service = env.service()
+    match = service.load(match_id)
+    rows = history(match.events, match.fold.branches, service.store.rejections(match_id))
+    out = match.outcome()
+    lines = [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
+             *history_lines(rows), f"outcome: {outcome_text(out)}"]
+    env.emit({"match_id": match_id, "game": match.game.name, "players": list(match.players), "head_seq": match.head,
+              "history": [r.to_json() for r in rows],
+              "branches": [{"rewind_seq": b.rewind_seq, "to_seq": b.to_seq, "abandoned": list(b.abandoned)}
+                           for b in match.fold.branches],
+              "outcome": outcome_json(out)}, lines)
+
+
+@command()
+@match_argument
+@click.option("--from", "lo", type=int, metavar="SEQ", help="First event (default 1).")
+@click.option("--to", "hi", type=int, metavar="SEQ", help="Last event (default the head).")
+@click.option("--as", "player", metavar="PLAYER", help="Show changes in what this player may see.")
+def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None) -> None:
+    """Step through the events, with what each one changed."""
+    from adjudicator.render import change_line, diff, history, history_lines, outcome_json, outcome_text, plain
+
+    service = env.service()
+    match = service.load(match_id)
+    viewer = check_viewer(match, player)
+    lo = 1 if lo is None else lo
+    hi = match.head if hi is None else hi
+    if not 1 <= lo <= hi <= match.head:
+        raise click.BadParameter(f"{match_id} has events 1 to {match.head}; --from {lo} --to {hi} is not within them")
+    rows = [r for r in history(match.events, match.fold.branches, service.store.rejections(match_id))
+            if (lo <= r.seq <= hi if r.seq is not None else lo <= r.head_seq + 1 <= hi)]
+    game, states = match.game, match.fold.history
+    steps, lines = [], []
+    for row, line in zip(rows, history_lines(rows)):
+        lines.append(line)
+        step = row.to_json()
+        if row.seq is not None:
+            before = plain(game.view(states[row.seq - 1], viewer)) if row.seq > 1 else {}
+            changes = diff(before, plain(game.view(states[row.seq], viewer)))
+            step["changes"] = [c.to_json() for c in changes]
+            lines.extend(f"      {change_line(c)}" for c in changes)
+        steps.append(step)
+    out = game.outcome(states[hi])
+    lines.append(f"outcome after seq {hi}: {outcome_text(out)}")
+    env.emit({"match_id": match_id, "from": lo, "to": hi, "as": player, "steps": steps,
+              "outcome": outcome_json(out)}, lines)
+
+
+# -- whole files and audits -----------------------------------------------------------------------
+def _verdict_json(v: Any) -> dict[str, Any]:
+    return {"line": v.line, "type": v.type, "by": v.by, "rule": v.rule, "code": v.code, "message": v.message}
+
+
+@command(uses_store=False)
+@click.argument("file", metavar="FILE.jsonl", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+def check(env: Env, file: str) -> None:
+    """Adjudicate a whole match file, storing nothing. A sealed (exported) file is verified too."""
+    from adjudicator.render import outcome_json, outcome_text, plain
+    from adjudicator.service import MatchService
+    from events.memory import MemoryStore
+
+    report = MatchService(MemoryStore()).check_lines(read_lines(file))
+    m = report.match
+    rejected = report.rejections
+    out = m.outcome() if m else None
+    data = {
+        "events": report.events,
+        "accepted": report.accepted,
+        "rejection": _verdict_json(rejected[0]) if rejected else None,
+        "rejections": [_verdict_json(v) for v in rejected],
+        "outcome": outcome_json(out) if out else None,
+        "state": plain(m.game.view(m.state)) if m else None,
+    }
+    if not env.as_json:
+        for v in rejected:
+            click.echo(f"line {v.line}: {v.type} by {v.by} rejected: {v.rule}: {v.message}")
+        click.echo(f"{report.events} events read, {report.accepted} accepted, {len(rejected)} rejected")
+        if out:
+            click.echo(f"outcome: {outcome_text(out)}")
+    if rejected:
+        first = rejected[0]
+        raise Rejected(f"{first.rule}: {first.message} (line {first.line})", data)
+    env.emit(data, [])
+
+
+@command(name="import")
+@click.argument("file", metavar="FILE.jsonl", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--id", "match_id", help="The match id (default: the file's match_id, else the file name).")
+def import_(env: Env, file: str, match_id: str | None) -> None:
+    """Store a whole match file, all or nothing (every line must be accepted)."""
+    from adjudicator.render import outcome_json, outcome_text
+
+    stem = Path(file).stem if file != "-" else "imported"
+    match = env.service().import_lines(read_lines(file), match_id=match_id, default_id=stem)
+    out = match.outcome()
+    env.emit({"match_id": match.match_id, "events": match.head, "outcome": outcome_json(out)},
+             [f"imported {match.match_id}: {match.head} events; outcome: {outcome_text(out)}"])
+
+
+@command()
+@match_argument
+def export(env: Env, match_id: str) -> None:
+    """Print a match as sealed JSONL (seq, recorded_at, prev and hash on every line)."""
+    lines = env.service().export_lines(match_id)
+    if env.as_json:
+        import json
+
+        click.echo(dumps({"match_id": match_id, "events": [json.loads(line) for line in lines]}))
+    else:
+        for line in lines:
+            click.echo(line)
+
+
+@command()
+@click.argument("match_id", metavar="[MATCH]", required=False)
+def verify(env: Env, match_id: str | None) -> None:
+    """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default)."""
+    from events.chain import IntegrityError
+
+    service = env.service()
+    ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]
+    rows, lines = [], []
+    for mid in ids:
+        try:
+            match = service.verify(mid)
+            rechecked = service.recheck_rejections(match)
+        except IntegrityError as exc:
+            rows.append({"match_id": mid, "ok": False, "events": service.store.head(mid), "error": str(exc)})
+            lines.append(f"{mid}: FAILED: {exc}")
+            continue
+        rows.append({"match_id": mid, "ok": True, "events": match.head, "rejections_rechecked": rechecked})
+        text = f"{mid}: ok: {match.head} events, chain intact, re-adjudicated"
+        if rechecked:
+            text += f"; {rechecked} rejected attempt(s) refused again by the same rule"
+        lines.append(text)
+    failed = [r["match_id"] for r in rows if not r["ok"]]
+    data = {"ok": not failed, "matches": rows}
+    if failed:
+        if not env.as_json:
+            for line in lines:
+                click.echo(line)
+        raise IntegrityFailure(f"integrity failure: {', '.join(failed)} do(es) not verify", data)
+    env.emit(data, lines or ["no matches in the store"])
+
+
+@main.group()
+def deck() -> None:
+    """Deck lists."""
+
+
+@command(deck, "check", uses_store=False)
+@click.argument("game")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE", help="A house-rule option that changes deck rules.")
+def deck_check(env: Env, game: str, file: str, opts: Sequence[str]) -> None:
+    """Validate a deck list for GAME: ok (exit 0), or every violated rule (exit 1)."""
+    from adjudicator import registry
+    from adjudicator.protocol import Violation
+    from adjudicator.render import plain
+
+    g = registry.get(game)
+    options = pairs(opts, json_value, "KEY=VALUE")
+    deck_list = g.read_deck(read_text(file))
+    try:  # a game raises its first violation, or returns them all
+        result = g.check_deck(deck_list, options or None)
+    except Violation as v:
+        result = [v]
+    found = result if isinstance(result, (list, tuple)) else [result]
+    errors = [v for v in found if isinstance(v, Violation)]
+    data = {"ok": not errors, "game": game, "deck": plain(deck_list),
+            "violations": [{"rule": v.rule_id, "code": v.code, "message": v.message} for v in errors]}
+    if errors:
+        raise Rejected("\n".join(f"{v.rule_id}: {v.message}" for v in errors), data)
+    env.emit(data, ["ok"])
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
