@@ -56,3 +56,35 @@ def register_nim() -> None:
     from adjudicator import registry
 
     registry.register("nim", "tests.toygame:GAME")
+
+
+def run_processes(target, arg_tuples, *, timeout: float = 120.0) -> list:
+    """Run ``target(queue, *args)`` in one spawned OS process per argument tuple; every item the
+    processes put on the queue, once all have exited with status 0."""
+    import multiprocessing as mp
+    import queue as queue_mod
+    import time
+
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    procs = [ctx.Process(target=target, args=(out, *args), daemon=True) for args in arg_tuples]
+    for p in procs:
+        p.start()
+    results = []
+    deadline = time.monotonic() + timeout
+    try:
+        while any(p.is_alive() for p in procs) or not out.empty():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"processes still running after {timeout} s")
+            try:
+                results.append(out.get(timeout=0.2))
+            except queue_mod.Empty:
+                pass
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.kill()
+            p.join(5)
+    codes = [p.exitcode for p in procs]
+    assert codes == [0] * len(procs), f"worker exit codes: {codes}"
+    return results
