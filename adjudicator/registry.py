@@ -8,6 +8,7 @@ from adjudicator.protocol import Game, Malformed
 
 _GAMES: dict[str, str] = {
     "bacdef": "adjudicator.games.bacdef:GAME",
+    "demonbrave": "adjudicator.games.demonbrave:GAME",
 }
 _loaded: dict[str, Game] = {}
 
