@@ -1,0 +1,101 @@
+"""`adj` on BACDEF: decks from files, FIELD=VALUE lists and JSON ops, legal, views per player."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.test_cli import Adj, fails, ok
+
+pytest.importorskip("adjudicator.games.bacdef")
+
+
+@pytest.fixture
+def adj(tmp_path):
+    return Adj(tmp_path / "store.sqlite3")
+
+
+@pytest.fixture
+def deck(tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text("A B B C  # normal cards\nD E F\n")
+    return str(path)
+
+
+@pytest.fixture
+def placed(adj, deck):
+    """Match "b" at turn 1: guards placed, alice attacks and has placed her field card (seq 5)."""
+    ok(adj("new", "bacdef", "--player", "alice", "--player", "bob", "--deck", f"alice={deck}", "--deck", f"bob={deck}",
+           "--id", "b"), "b\n")
+    ok(adj("act", "b", "place_guards", "player=alice", "card_ids=[alice-1,alice-2]", "--by", "alice"))
+    ok(adj("act", "b", "place_guards", "player=bob", "card_ids=[bob-1, 'bob-2']", "--by", "bob"))
+    ok(adj("act", "b", "decide_first_player", "first_player=alice", "method=coin", "--by", "judge"))
+    ok(adj("act", "b", "place_field_card", "player=alice", "card_id=alice-3", "--by", "alice"))
+    return "b"
+
+
+@pytest.fixture
+def turn1(adj, placed):
+    """b, and bob's field card placed too (seq 6): the Action step."""
+    ok(adj("act", "b", "place_field_card", "player=bob", "card_id=bob-7", "--by", "bob"))
+    return "b"
+
+
+def test_new_with_deck_files_and_legal_for_each_player(adj, deck):
+    out = json.loads(ok(adj("new", "bacdef", "--player", "alice", "--player", "bob", "--deck", f"alice={deck}",
+                            "--deck", f"bob={deck}", "--opt", "contradiction_replays=1", "--json")).stdout)
+    assert out["event"]["decks"] == {"alice": list("ABBCDEF"), "bob": list("ABBCDEF")}
+    assert out["event"]["options"] == {"contradiction_replays": 1}
+    result = ok(adj("legal", "bacdef-1"))
+    assert result.stdout.splitlines()[0] == (
+        "alice: place_guards player=alice card_ids=[2 of alice-1, alice-2, alice-3, alice-4, alice-5, alice-6, alice-7]")
+    assert {(a["who"], a["type"]) for a in json.loads(ok(adj("legal", "bacdef-1", "--json")).stdout)} == {
+        ("alice", "place_guards"), ("alice", "concede_set"), ("bob", "place_guards"), ("bob", "concede_set")}
+
+
+def test_a_second_field_card_is_refused_by_its_rule(adj, placed):
+    fails(adj("act", "b", "place_field_card", "player=alice", "card_id=alice-4", "--by", "alice"), 1,
+          "BAC-LIM-4: alice already placed a field card this turn; 'alice-4' stays in hand\n")
+    assert adj.head("b") == 5
+    assert adj.rejections("b") == [(5, "place_field_card", "BAC-LIM-4")]
+    assert "x    alice  place_field_card     card_id=alice-4 player=alice  [rejected: BAC-LIM-4: " in ok(adj("log", "b")).stdout
+
+
+def test_json_ops_and_integer_lists_on_the_command_line(adj, turn1):
+    ok(adj("act", "b", "declare_skill", "player=alice", "card_id=alice-3", "--by", "alice"))
+    ok(adj("act", "b", "declare_through", "player=bob", "--by", "bob"))
+    ok(adj("act", "b", "resolve_effect", "instance_id=I1", 'ops=[{"op":"DAMAGE","target":"bob","amount":2}]',
+           "--by", "judge"),
+       'b seq 9  judge  resolve_effect  instance_id=I1 ops=[{"amount":2,"op":"DAMAGE","target":"bob"}]\n'
+       "to move: bob, judge, alice\n")
+    ok(adj("act", "b", "assign_damage", "player=bob", "slots=[1,1]", "--by", "bob"))
+    guards = json.loads(ok(adj("state", "b", "--json")).stdout)["state"]["set"]["players"]["bob"]["guards"]
+    assert [g["state"] for g in guards] == ["X", "U"]
+    replay = ok(adj("replay", "b", "--from", "10")).stdout.splitlines()
+    assert replay[0] == "  10  bob  assign_damage  player=bob slots=[1,1]"
+    assert "        set.players.bob.guards[0].state: U -> X" in replay
+
+
+def test_state_as_a_player_hides_the_other_hand(adj, turn1):
+    judge = json.loads(ok(adj("state", "b", "--json")).stdout)["state"]["set"]["players"]["alice"]
+    as_bob = json.loads(ok(adj("state", "b", "--as", "bob", "--json")).stdout)["state"]["set"]["players"]["alice"]
+    as_alice = json.loads(ok(adj("state", "b", "--as", "alice", "--json")).stdout)["state"]["set"]["players"]["alice"]
+    assert [c["id"] for c in judge["hand"]] == [c["id"] for c in as_alice["hand"]] == ["alice-4", "alice-5", "alice-6", "alice-7"]
+    assert "hand" not in as_bob and as_bob["hand_count"] == 4
+    assert all("letter" not in g for g in as_bob["guards"])
+    text = ok(adj("state", "b", "--as", "bob")).stdout
+    assert "alice-4" not in text and "bob-4" in text
+
+
+def test_deck_check(adj, deck, tmp_path):
+    ok(adj("deck", "check", "bacdef", deck), "ok\n")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("A B B C D D F\n")
+    fails(adj("deck", "check", "bacdef", str(bad)), 1, "BAC-DECK-5: the deck has 2 D cards; D, E and F at most once each\n")
+    ok(adj("deck", "check", "bacdef", deck, "--opt", "require_each_special=true"), "ok\n")
+    bad.write_text("A B B C C D E\n")
+    ok(adj("deck", "check", "bacdef", str(bad)), "ok\n")
+    result = adj("deck", "check", "bacdef", str(bad), "--opt", "require_each_special=true", "--json")
+    assert result.exit_code == 1
+    assert [v["rule"] for v in json.loads(result.stdout)["violations"]] == ["BAC-RUL-2"]

@@ -1,0 +1,96 @@
+"""adjudicator/render.py: the text the command line prints, apart from any game."""
+
+from __future__ import annotations
+
+from adjudicator.fold import Branch
+from adjudicator.protocol import LegalAction, Outcome
+from adjudicator.render import (
+    MISSING,
+    Change,
+    change_line,
+    diff,
+    format_fields,
+    format_value,
+    history,
+    history_lines,
+    legal_lines,
+    outcome_text,
+    to_move,
+)
+from events.envelope import Rejection, StoredEvent
+
+
+def test_format_value_reads_back_as_field_value():
+    assert [format_value(v) for v in (None, True, 3, "alice-7", "two words", "", [2, 1], ["A", "B"], [])] == [
+        "null", "true", "3", "alice-7", '"two words"', '""', "[2,1]", "[A,B]", "[]"]
+    assert format_value([{"op": "DAMAGE", "amount": 1}]) == '[{"op":"DAMAGE","amount":1}]'
+    assert format_value({"pile": 7}) == '{"pile":7}'
+    assert format_fields({"player": "bob", "slots": [2, 1], "note": "a b"}) == 'player=bob slots=[2,1] note="a b"'
+
+
+def test_outcome_text():
+    assert outcome_text(Outcome(status="in_progress")) == "in progress"
+    assert outcome_text(Outcome(status="won", winner="bob", score={"alice": 1, "bob": 2})) == "won by bob (alice 1, bob 2)"
+    assert outcome_text(Outcome(status="void", detail="third contradiction")) == "void; third contradiction"
+
+
+def test_legal_lines_group_by_who_in_the_games_order():
+    legal = [
+        LegalAction(who="bob", type="place", fields="card=<bob-1|bob-2>"),
+        LegalAction(who="judge", type="rewind", note="contradiction only"),
+        LegalAction(who="bob", type="concede"),
+    ]
+    assert to_move(legal) == ["bob", "judge"]
+    assert legal_lines(legal) == ["bob: place card=<bob-1|bob-2>", "bob: concede", "judge: rewind  (contradiction only)"]
+
+
+def test_diff_paths():
+    old = {"pile": 7, "hands": {"a": ["x", "y"], "b": []}, "guards": [{"s": "U"}, {"s": "U"}], "gone": 1, "n": None}
+    new = {"pile": 4, "hands": {"a": ["y"], "b": []}, "guards": [{"s": "S"}, {"s": "U"}], "added": [1], "n": 0}
+    assert diff(old, new) == [
+        Change("pile", 7, 4),
+        Change("hands.a", ["x", "y"], ["y"]),
+        Change("guards[0].s", "U", "S"),
+        Change("gone", 1, MISSING),
+        Change("n", None, 0),
+        Change("added", MISSING, [1]),
+    ]
+    assert diff(old, old) == []
+    assert diff(1, True) == [Change("$", 1, True)]  # equal in Python, not the same value
+
+
+def test_diff_of_lists_of_objects_that_change_length_names_what_left_and_came():
+    old = [{"id": "a-1"}, {"id": "a-2"}, {"id": "a-1"}]
+    new = [{"id": "a-1"}, {"id": "a-3"}]
+    assert diff({"q": old}, {"q": new}) == [
+        Change("q[]", {"id": "a-2"}, MISSING),
+        Change("q[]", {"id": "a-1"}, MISSING),
+        Change("q[]", MISSING, {"id": "a-3"}),
+    ]
+    assert [change_line(c) for c in diff({"q": old, "n": 1}, {"q": new, "n": 2})][-2:] == [
+        '+ q[]: {"id":"a-3"}', "  n: 1 -> 2"]
+    assert change_line(Change("x", 1, MISSING)) == "- x: 1"
+
+
+def _ev(seq: int, by: str, type_: str, **fields) -> StoredEvent:
+    return StoredEvent(match_id="m", seq=seq, type=type_, by=by, recorded_at="", fields=fields, prev="", hash="")
+
+
+def test_history_places_attempts_after_the_head_they_were_tried_at():
+    events = [_ev(1, "judge", "match_started"), _ev(2, "alice", "take", n=1), _ev(3, "judge", "rewind", to_seq=1)]
+    tried = [
+        Rejection(match_id="m", head_seq=1, type="take", by="bob", recorded_at="", fields={"n": 9}, rule="R-1", message="no"),
+        Rejection(match_id="m", head_seq=0, type="match_started", by="judge", recorded_at="", fields={}, rule="R-0", message="bad"),
+        Rejection(match_id="m", head_seq=7, type="take", by="bob", recorded_at="", fields={}, rule="R-7", message="later"),
+    ]
+    rows = history(events, [Branch(3, 1, (2,))], tried)
+    assert history_lines(rows) == [
+        "x    judge  match_started  [rejected: R-0: bad]",
+        "  1  judge  match_started",
+        "x    bob    take           n=9  [rejected: R-1: no]",
+        "~ 2  alice  take           n=1  [abandoned by rewind at 3]",
+        "  3  judge  rewind         to_seq=1",
+        "x    bob    take           [rejected: R-7: later]",
+    ]
+    assert rows[3].to_json() == {"seq": 2, "by": "alice", "type": "take", "fields": {"n": 1}, "abandoned_by": 3}
+    assert rows[2].to_json()["rejected"] is True
