@@ -1,0 +1,119 @@
+"""Golden matches: every worked example of rules/bacdef.md §13, replayed as a table session.
+
+Each ``fixtures/bacdef/golden/<name>.jsonl`` is a match exactly as entered at the table, the
+rejected attempts of the example included; beside it ``<name>.expect.json`` gives, from the
+chapter:
+
+- ``rejected``: for each refused line (by line number) the rule ID and code; every other line
+  must be accepted, and ``accepted`` counts them;
+- ``checkpoints``: the figures after a given line (``after_line``). Standalone examples have a
+  ``start`` checkpoint at the last line of their preamble, so the position the example starts
+  from is asserted too; the other checkpoints are the figures the example states. Only the
+  keys given are compared, and each of them exactly;
+- ``history`` (rewind examples): the effective history and the abandoned branches.
+
+The file is replayed with ``MatchService.check_lines``: a rejected line changes nothing and
+the next line goes on from the same state (design.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator.service import CheckReport, MatchService
+from events.memory import MemoryStore
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "bacdef"
+GOLDEN = FIXTURES / "golden"
+CASES = sorted(p.name[: -len(".jsonl")] for p in GOLDEN.glob("*.jsonl"))
+
+
+def replay(path: Path) -> CheckReport:
+    return MatchService(MemoryStore()).check_lines(path.read_text(encoding="utf-8").splitlines())
+
+
+def seq_after_line(report: CheckReport) -> dict[int, int]:
+    """Line number -> the seq of the last accepted line up to it (rejected lines get no seq)."""
+    out, seq = {}, 0
+    for v in report.verdicts:
+        seq += v.accepted
+        out[v.line] = seq
+    return out
+
+
+def player_figures(view: dict[str, Any], player: str, keys: set[str]) -> dict[str, Any]:
+    pv = view["set"]["players"][player]
+    every = {
+        "guards": [[g["state"], g["card_id"]] for g in pv["guards"]],
+        "overflow": pv["overflow"],
+        "D": pv["D"],
+        "hand": sorted(c["id"] for c in pv["hand"]),
+        "hand_count": pv["hand_count"],
+        "discard": [[c["id"], c["face"]] for c in pv["discard"]],
+        "special_used": pv["special_used"],
+    }
+    if "damage_received" in keys:
+        every["damage_received"] = view["set"]["turn"]["damage_received"][player]
+    return {k: every[k] for k in keys}
+
+
+def figures(view: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
+    """The same keys as ``want``, read from the judge's view of the state."""
+    got: dict[str, Any] = {}
+    for key, value in want.items():
+        if key in ("after_line", "label"):
+            got[key] = value
+        elif key == "players":
+            got[key] = {p: player_figures(view, p, set(v)) for p, v in value.items()}
+        elif key == "turn":
+            turn = view["set"].get("turn") or {}
+            got[key] = {k: turn.get(k) for k in value}
+        elif key in ("set_no", "stage"):
+            got[key] = view["set"][key]
+        elif key == "set_results":
+            got[key] = [[r["outcome"], r["winner"]] for r in view["set_results"]]
+        elif key == "instances":
+            got[key] = [[i["id"], i["controller"], i["kind"], i["status"]] for i in view["set"]["turn"]["instances"]]
+        elif key == "packets":
+            got[key] = [[q["id"], q["source_side"], q["target"], q["amount"]] for q in view["set"]["turn"]["packets"]]
+        elif key == "awaiting":
+            got[key] = view["set"]["turn"]["awaiting"]
+        else:  # set_wins, void_sets, status, match_winner
+            got[key] = view[key]
+    return got
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_golden_example(name: str) -> None:
+    expect = json.loads((GOLDEN / f"{name}.expect.json").read_text(encoding="utf-8"))
+    report = replay(GOLDEN / f"{name}.jsonl")
+
+    # every line adjudicated; exactly the example's rejections, each by its rule and code
+    assert report.events == expect["lines"]
+    rejected = {str(v.line): {"rule": v.rule, "code": v.code} for v in report.verdicts if not v.accepted}
+    assert rejected == expect["rejected"], [v for v in report.verdicts if not v.accepted]
+    assert report.accepted == expect["accepted"]
+
+    # the figures at each checkpoint (the start position, then what the example states)
+    assert expect["checkpoints"], "a golden example must state figures"
+    game, fold = report.match.game, report.match.fold
+    seqs = seq_after_line(report)
+    for want in expect["checkpoints"]:
+        state = fold.state_at(seqs[want["after_line"]])
+        assert figures(game.view(state), want) == want
+
+    # the match outcome agrees with the final figures, where they state it
+    last = expect["checkpoints"][-1]
+    if "status" in last and last["after_line"] == expect["lines"]:
+        outcome = report.match.outcome()
+        assert (outcome.status, outcome.winner) == (last["status"], last.get("match_winner"))
+
+    if "history" in expect:
+        hist = expect["history"]
+        assert fold.effective_order() == hist["effective"]
+        assert fold.effective_seqs() == set(hist["effective"])
+        assert [[b.rewind_seq, b.to_seq, list(b.abandoned)] for b in fold.branches] == hist["branches"]
