@@ -62,10 +62,6 @@ def outcome_text(outcome: Outcome) -> str:
     return text
 
 
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    return {"status": outcome.status, "winner": outcome.winner, "score": outcome.score, "detail": outcome.detail}
-
-
 def to_move(legal: Iterable[LegalAction]) -> list[str]:
     """Who may act now, in the order the game lists them."""
     return list(dict.fromkeys(a.who for a in legal))

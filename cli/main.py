@@ -103,9 +103,10 @@ def fields_argument(f: Callable) -> Callable:
     return click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")(f)
 
 
-def read_lines(path: str) -> list[str]:
+def read_text(path: str) -> str:
+    """A file's text (``-`` is stdin)."""
     with click.open_file(path, encoding="utf-8") as fh:
-        return fh.read().splitlines()
+        return fh.read()
 
 
 def check_viewer(match: Any, player: str | None) -> str | None:
@@ -125,7 +126,7 @@ def check_viewer(match: Any, player: str | None) -> str | None:
 def games(env: Env) -> None:
     """Supported games, rules versions and house-rule options."""
     from adjudicator import registry
-    from adjudicator.render import format_value
+    from adjudicator.render import format_value, plain
 
     rows = []
     for name in registry.names():
@@ -141,7 +142,7 @@ def games(env: Env) -> None:
             "available": True,
             "rules_version": g.rules_versions[-1],
             "rules_versions": list(g.rules_versions),
-            "options": [{"name": o.name, "default": o.default, "values": o.values, "rule": o.rule} for o in g.options],
+            "options": plain(list(g.options)),
         })
     opts = {id(o): f"{o['name']}={format_value(o['default'])}" for r in rows for o in r["options"]}
     width = max(map(len, opts.values()), default=0)
@@ -160,7 +161,7 @@ def games(env: Env) -> None:
 @command()
 def matches(env: Env) -> None:
     """The matches in the store, with game, players and status."""
-    from adjudicator.render import outcome_json, outcome_text
+    from adjudicator.render import outcome_text, plain
     from events.chain import IntegrityError
 
     service = env.service()
@@ -176,14 +177,12 @@ def matches(env: Env) -> None:
             lines.append(f"{info.match_id}  {info.head_seq} events  UNREADABLE: {exc}")
         else:
             out = m.outcome()
-            row.update(game=m.game.name, players=list(m.players), **outcome_json(out))
+            row.update(game=m.game.name, players=list(m.players), **plain(out))
             lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}")
         rows.append(row)
     env.emit({"matches": rows}, lines or ["no matches in the store"])
     if broken:
-        err = IntegrityFailure(f"{broken} match(es) do not verify: run adj verify")
-        err.as_json = False  # the listing above already carries the failure
-        raise err
+        raise IntegrityFailure(f"{broken} match(es) do not verify: run adj verify")
 
 
 @main.group("store")
@@ -194,7 +193,7 @@ def store_group() -> None:
 def _existing_store(url: str):
     from events.store import open_store
 
-    if url not in ("memory:",) and not url.startswith(("postgresql://", "postgres://")):
+    if url != "memory:" and not url.startswith(("postgresql://", "postgres://")):
         path = url[len("sqlite://"):] if url.startswith("sqlite://") else url
         if not os.path.exists(path):
             raise click.BadParameter(f"no store at {url!r}", param_hint="FROM")
@@ -242,11 +241,6 @@ def _setup_value(text: str) -> Any:
         raise click.BadParameter(f"not valid JSON ({exc})", param_hint="'--setup'") from None
 
 
-def read_text(path: str) -> str:
-    with click.open_file(path, encoding="utf-8") as fh:
-        return fh.read()
-
-
 @command()
 @click.argument("game")
 @click.option("--player", "players", multiple=True, required=True, help="A player, in seat order (repeat).")
@@ -289,12 +283,12 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
 @match_argument
 def legal(env: Env, match_id: str) -> None:
     """Which actions are open now, and for whom."""
-    from adjudicator.render import legal_lines, outcome_text
+    from adjudicator.render import legal_lines, outcome_text, plain
 
     match = env.service().load(match_id)
     actions = match.game.legal(match.state)
     lines = legal_lines(actions) or [f"nothing is open; outcome: {outcome_text(match.outcome())}"]
-    env.emit([{"who": a.who, "type": a.type, "fields": a.fields, "note": a.note} for a in actions], lines)
+    env.emit(plain(actions), lines)
 
 
 @command()
@@ -363,7 +357,7 @@ def correct(env: Env, match_id: str, action: str, fields: Sequence[str], at_seq:
 def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[str, Any] | None = None,
             brief: bool = False) -> None:
     """Print an accepted action, or raise the rejection (exit 1)."""
-    from adjudicator.render import event_line, outcome_json, outcome_text, to_move
+    from adjudicator.render import event_line, outcome_text, plain, to_move
 
     match = verdict.match
     if not verdict.accepted:
@@ -375,7 +369,7 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
     out = match.outcome()
     movers = to_move(match.game.legal(match.state))
     data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": ev.flat(),
-            "outcome": outcome_json(out), "to_move": movers, **(extra_json or {})}
+            "outcome": plain(out), "to_move": movers, **(extra_json or {})}
     if brief:
         return env.emit(data, [match.match_id])
     lines = [f"{match.match_id} seq {event_line(ev.seq, ev.by, ev.type, ev.fields)}", *extra]
@@ -393,7 +387,7 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
 @click.option("--as", "player", metavar="PLAYER", help="What this player may see (default: the judge's view).")
 def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> None:
     """The state now, or right after any event (abandoned ones included)."""
-    from adjudicator.render import abandoned_by, outcome_json, outcome_text, plain, to_move
+    from adjudicator.render import abandoned_by, outcome_text, plain, to_move
 
     match = env.service().load(match_id)
     viewer = check_viewer(match, player)
@@ -416,14 +410,14 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
     if movers:
         lines.append(f"to move: {', '.join(movers)}")
     env.emit({"match_id": match_id, "seq": at_seq, "head_seq": match.head, "as": player, "abandoned_by": gone,
-              "state": plain(game.view(st, viewer)), "outcome": outcome_json(out), "to_move": movers}, lines)
+              "state": plain(game.view(st, viewer)), "outcome": plain(out), "to_move": movers}, lines)
 
 
 @command()
 @match_argument
 def log(env: Env, match_id: str) -> None:
     """The whole history: abandoned branches (~) and rejected attempts (x) included."""
-    from adjudicator.render import history, history_lines, outcome_json, outcome_text
+    from adjudicator.render import history, history_lines, outcome_text, plain
 
     service = env.service()
     match = service.load(match_id)
@@ -435,7 +429,7 @@ def log(env: Env, match_id: str) -> None:
               "history": [r.to_json() for r in rows],
               "branches": [{"rewind_seq": b.rewind_seq, "to_seq": b.to_seq, "abandoned": list(b.abandoned)}
                            for b in match.fold.branches],
-              "outcome": outcome_json(out)}, lines)
+              "outcome": plain(out)}, lines)
 
 
 @command()
@@ -445,7 +439,7 @@ def log(env: Env, match_id: str) -> None:
 @click.option("--as", "player", metavar="PLAYER", help="Show changes in what this player may see.")
 def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None) -> None:
     """Step through the events, with what each one changed."""
-    from adjudicator.render import change_line, diff, history, history_lines, outcome_json, outcome_text, plain
+    from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain
 
     service = env.service()
     match = service.load(match_id)
@@ -470,7 +464,7 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
     out = game.outcome(states[hi])
     lines.append(f"outcome after seq {hi}: {outcome_text(out)}")
     env.emit({"match_id": match_id, "from": lo, "to": hi, "as": player, "steps": steps,
-              "outcome": outcome_json(out)}, lines)
+              "outcome": plain(out)}, lines)
 
 
 # -- whole files and audits -----------------------------------------------------------------------
@@ -482,11 +476,11 @@ def _verdict_json(v: Any) -> dict[str, Any]:
 @click.argument("file", metavar="FILE.jsonl", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 def check(env: Env, file: str) -> None:
     """Adjudicate a whole match file, storing nothing. A sealed (exported) file is verified too."""
-    from adjudicator.render import outcome_json, outcome_text, plain
+    from adjudicator.render import outcome_text, plain
     from adjudicator.service import MatchService
     from events.memory import MemoryStore
 
-    report = MatchService(MemoryStore()).check_lines(read_lines(file))
+    report = MatchService(MemoryStore()).check_lines(read_text(file).splitlines())
     m = report.match
     rejected = report.rejections
     out = m.outcome() if m else None
@@ -495,7 +489,7 @@ def check(env: Env, file: str) -> None:
         "accepted": report.accepted,
         "rejection": _verdict_json(rejected[0]) if rejected else None,
         "rejections": [_verdict_json(v) for v in rejected],
-        "outcome": outcome_json(out) if out else None,
+        "outcome": plain(out) if out else None,
         "state": plain(m.game.view(m.state)) if m else None,
     }
     if not env.as_json:
@@ -515,12 +509,12 @@ def check(env: Env, file: str) -> None:
 @click.option("--id", "match_id", help="The match id (default: the file's match_id, else the file name).")
 def import_(env: Env, file: str, match_id: str | None) -> None:
     """Store a whole match file, all or nothing (every line must be accepted)."""
-    from adjudicator.render import outcome_json, outcome_text
+    from adjudicator.render import outcome_text, plain
 
     stem = Path(file).stem if file != "-" else "imported"
-    match = env.service().import_lines(read_lines(file), match_id=match_id, default_id=stem)
+    match = env.service().import_lines(read_text(file).splitlines(), match_id=match_id, default_id=stem)
     out = match.outcome()
-    env.emit({"match_id": match.match_id, "events": match.head, "outcome": outcome_json(out)},
+    env.emit({"match_id": match.match_id, "events": match.head, "outcome": plain(out)},
              [f"imported {match.match_id}: {match.head} events; outcome: {outcome_text(out)}"])
 
 

@@ -148,7 +148,7 @@ def test_new_prints_the_id_and_numbers_matches_per_game(adj):
 @pytest.mark.parametrize(
     "args, stderr",
     [
-        (["chess"], "error: unknown game 'chess'; known games: bacdef, nim (at $.game)\n"),
+        (["chess"], f"error: unknown game 'chess'; known games: {', '.join(registry.names())} (at $.game)\n"),
         (["nim", "--opt", "heap=3"], "error: Invalid value for '--opt': nim has no option 'heap'; options: pile\n"),
         (["nim", "--opt", "pile"], "error: Invalid value: 'pile' is not KEY=VALUE\n"),
         (["nim", "--deck", "carol=x.txt"], "error: Invalid value for '--deck': 'carol=x.txt': expected PLAYER=FILE with one of alice, bob\n"),
@@ -640,7 +640,8 @@ def test_deck_check(adj, tmp_path, monkeypatch):
 
     monkeypatch.setattr(toygame.GAME, "check_deck", first_only)
     fails(adj("deck", "check", "nim", str(deck), "--opt", "pile=3"), 1, "NIM-DECK-3: options were {'pile': 3}\n")
-    fails(adj("deck", "check", "chess", str(deck)), 2, "error: unknown game 'chess'; known games: bacdef, nim (at $.game)\n")
+    fails(adj("deck", "check", "chess", str(deck)), 2,
+          f"error: unknown game 'chess'; known games: {', '.join(registry.names())} (at $.game)\n")
 
 
 def test_store_copy_keeps_hashes(adj, branched, tmp_path):
