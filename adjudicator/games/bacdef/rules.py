@@ -746,9 +746,9 @@ def setup_step(s: State, stage: str, what: str) -> None:
 def on_register_deck(s: State, ev: E.RegisterDeck, ctx: Context, eng: Engine) -> None:
     setup_step(s, "deck", "register_deck")
     require_player(s, ev.player, "BAC-ACT-2")
-    require_actor(ev, ev.player, "BAC-ACT-2")
-    if s.set.players[ev.player].deck:
+    if s.set.players[ev.player].deck:  # a step check (BAC-SETUP-5), so before `by` (§5.1)
         reject("BAC-SETUP-5", "E_WRONG_STEP", f"{ev.player} already registered a deck for set {s.set.set_no}")
+    require_actor(ev, ev.player, "BAC-ACT-2")
     check_deck_letters(list(ev.letters), s.options, f"{ev.player}'s deck")
     create_cards(s, ev.player, list(ev.letters))
     if s.set.set_no == 1:
@@ -762,10 +762,10 @@ def on_register_deck(s: State, ev: E.RegisterDeck, ctx: Context, eng: Engine) ->
 def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context, eng: Engine) -> None:
     setup_step(s, "guards", "place_guards")
     require_player(s, ev.player, "BAC-ACT-3")
-    require_actor(ev, ev.player, "BAC-ACT-3")
     ps = s.set.players[ev.player]
-    if ps.guards:
+    if ps.guards:  # a step check (BAC-SETUP-5), so before `by` (§5.1)
         reject("BAC-SETUP-5", "E_WRONG_STEP", f"{ev.player} already placed guards for set {s.set.set_no}")
+    require_actor(ev, ev.player, "BAC-ACT-3")
     ids = list(ev.card_ids)
     if len(ids) != 2 or len(set(ids)) != 2 or any(cid not in ps.hand for cid in ids):
         reject("BAC-SETUP-2", "E_GUARD_COUNT", f"{ev.player} must choose 2 different cards of their own deck as guards, not {ids}")
@@ -845,9 +845,11 @@ def declaration_window(s: State, t: TurnState, player: str, what: str, extra: bo
         return
     if is_attacker and (t.step == "counter" or (t.step == "action" and t.closed.get(player))):
         reject("BAC-RES-2", "E_WRONG_STEP", f"{player}'s deployment step has closed; the defender deploys now")
-    if t.step in ("resolution", "damage"):
+    # §5.1 names BAC-RES-7 and BAC-RES-12 for a declare_skill only; a late finish_deployment
+    # falls to "otherwise BAC-TURN-10".
+    if what == "declare_skill" and t.step in ("resolution", "damage"):
         reject("BAC-RES-7", "E_WRONG_STEP", f"no skill can be declared in the {STEP_LABELS[t.step]} step; both deployment steps have closed")
-    if t.step in ("fall", "remaining", "drop", "end"):
+    if what == "declare_skill" and t.step in ("fall", "remaining", "drop", "end"):
         reject("BAC-RES-12", "E_WRONG_STEP", f"only F can act from the Fall step on; {what} by {player} is too late")
     if not extra and t.declared.get(player):
         reject("BAC-LIM-5", "E_WRONG_STEP", f"{player} already declared this battle; one action, one reaction")
@@ -964,7 +966,8 @@ def on_declare_through(s: State, ev: E.DeclareThrough, ctx: Context, eng: Engine
     skipped_check(s, "through")
     require_player(s, ev.player, "BAC-ACT-9")
     if ev.player == t.defender and t.declared.get(ev.player):
-        reject("BAC-LIM-5", "E_WRONG_STEP", f"{ev.player} already countered; one reaction")
+        reaction = "countered" if t.reaction == "counter" else "went through"
+        reject("BAC-LIM-5", "E_WRONG_STEP", f"{ev.player} already {reaction} this battle; one reaction")
     if t.step != "counter" or ev.player != t.defender:
         wrong_step(t, f"through by {ev.player}")
     require_actor(ev, ev.player, "BAC-ACT-9")
@@ -1082,6 +1085,9 @@ def pending_f_frame(t: TurnState, card_id: str) -> int | None:
 
 def f_decision_check(s: State, ev: Any, rule: str, what: str) -> TurnState:
     t = turn_step(s, what)
+    if t.step not in ("fall", "remaining", "drop", "end"):
+        # §5.1: the step comes first; F decisions are taken from the Fall step on (BAC-TURN-10).
+        wrong_step(t, what)
     require_player(s, ev.player, rule)
     require_actor(ev, ev.player, rule)
     c = s.set.cards.get(ev.card_id)
@@ -1186,10 +1192,10 @@ def on_declare_void(s: State, ev: E.DeclareSetVoid, ctx: Context, eng: Engine) -
 
 @handles(E.ConcedeSet)
 def on_concede(s: State, ev: E.ConcedeSet, ctx: Context, eng: Engine) -> None:
-    if not s.options["allow_concession"]:
-        reject("BAC-ACT-22", "E_CONFIG", "concession is off in this match (allow_concession)")
     require_player(s, ev.player, "BAC-ACT-22")
     require_actor(ev, ev.player, "BAC-ACT-22")
+    if not s.options["allow_concession"]:
+        reject("BAC-ACT-22", "E_CONFIG", f"concession is off in this match (allow_concession); {ev.player} cannot concede")
     end_set(s, "win", other(s, ev.player), f"{ev.player} conceded set {s.set.set_no}", ctx.seq)
 
 
