@@ -352,7 +352,8 @@ class Fold:
                     continue
                 cut, entry, _ = self._step(rebuilt, ev, s, step_ctx)
             except Violation as v:
-                raise self._conflict(v, event, seq, ev, s, was_inserted) from None
+                conflict = getattr(game, "correction_conflict", None)
+                raise self._conflict(v, event, seq, ev, s, was_inserted, conflict) from None
             if entry is not None:
                 rebuilt.push(entry._replace(inserted=was_inserted))
             else:
@@ -361,13 +362,24 @@ class Fold:
         return rebuilt
 
     @staticmethod
-    def _conflict(v: Violation, event: Correct, seq: int, ev: Action, s: int, was_inserted: bool) -> Violation:
+    def _conflict(
+        v: Violation, event: Correct, seq: int, ev: Action, s: int, was_inserted: bool,
+        conflict: tuple[str, str] | None = None,
+    ) -> Violation:
+        """The rejection of a correction. The inserted event's own violation is reported as it
+        is; a later event that no longer holds is reported under the game's
+        ``correction_conflict`` ``(rule_id, code)`` when it declares one (the message then
+        names the rule the event now fails), else under that event's own rule."""
         if was_inserted and s == seq:
             what = f"the inserted {event_type(ev)} cannot stand before seq {event.at_seq}"
-        elif was_inserted:
+            return Violation(v.rule_id, f"{what}: {v.message}", v.code)
+        if was_inserted:
             what = f"the correction conflicts with the {event_type(ev)} inserted by seq {s}, which would no longer hold"
         else:
             what = f"the correction conflicts with seq {s} ({event_type(ev)}), which would no longer hold"
+        if conflict is not None:
+            rule_id, code = conflict
+            return Violation(rule_id, f"{what}: it now fails {v.rule_id} ({v.code}): {v.message}", code)
         return Violation(v.rule_id, f"{what}: {v.message}", v.code)
 
 

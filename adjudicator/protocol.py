@@ -140,3 +140,17 @@ class Game(Protocol):
     def legal(self, state: Any) -> list[LegalAction]: ...
     def check_deck(self, deck: Any, options: Mapping[str, Any] | None = None) -> Any: ...
     def read_deck(self, text: str) -> Any: ...
+
+    # Optional members (callers use ``getattr(game, name, None)``; a game may leave them out):
+    #   correction_conflict: ClassVar[tuple[str, str]]  -- (rule_id, code) under which the fold
+    #       reports a correction that makes a later event illegal (see Fold._conflict).
+    #   apply_correct(state, event: Correct, ctx) -> state  -- the state after a correction.
+    #   explain(state, query: Mapping[str, Any]) -> Mapping[str, Any]  -- a structured answer to
+    #       a judge's question about the state (e.g. which of two units is stronger and by
+    #       which rule); ``Malformed`` for a query it cannot answer. See ``Explains``.
+
+
+class Explains(Protocol):
+    """A game that can explain its state (optional; see ``Game``)."""
+
+    def explain(self, state: Any, query: Mapping[str, Any]) -> Mapping[str, Any]: ...
