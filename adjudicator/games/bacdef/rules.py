@@ -369,6 +369,9 @@ class Engine:
             if c.zone == "discard":
                 ps.discard.remove(c.id)
             c.zone, c.face, c.orientation = "hand", "down", "upright"
+            # Back in hand, the card is a plain hand card again: a later placement that is knocked
+            # or left through returns to hand in the End phase (BAC-TURN-9; BAC-EX-10).
+            c.skill_used = c.knocked = False
             ps.hand.append(c.id)
             hand_sorted(s, c.owner)
             note(s, f"auto: {c.id} returned to {c.owner}'s hand")
