@@ -40,12 +40,14 @@ def format_value(value: Any) -> str:
 
 
 def format_fields(fields: Mapping[str, Any]) -> str:
-    return " ".join(f"{k}={format_value(v)}" for k, v in fields.items())
+    """``k=v`` pairs; a field that is null (left out, or its default) is not shown."""
+    return " ".join(f"{k}={format_value(v)}" for k, v in fields.items() if v is not None)
 
 
 def event_line(seq: int | str, by: str, type_: str, fields: Mapping[str, Any]) -> str:
     text = f"{seq}  {by}  {type_}"
-    return f"{text}  {format_fields(fields)}" if fields else text
+    shown = format_fields(fields)
+    return f"{text}  {shown}" if shown else text
 
 
 def outcome_text(outcome: Outcome) -> str:
@@ -153,8 +155,9 @@ def history_lines(rows: Sequence[Row]) -> list[str]:
         else:
             mark, seq = ("~" if r.abandoned_by is not None else " "), str(r.seq)
         text = f"{mark} {seq:>{seq_w}}  {r.by:<{by_w}}  {r.type:<{type_w}}"
-        if r.fields:
-            text += f"  {format_fields(r.fields)}"
+        shown = format_fields(r.fields)
+        if shown:
+            text += f"  {shown}"
         if r.seq is None:
             text += f"  [rejected: {r.rule}: {r.message}]"
         elif r.abandoned_by is not None:

@@ -25,7 +25,8 @@ def test_format_value_reads_back_as_field_value():
         "null", "true", "3", "alice-7", '"two words"', '""', "[2,1]", "[A,B]", "[]"]
     assert format_value([{"op": "DAMAGE", "amount": 1}]) == '[{"op":"DAMAGE","amount":1}]'
     assert format_value({"pile": 7}) == '{"pile":7}'
-    assert format_fields({"player": "bob", "slots": [2, 1], "note": "a b"}) == 'player=bob slots=[2,1] note="a b"'
+    assert format_fields({"player": "bob", "slots": [2, 1], "note": "a b", "extra_of": None}) == (
+        'player=bob slots=[2,1] note="a b"')
 
 
 def test_outcome_text():
