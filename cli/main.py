@@ -451,13 +451,19 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
     rows = [r for r in history(match.events, match.fold.branches, service.store.rejections(match_id))
             if (lo <= r.seq <= hi if r.seq is not None else lo <= r.head_seq + 1 <= hi)]
     game, states = match.game, match.fold.history
+    views = {0: {}}  # seq -> the view after it; each event's "after" is the next one's "before"
+
+    def view_at(seq: int) -> Any:
+        if seq not in views:
+            views[seq] = plain(game.view(states[seq], viewer))
+        return views[seq]
+
     steps, lines = [], []
     for row, line in zip(rows, history_lines(rows)):
         lines.append(line)
         step = row.to_json()
         if row.seq is not None:
-            before = plain(game.view(states[row.seq - 1], viewer)) if row.seq > 1 else {}
-            changes = diff(before, plain(game.view(states[row.seq], viewer)))
+            changes = diff(view_at(row.seq - 1), view_at(row.seq))
             step["changes"] = [c.to_json() for c in changes]
             lines.extend(f"      {change_line(c)}" for c in changes)
         steps.append(step)

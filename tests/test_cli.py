@@ -17,6 +17,7 @@ from adjudicator.service import MatchService
 from cli.main import main
 from events.sqlite import SQLiteStore
 from tests import toygame
+from tests.test_store_support import pg_schema  # noqa: F401  (fixture)
 
 
 class Adj:
@@ -655,3 +656,20 @@ def test_store_copy_keeps_hashes(adj, branched, tmp_path):
           f"error: Invalid value for FROM: no store at '{tmp_path / 'none.sqlite3'}'\n")
     fails(adj("store", "copy", adj.path, target, "--match", "zz"), 2,
           f"error: Invalid value for '--match': no match 'zz' in '{adj.path}'\n")
+
+
+@pytest.mark.postgres
+def test_a_match_kept_in_postgresql_copies_to_sqlite_with_its_hashes(pg_schema, tmp_path):
+    runner = CliRunner()
+
+    def pg(*args: str):
+        return runner.invoke(main, ["--store", pg_schema, *args], catch_exceptions=False)
+
+    ok(pg("new", "nim", "--player", "alice", "--player", "bob", "--id", "m"), "m\n")
+    ok(pg("act", "m", "take", "player=alice", "count=2", "--by", "alice"))
+    fails(pg("act", "m", "take", "player=alice", "count=1", "--by", "alice"), 1, "NIM-TURN-1: it is bob's turn, not alice's\n")
+    copy = Adj(tmp_path / "copy.sqlite3")
+    ok(pg("store", "copy", pg_schema, copy.path), "copied 1 match(es): m\n")
+    assert export(copy, "m") == [json.loads(line) for line in ok(pg("export", "m")).stdout.splitlines()]
+    ok(copy("verify"), "m: ok: 2 events, chain intact, re-adjudicated; 1 rejected attempt(s) refused again by the same rule\n")
+    ok(pg("verify"), "m: ok: 2 events, chain intact, re-adjudicated; 1 rejected attempt(s) refused again by the same rule\n")
