@@ -155,9 +155,16 @@ def history_lines(rows: Sequence[Row]) -> list[str]:
         else:
             mark, seq = ("~" if r.abandoned_by is not None else " "), str(r.seq)
         text = f"{mark} {seq:>{seq_w}}  {r.by:<{by_w}}  {r.type:<{type_w}}"
-        shown = format_fields(r.fields)
+        fields, inserted = r.fields, r.fields.get("event") if r.type == "correct" else None
+        if isinstance(inserted, dict):  # a correction: its nested event as an event line
+            fields = {k: v for k, v in fields.items() if k != "event"}
+        shown = format_fields(fields)
         if shown:
             text += f"  {shown}"
+        if isinstance(inserted, dict):
+            rest = {k: v for k, v in inserted.items() if k not in ("type", "by")}
+            what = " ".join(filter(None, (str(inserted.get("by")), str(inserted.get("type")), format_fields(rest))))
+            text += f"  [inserts: {what}]"
         if r.seq is None:
             text += f"  [rejected: {r.rule}: {r.message}]"
         elif r.abandoned_by is not None:

@@ -398,6 +398,8 @@ def test_correct_inserts_an_action_and_rechecks_what_follows(adj, m):
        'm seq 4  judge  correct  at_seq=3 event={"by":"alice","count":1,"player":"alice","type":"take"} '
        'reason="forgot the first take"\ninserted before seq 3: +  alice  take  count=1 player=alice\nto move: alice\n')
     assert export(adj, "m")[3]["event"] == {"type": "take", "by": "alice", "player": "alice", "count": 1}
+    assert ok(adj("log", "m")).stdout.splitlines()[4] == (
+        '  4  judge  correct        at_seq=3 reason="forgot the first take"  [inserts: alice take count=1 player=alice]')
 
 
 def test_correct_that_breaks_a_later_event_is_rejected(adj, m):
