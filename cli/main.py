@@ -105,7 +105,7 @@ def fields_argument(f: Callable) -> Callable:
 
 def read_text(path: str) -> str:
     """A file's text (``-`` is stdin)."""
-    with click.open_file(path, encoding="utf-8") as fh:
+    with click.open_file(path, encoding="utf-8-sig") as fh:  # a BOM some editors write is not data
         return fh.read()
 
 
