@@ -64,3 +64,27 @@ assign_damage player=P2 slots=[1]
     assert view["set"]["turn"]["no"] == 3 and view["set"]["turn"]["step"] == "end"
     assert sorted(c["id"] for c in alice["hand"]) == ["alice-2", "alice-3", "alice-4", "alice-5", "alice-6"]
     assert alice["discard"] == []
+
+
+def test_drop_phase_discards_one_players_cards_in_declaration_order():
+    # BAC-RES-17 / BAC-EX-14: P1's field card P1-3 (I1, a B that allows one extra deployment)
+    # and the extra P1-2 (I2) drop at once; they enter P1's pile as I1, I2 (P1-3, then P1-2),
+    # not in card-id order.
+    start = dict(START, catalog={"B": {"extra_deploys": 1}})
+    report = play(
+        """
+place_field_card player=P1 card_id=P1-3
+place_field_card player=P2 card_id=P2-1
+declare_skill player=P1 card_id=P1-3
+declare_skill player=P1 card_id=P1-2 extra_of=I1
+declare_through player=P2
+choose_resolution_order player=P1 instance_ids=[I1,I2]
+resolve_effect instance_id=I1 ops=[]
+resolve_effect instance_id=I2 ops=[]
+""",
+        start,
+    )
+    assert report.rejections == []
+    view = report.match.game.view(report.match.state)
+    assert view["set"]["turn"]["step"] == "end"
+    assert [(c["id"], c["face"]) for c in view["set"]["players"]["alice"]["discard"]] == [("alice-3", "up"), ("alice-2", "up")]

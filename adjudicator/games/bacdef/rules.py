@@ -512,8 +512,13 @@ class Engine:
         """BAC-TURN-8 / BAC-RES-17: skill-used (and, under the option, knocked) field cards drop."""
         s, t = self.s, self.t
         moved: list[Card] = []
+        # Cards of one player enter the pile in declaration order (I1 first), as BAC-EX-14 lists them.
+        declared = {}
+        for n, inst in enumerate(t.instances):
+            declared.setdefault(inst.card_id, n)
         for p in (t.defender, t.attacker):
-            for c in sorted((c for c in s.set.cards.values() if c.owner == p and c.zone == "field"), key=lambda c: c.id):
+            field = (c for c in s.set.cards.values() if c.owner == p and c.zone == "field")
+            for c in sorted(field, key=lambda c: (declared.get(c.id, len(t.instances)), c.id)):
                 if c.skill_used or (c.knocked and s.options["knock_card_fate"] == "drop"):
                     c.zone = "discard"
                     c.orientation = "upright"
