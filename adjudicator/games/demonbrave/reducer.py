@@ -157,9 +157,9 @@ def need_chain_empty(state: State, what: str) -> None:
         raise Violation("DB-RES-42", f"cannot {what} while the chain is open (top entry {top}); resolve it first", "CHAIN_OPEN")
 
 
-def need_phase(state: State, event: Action, phase: str, what: str) -> None:
+def need_phase(state: State, event: Action, phase: str, tried: str, what: str) -> None:
     if state.phase != phase:
-        raise illegal(event, f"{what} only in the {phase} phase; it is the {state.phase} phase of turn {state.turn_number}", "WRONG_PHASE")
+        raise illegal(event, f"{tried}: {what} only in the {phase} phase; it is the {state.phase} phase of turn {state.turn_number}", "WRONG_PHASE")
 
 
 # -- setup events (§5.2) ------------------------------------------------------------------------
@@ -345,7 +345,7 @@ def apply_mulligan(state: State, ev: Mulligan, ctx: Context) -> State:
 def check_draw(state: State, ev: Draw, ctx: Context) -> None:
     who = actor(state, ev, state.turn_player)
     need_turn_player(state, who, "draw now")
-    need_phase(state, ev, "DRAW", f"{who} draws")
+    need_phase(state, ev, "DRAW", f"{who}'s draw of {ev.count}", "the turn player draws")
     if state.draw_done:
         raise illegal(ev, f"{who} has already drawn this turn")
     p = state.player(who)
@@ -447,7 +447,7 @@ def end_turn(state: State, seq: int) -> State:
 def check_play_card(state: State, ev: PlayCard, ctx: Context) -> None:
     who = actor(state, ev, state.turn_player)
     need_turn_player(state, who, f"play {ev.card}")
-    need_phase(state, ev, "MAIN", "cards are played")
+    need_phase(state, ev, "MAIN", f"{who}'s play_card {ev.card}", "cards are played")
     need_chain_empty(state, f"play {ev.card}")
     p = state.player(who)
     if p.hand_count < 1:
@@ -475,12 +475,12 @@ def apply_play_card(state: State, ev: PlayCard, ctx: Context) -> State:
 def check_form_pair(state: State, ev: FormPair, ctx: Context) -> None:
     who = actor(state, ev, state.turn_player)
     need_turn_player(state, who, "form a pair")
-    need_phase(state, ev, "MAIN", "pairs are formed")
+    need_phase(state, ev, "MAIN", f"{who}'s form_pair [{', '.join(ev.units)}]", "pairs are formed")
     need_chain_empty(state, "form a pair")
     problem = Z.pair_problem(state, who, ev.units)
     if problem is not None:
         code, message = problem
-        raise illegal(ev, f"{who}: {message}", code)
+        raise illegal(ev, f"{who}'s form_pair [{', '.join(ev.units)}]: {message}", code)
 
 
 def apply_form_pair(state: State, ev: FormPair, ctx: Context) -> State:
@@ -606,10 +606,10 @@ def apply_resolve_chain_entry(state: State, ev: ResolveChainEntry, ctx: Context)
 # -- battle (§6.3, §6.4) ------------------------------------------------------------------------
 def check_declare_attack(state: State, ev: DeclareAttack, ctx: Context) -> None:
     if state.turn_number == 1:
-        raise Violation("DB-TURN-3", "there is no battle on turn 1: the first player cannot attack in the first turn", "NO_BATTLE_FIRST_TURN")
+        raise Violation("DB-TURN-3", f"{ev.player or ev.by}'s {ev.attacker} cannot attack {ev.target}: there is no battle on turn 1, the first player's first turn", "NO_BATTLE_FIRST_TURN")
     who = actor(state, ev, state.turn_player)
     need_turn_player(state, who, "attack")
-    need_phase(state, ev, "BATTLE", "attacks are declared")
+    need_phase(state, ev, "BATTLE", f"{who}'s attack with {ev.attacker}", "attacks are declared")
     if state.attack is not None:
         raise Violation("DB-RES-11", f"{state.attack.attacker}'s attack on {state.attack.target} is still in progress; resolve it first", "ATTACK_PENDING")
     need_chain_empty(state, "declare an attack")

@@ -141,7 +141,7 @@ def pair_problem(state: State, owner: str, units: Sequence[str]) -> tuple[str, s
             holder = p.unit_of(uid)
             if holder is not None:
                 return "UNIT_NOT_OWNED", f"{uid} is inside {holder.unit_id}; list the unit {holder.unit_id}, not its card"
-            return "UNIT_NOT_OWNED", f"{owner} has no unit {uid} on the field"
+            return "UNIT_NOT_OWNED", f"no unit {uid} is on {owner}'s field"
         found.append(u)
     total = sum(len(u.cards) for u in found)
     if total < 2:
