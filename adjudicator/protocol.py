@@ -79,12 +79,16 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class LegalAction(msgspec.Struct, frozen=True, kw_only=True):
-    """One action open now: who may enter it, its type, and a template of its fields."""
+    """One action open now: who may enter it, its type, and a template of its fields.
+
+    ``anytime`` marks actions open at every moment (a concession, a judge's rewind): they do not
+    make their author someone the table is waiting for."""
 
     who: str
     type: str
     fields: str = ""
     note: str = ""
+    anytime: bool = False
 
 
 class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):

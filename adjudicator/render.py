@@ -65,14 +65,15 @@ def outcome_text(outcome: Outcome) -> str:
 
 
 def to_move(legal: Iterable[LegalAction]) -> list[str]:
-    """Who may act now, in the order the game lists them."""
-    return list(dict.fromkeys(a.who for a in legal))
+    """Who the table is waiting for, in the order the game lists them (actions open at any
+    moment, such as a concession, do not count)."""
+    return list(dict.fromkeys(a.who for a in legal if not a.anytime))
 
 
 def legal_lines(legal: Sequence[LegalAction]) -> list[str]:
     """``who: type fields`` lines, grouped by who (in the game's order)."""
     lines = []
-    for who in to_move(legal):
+    for who in dict.fromkeys(a.who for a in legal):
         for a in legal:
             if a.who == who:
                 text = f"{who}: {a.type}"

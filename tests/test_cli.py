@@ -286,7 +286,7 @@ def test_act_unknown_store_option_placement(adj, m):
 # -- legal, state ---------------------------------------------------------------------------------
 def test_legal(adj, m):
     ok(adj("legal", "m"), "bob: take player=bob count=<1-3>\n")
-    ok(adj("legal", "m", "--json"), '[{"who":"bob","type":"take","fields":"player=bob count=<1-3>","note":""}]\n')
+    ok(adj("legal", "m", "--json"), '[{"who":"bob","type":"take","fields":"player=bob count=<1-3>","note":"","anytime":false}]\n')
     ok(adj("act", "m", "take", "player=bob", "count=3", "--by", "bob"))
     ok(adj("act", "m", "take", "player=alice", "count=1", "--by", "alice"))
     ok(adj("legal", "m"), "nothing is open; outcome: won by alice\n")

@@ -220,8 +220,8 @@ def legal(s: State) -> list[LegalAction]:
     st = s.set
     out: list[LegalAction] = []
 
-    def add(who: str, type_: str, fields: str = "", note: str = "") -> None:
-        out.append(LegalAction(who=who, type=type_, fields=fields, note=note))
+    def add(who: str, type_: str, fields: str = "", note: str = "", anytime: bool = False) -> None:
+        out.append(LegalAction(who=who, type=type_, fields=fields, note=note, anytime=anytime))
 
     if st.stage == "deck":
         for p in s.players:
@@ -275,12 +275,12 @@ def legal(s: State) -> list[LegalAction]:
         elif t.step == "end":
             add(JUDGE, "apply_end_phase_effect", "source=<instance or lasting id> ops=[...]")
             add(JUDGE, "confirm_end_phase")
-        add(JUDGE, "rewind", f"to_seq={t.start_seq} cause=contradiction reason=<text>")
+        add(JUDGE, "rewind", f"to_seq={t.start_seq} cause=contradiction reason=<text>", anytime=True)
         if s.options["judge_may_void_early"] and t.replays_used >= 1:
-            add(JUDGE, "declare_set_void", "reason=<text>")
+            add(JUDGE, "declare_set_void", "reason=<text>", anytime=True)
     if s.options["allow_concession"]:
         for p in s.players:
-            add(p, "concede_set", f"player={p}")
+            add(p, "concede_set", f"player={p}", anytime=True)
     return out
 
 
