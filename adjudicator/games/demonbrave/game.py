@@ -11,7 +11,7 @@ from adjudicator.games.demonbrave import view as V
 from adjudicator.games.demonbrave.config import OPTIONS
 from adjudicator.games.demonbrave.events import DbMatchStarted, Event
 from adjudicator.games.demonbrave.state import State
-from adjudicator.protocol import Action, Context, LegalAction, Outcome, Rewind
+from adjudicator.protocol import Action, Context, LegalAction, Outcome, Rewind, Violation
 
 #: A correction that makes a later event illegal is reported under this rule and code; the
 #: message names the seq and the rule it now fails (DB-RWD-6).
@@ -69,8 +69,9 @@ class DemonBrave:
     def read_deck(self, text: str) -> tuple[str, ...]:
         return C.read_deck(text)
 
-    def check_deck(self, deck: Any, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        return C.check_deck(deck, options)
+    def check_deck(self, deck: Any, options: Mapping[str, Any] | None = None) -> list[Violation]:
+        """Every problem of a deck list under DB-DECK-2, one ``Violation`` each (none: valid)."""
+        return [Violation("DB-DECK-2", problem, "DECK_INVALID") for problem in C.deck_problems(deck)]
 
 
 GAME = DemonBrave()
