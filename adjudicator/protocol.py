@@ -146,6 +146,8 @@ class Game(Protocol):
     def read_deck(self, text: str) -> Any: ...
 
     # Optional members (callers use ``getattr(game, name, None)``; a game may leave them out):
+    #   notes(state) -> list[str]  -- what the last event set off automatically (the chapter's
+    #       derived notes), shown after an accepted action.
     #   correction_conflict: ClassVar[tuple[str, str]]  -- (rule_id, code) under which the fold
     #       reports a correction that makes a later event illegal (see Fold._conflict).
     #   apply_correct(state, event: Correct, ctx) -> state  -- the state after a correction.

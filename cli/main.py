@@ -368,11 +368,14 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
     ev = verdict.event
     out = match.outcome()
     movers = to_move(match.game.legal(match.state))
+    notes_of = getattr(match.game, "notes", None)
+    notes = list(notes_of(match.state)) if notes_of else []
     data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": ev.flat(),
-            "outcome": plain(out), "to_move": movers, **(extra_json or {})}
+            "outcome": plain(out), "to_move": movers, "notes": notes, **(extra_json or {})}
     if brief:
         return env.emit(data, [match.match_id])
     lines = [f"{match.match_id} seq {event_line(ev.seq, ev.by, ev.type, ev.fields)}", *extra]
+    lines.extend(f"  {n}" for n in notes)
     if out.status != "in_progress":
         lines.append(f"outcome: {outcome_text(out)}")
     if movers:

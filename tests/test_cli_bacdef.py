@@ -68,6 +68,8 @@ def test_json_ops_and_integer_lists_on_the_command_line(adj, turn1):
     ok(adj("act", "b", "resolve_effect", "instance_id=I1", 'ops=[{"op":"DAMAGE","target":"bob","amount":2}]',
            "--by", "judge"),
        'b seq 9  judge  resolve_effect  instance_id=I1 ops=[{"amount":2,"op":"DAMAGE","target":"bob"}]\n'
+       "  auto: packet Q1 (alice->bob, 2, skill)\n"
+       "  waiting for: bob to assign 2 damage point(s) (Q1)\n"
        "to move: bob\n")
     ok(adj("act", "b", "assign_damage", "player=bob", "slots=[1,1]", "--by", "bob"))
     guards = json.loads(ok(adj("state", "b", "--json")).stdout)["state"]["set"]["players"]["bob"]["guards"]

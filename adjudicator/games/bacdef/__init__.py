@@ -146,6 +146,13 @@ class Bacdef:
     def legal(self, state: State) -> list[LegalAction]:
         return V.legal(state)
 
+    def notes(self, state: State) -> list[str]:
+        """What the last event set off automatically (BAC-GEN-3)."""
+        t = state.set.turn if state.set is not None else None
+        if t is None:
+            return []
+        return list(t.notes) + V.waiting_line(state)
+
     # -- decks ------------------------------------------------------------------------------------
     def read_deck(self, text: str) -> list[str]:
         """A deck file: 7 letters, as a JSON list or separated by spaces, commas or lines."""

@@ -25,7 +25,8 @@ def _sees(viewer: str | None, owner: str) -> bool:
 
 def _card(s: State, c: Card, viewer: str | None) -> dict[str, Any]:
     visible = c.face == "up" or _sees(viewer, c.owner)
-    d: dict[str, Any] = {"id": c.id if visible or c.zone != "hand" else None, "face": c.face}
+    # A face-down card's identity is private to its owner (BAC-HID-2): not even its id is shown.
+    d: dict[str, Any] = {"id": c.id if visible else None, "face": c.face}
     if visible:
         d["letter"] = c.letter
     if c.zone == "field":
@@ -147,12 +148,30 @@ def _awaiting(s: State, viewer: str | None) -> dict[str, Any] | None:
     return d
 
 
+WAITING = {
+    "effect": "the judge to enter resolve_effect for {ref}",
+    "damage": "{player} to assign {points} damage point(s) ({ref})",
+    "heal": "{player} to choose a slot for each heal point with a choice ({points} point(s) left)",
+    "lost": "{player} to choose {points} card(s) lost from {victim}'s hand",
+    "f_decision": "{player} to activate or decline the F {card_id}",
+    "fall_processing": "fall processing",
+}
+
+
+def waiting_line(s: State) -> list[str]:
+    """The decision the reducer waits for, as the public may know it (BAC-HID-4)."""
+    if s.set is None or s.set.turn is None or s.set.turn.awaiting is None:
+        return []
+    a = _awaiting(s, "")
+    return [f"waiting for: {WAITING[a['kind']].format(**{'ref': '', 'points': '', 'victim': '', 'card_id': '', 'player': '', **a})}"]
+
+
 # -- text -----------------------------------------------------------------------------------
 def _cardtext(s: State, cid: str, viewer: str | None) -> str:
     c = s.set.cards[cid]
     if c.face == "up" or _sees(viewer, c.owner):
         return f"{cid}{ARROW[c.face]}{c.letter}"
-    return f"{cid}{ARROW[c.face]}"
+    return f"?{ARROW[c.face]}"  # identity private (BAC-HID-2)
 
 
 def describe(s: State, viewer: str | None = None) -> str:
@@ -175,7 +194,8 @@ def describe(s: State, viewer: str | None = None) -> str:
     for p in s.players:
         ps = st.players[p]
         guards = " ".join(
-            f"[{n}:{g.state} {_cardtext(s, g.card_id, viewer) if g.state != 'X' else g.card_id}]" for n, g in enumerate(ps.guards, 1)
+            f"[{n}:{g.state} {_cardtext(s, g.card_id, viewer) if g.state != 'X' or not _sees(viewer, p) else g.card_id}]"
+            for n, g in enumerate(ps.guards, 1)
         ) or "[no guards yet]"
         if _sees(viewer, p):
             hand = "{" + ", ".join(_cardtext(s, c, viewer) for c in ps.hand) + "}"
