@@ -19,6 +19,7 @@ the next line goes on from the same state (design.md).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -117,3 +118,61 @@ def test_golden_example(name: str) -> None:
         assert fold.effective_order() == hist["effective"]
         assert fold.effective_seqs() == set(hist["effective"])
         assert [[b.rewind_seq, b.to_seq, list(b.abandoned)] for b in fold.branches] == hist["branches"]
+
+
+def test_every_worked_example_has_a_golden_match() -> None:
+    covered: set[int] = set()
+    for name in CASES:
+        example = json.loads((GOLDEN / f"{name}.expect.json").read_text(encoding="utf-8"))["example"]
+        m = re.match(r"BAC-EX-(\d+)(?:\.\.BAC-EX-(\d+))?", example)
+        assert m, example
+        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+        covered.update(range(first, last + 1))
+    assert covered == set(range(1, 17))
+
+
+def test_demo_match_with_a_contradiction_runs_to_a_winner() -> None:
+    report = replay(FIXTURES / "demo-contradiction.jsonl")
+    match = report.match
+    view = match.game.view(match.state)
+
+    # a complete recorded match: every line accepted, best of three won 2-1
+    assert report.rejections == [] and report.accepted == report.events == len(match.events)
+    outcome = match.outcome()
+    assert (outcome.status, outcome.winner, outcome.score) == ("won", "alice", {"alice": 2, "bob": 1})
+    assert [[r["outcome"], r["winner"]] for r in view["set_results"]] == [["win", "bob"], ["win", "alice"], ["win", "alice"]]
+
+    # one contradiction rewind, back to the start of set 3's first turn
+    rewinds = [e for e in match.events if e.type == "rewind"]
+    assert [(e.fields["cause"], e.fields["instance_ids"]) for e in rewinds] == [("contradiction", ["I1", "I2"])]
+    rewind = rewinds[0]
+    turn_start = rewind.fields["to_seq"]
+    assert match.events[turn_start - 1].type == "decide_first_player"
+    before = match.game.view(match.fold.state_at(turn_start))["set"]
+    after = match.game.view(match.fold.state_at(rewind.seq))["set"]
+    assert (before["set_no"], before["turn"]["no"], before["turn"]["start_seq"]) == (3, 1, turn_start)
+    assert after["players"] == before["players"]
+    assert (after["turn"]["step"], after["turn"]["replays_used"], after["turn"]["instances"]) == ("standby", 1, [])
+
+    # the abandoned attempt is a branch, outside the effective history
+    abandoned = tuple(range(turn_start + 1, rewind.seq))
+    assert [(b.rewind_seq, b.to_seq, b.abandoned) for b in match.fold.branches] == [(rewind.seq, turn_start, abandoned)]
+    assert match.fold.effective_seqs() == set(range(1, match.head + 1)) - set(abandoned)
+    assert [match.events[s - 1].type for s in abandoned] == ["place_field_card", "place_field_card", "declare_skill", "declare_skill"]
+
+
+def test_sample_catalog_and_decks() -> None:
+    catalog = json.loads((FIXTURES / "catalog.sample.json").read_text(encoding="utf-8"))
+    assert sorted(catalog) == ["A", "B", "C", "D", "E", "F"]
+    for letter, entry in catalog.items():
+        assert entry["title"].startswith(f"Sample {letter}: ")
+        assert entry["text"].startswith("Sample text")
+    demo_start = json.loads((FIXTURES / "demo-contradiction.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert demo_start["catalog"] == catalog
+
+    from adjudicator import registry
+
+    game = registry.get("bacdef")
+    decks = {p.stem: game.check_deck(game.read_deck(p.read_text(encoding="utf-8"))) for p in sorted((FIXTURES / "decks").glob("*.txt"))}
+    assert decks == {"alice": ["A", "A", "B", "C", "D", "E", "F"], "bob": ["A", "B", "B", "C", "D", "E", "F"]}
+    assert demo_start["decks"] == decks
