@@ -146,6 +146,8 @@ class Game(Protocol):
     def read_deck(self, text: str) -> Any: ...
 
     # Optional members (callers use ``getattr(game, name, None)``; a game may leave them out):
+    #   milestones(before, after) -> list[str]  -- what an event that changed the score or
+    #       ended the match means, in the game's words, for the history view.
     #   notes(state) -> list[str]  -- what the last event set off automatically (the chapter's
     #       derived notes), shown after an accepted action.
     #   correction_conflict: ClassVar[tuple[str, str]]  -- (rule_id, code) under which the fold

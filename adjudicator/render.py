@@ -39,9 +39,17 @@ def format_value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def format_fields(fields: Mapping[str, Any]) -> str:
-    """``k=v`` pairs; a field that is null (left out, or its default) is not shown."""
-    return " ".join(f"{k}={format_value(v)}" for k, v in fields.items() if v is not None)
+def format_fields(fields: Mapping[str, Any], brief: bool = False) -> str:
+    """``k=v`` pairs; a field that is null (left out, or its default) is not shown. ``brief``
+    shortens a long mapping (a card catalog, say) to its keys, for a history read at a glance."""
+    return " ".join(f"{k}={_brief(v) if brief else format_value(v)}" for k, v in fields.items() if v is not None)
+
+
+def _brief(value: Any) -> str:
+    text = format_value(value)
+    if isinstance(value, dict) and len(text) > 80:
+        return f"<{len(value)} entries: {' '.join(map(str, value))}>"
+    return text
 
 
 def event_line(seq: int | str, by: str, type_: str, fields: Mapping[str, Any]) -> str:
@@ -159,7 +167,7 @@ def history_lines(rows: Sequence[Row]) -> list[str]:
         fields, inserted = r.fields, r.fields.get("event") if r.type == "correct" else None
         if isinstance(inserted, dict):  # a correction: its nested event as an event line
             fields = {k: v for k, v in fields.items() if k != "event"}
-        shown = format_fields(fields)
+        shown = format_fields(fields, brief=True)
         if shown:
             text += f"  {shown}"
         if isinstance(inserted, dict):
@@ -171,6 +179,22 @@ def history_lines(rows: Sequence[Row]) -> list[str]:
         elif r.abandoned_by is not None:
             text += f"  [abandoned by rewind at {r.abandoned_by}]"
         out.append(text.rstrip())
+    return out
+
+
+def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int]) -> dict[int, list[str]]:
+    """``{seq: lines}`` for the events that changed the score or ended the match: the game's
+    own words (optional ``Game.milestones(before, after)``) or else the outcome after them."""
+    own = getattr(game, "milestones", None)
+    out: dict[int, list[str]] = {}
+    for seq in seqs:
+        if seq - 1 not in states or seq not in states:
+            continue
+        before, after = states[seq - 1], states[seq]
+        o1, o2 = game.outcome(before), game.outcome(after)
+        if (o1.score, o1.status) == (o2.score, o2.status):
+            continue
+        out[seq] = list(own(before, after)) if own else [outcome_text(o2)]
     return out
 
 

@@ -420,14 +420,19 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
 @match_argument
 def log(env: Env, match_id: str) -> None:
     """The whole history: abandoned branches (~) and rejected attempts (x) included."""
-    from adjudicator.render import history, history_lines, outcome_text, plain
+    from adjudicator.render import history, history_lines, milestones, outcome_text, plain
 
     service = env.service()
     match = service.load(match_id)
     rows = history(match.events, match.fold.branches, service.store.rejections(match_id))
     out = match.outcome()
+    marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
+    body: list[str] = []
+    for row, line in zip(rows, history_lines(rows)):
+        body.append(line)
+        body.extend(f"  ── {m}" for m in marks.get(row.seq, ()))
     lines = [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
-             *history_lines(rows), f"outcome: {outcome_text(out)}"]
+             *body, f"outcome: {outcome_text(out)}"]
     env.emit({"match_id": match_id, "game": match.game.name, "players": list(match.players), "head_seq": match.head,
               "history": [r.to_json() for r in rows],
               "branches": [{"rewind_seq": b.rewind_seq, "to_seq": b.to_seq, "abandoned": list(b.abandoned)}

@@ -146,6 +146,16 @@ class Bacdef:
     def legal(self, state: State) -> list[LegalAction]:
         return V.legal(state)
 
+    def milestones(self, before: State, after: State) -> list[str]:
+        """Set results and the match result an event brought, for the history."""
+        out = []
+        for r in after.set_results[len(before.set_results):]:
+            head = f"set {r.set_no}: won by {r.winner}" if r.outcome == "win" else f"set {r.set_no}: void"
+            out.append(f"{head} — {r.reason}; match {V.score_line(after)}")
+        if after.status != before.status and after.status != "in_progress":
+            out.append(f"match {after.status}" + (f" by {after.match_winner}" if after.match_winner else "") + f" ({V.score_line(after)})")
+        return out
+
     def notes(self, state: State) -> list[str]:
         """What the last event set off automatically (BAC-GEN-3)."""
         t = state.set.turn if state.set is not None else None
