@@ -1,0 +1,124 @@
+"""What a judge sees: the comparison "which pair wins and why" (DB-RES-9, DB-RES-27, DB-RES-30),
+per-player views (DB-HID-1, DB-HID-6), the text rendering and the open actions."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.games.demonbrave import GAME, compare, explain
+from adjudicator.protocol import Malformed
+from tests.demonbrave.builder import Table
+from tests.demonbrave.replay import Replay
+
+A, B = "alice", "bob"
+
+
+def test_compare_pairs_of_different_tiers_db_res_9():
+    r = Replay("ex04-blocks")
+    s = r.after(r.find("declare_attack") - 1)
+    out = compare(s, "PAIR-1", "PAIR-4")
+    assert (out["a"]["category"], out["a"]["tier"], out["a"]["key"]) == ("FREE", 2, [7, 1])
+    assert (out["b"]["category"], out["b"]["tier"], out["b"]["key"]) == ("SET", 3, [6, 6])
+    assert (out["stronger"], out["rule"]) == ("b", "DB-RES-9")
+    assert out["basis"].startswith("tier: FREE (2) against SET (3)")
+    assert out["if_a_attacks_b"]["rule"] == "DB-RES-27" and out["if_a_attacks_b"]["result"] == "void"
+    assert out["if_b_attacks_a"]["result"] == "target_trashed"
+    assert out["order"] == "normal" and out["a"]["player"] == A and out["b"]["player"] == B
+
+
+def test_compare_same_tier_by_key_db_res_9():
+    r = Replay("ex07-pair-vs-pair")
+    s = r.after(r.find("declare_attack") - 1)
+    out = GAME.explain(s, {"a": "PAIR-16", "b": "PAIR-20"})
+    assert (out["a"]["category"], out["b"]["category"]) == ("SET", "SET")
+    assert out["stronger"] == "a" and "key element 1: 9 against 6" in out["basis"]
+    out = GAME.explain(s, {"units": ["PAIR-15", "PAIR-19"]})
+    assert out["stronger"] == "equal" and out["if_a_attacks_b"]["result"] == "both_trashed"
+
+
+def test_compare_in_reversed_order_and_joker_members():
+    r = Replay("ex08-reversal")
+    s = r.after(r.find("resolve_chain_entry", entry_id="E1"))
+    out = compare(s, "PAIR-21", "PAIR-22")
+    assert out["order"] == "reversed" and out["a"]["key"] == [2, 2] and out["b"]["key"] == [13, 13]
+    r = Replay("ex13-jokers-in-pairs")
+    s = r.after(r.find("declare_attack") - 1)
+    out = compare(s, "PAIR-50", "PAIR-51")
+    assert out["a"]["category"] == "RUN" and {"card": "JK1", "strength": 6, "as": "S8"} in out["a"]["members"]
+    assert out["if_a_attacks_b"]["summary"].startswith("PAIR-50 RUN (JK1=S8) [6,5] beats PAIR-51 SET [12,12]")
+
+
+def test_explain_singles_and_choices_db_res_24():
+    r = Replay("ex06-single-vs-pair")
+    s = r.after(r.find("declare_attack") - 1)
+    out = compare(s, "SA", "PAIR-10")
+    assert out["rule"] == "DB-RES-6" and out["stronger"] == "b"
+    assert out["if_a_attacks_b"]["result"] == "choice_needed" and out["if_a_attacks_b"]["candidates"] == ["H5", "C10", "SQ"]
+    s = r.after(r.find("declare_attack"))
+    out = explain(s, {})
+    assert out["attack"]["outcome_if_resolved_now"]["rule"] == "DB-RES-24"
+    assert out["comparison"]["a"]["unit"] == "SA"
+
+
+def test_explain_attack_on_player_with_blocker_db_res_30():
+    r = Replay("ex04-blocks")
+    block = r.find("declare_block")
+    out = explain(r.after(block), {})
+    assert out["attack"]["blocker"] == "PAIR-4"
+    assert out["attack"]["outcome_if_resolved_now"]["rule"] == "DB-RES-30"
+    assert out["comparison"]["stronger"] == "b"
+
+
+def test_explain_refuses_unclear_questions():
+    t = Table().setup(first=A)
+    t.play("S3")
+    t.end_turn()
+    t.to_phase("MAIN")
+    t.play("S3")
+    with pytest.raises(Malformed) as err:
+        compare(t.state, "S3", "S3")
+    assert "alice:S3 or bob:S3" in err.value.message
+    out = compare(t.state, "alice:S3", "bob:S3")
+    assert out["stronger"] == "equal" and out["if_a_attacks_b"]["result"] == "both_trashed"
+    with pytest.raises(Malformed):
+        explain(t.state, {})  # no attack in progress
+    with pytest.raises(Malformed):
+        explain(t.state, {"a": "PAIR-9", "b": "S3"})
+    assert explain(t.state, {"unit": "alice:S3"})["unit"]["key"] == [1]
+
+
+def test_views_hide_hands_and_describe_the_table():
+    t = Table()
+    t.setup(first=A, hands={A: ["S3", "H9", "DK", "CA", "JK1"], B: ["S4", "H2", "DK", "CA", "JK2"]})
+    t.play("S3", "H9")
+    t.pair("S3", "H9")
+    own, other, judge = GAME.view(t.state, A), GAME.view(t.state, B), GAME.view(t.state)
+    assert own["players"][A]["hand_known"] == ["CA", "DK", "JK1"]
+    assert "hand_known" not in other["players"][A] and other["players"][A]["hand"] == 3
+    assert judge["players"][B]["hand_known"] == ["CA", "DK", "H2", "JK2", "S4"]
+    unit = own["players"][A]["field"][0]
+    assert unit["unit"] == "PAIR-1" and unit["rank"]["category"] == "FREE" and unit["rank"]["key"] == [7, 1]
+    text = GAME.describe(t.state, B)
+    assert "PAIR-1[S3 H9] FREE [7,1]" in text and "turn 1, alice's MAIN phase" in text
+    assert "JK1" not in text.split("bob:")[0]
+
+
+def test_legal_lists_the_open_actions():
+    t = Table().setup(first=A)
+    assert {a.type for a in GAME.legal(t.state) if a.who == A} >= {"play_card", "advance_phase", "activate_effect", "concede"}
+    t.end_turn()
+    draw = [a for a in GAME.legal(t.state) if a.type == "draw"]
+    assert draw and draw[0].who == B and draw[0].fields.startswith("count=1")
+    r = Replay("ex04-blocks")
+    s = r.after(r.find("declare_attack"))
+    blocks = [a for a in GAME.legal(s) if a.type == "declare_block"]
+    assert blocks[0].who == B and "PAIR-4" in blocks[0].fields and "null" in blocks[0].fields
+    assert [a.type for a in GAME.legal(Replay("ex10a-life-zero").state) if a.who != "judge"] == []
+
+
+def test_outcome_and_view_of_a_finished_match():
+    r = Replay("ex10a-life-zero")
+    v = GAME.view(r.state)
+    assert v["result"] == {"outcome": "WIN", "winner": A, "reason": "LIFE_ZERO"}
+    assert v["match"]["result"]["winner"] == A
+    assert "won by alice" in GAME.describe(r.state)
