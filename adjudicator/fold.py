@@ -7,6 +7,11 @@ re-checks every later effective entry; the first one that no longer holds reject
 correction. Games gate both through their own ``check`` (which sees the whole log) and shape
 the state after a rewind through ``apply_rewind``.
 
+When a correction replays an earlier rewind, the rewind is re-checked on the corrected history
+and returns to the corrected state at its ``to_seq``, but ``apply_rewind`` is given, as the
+state the rewind was made from, the state it was made from at the time (the events it cut
+are not replayed, so what a game counts there, such as rewinds made, is kept as it was).
+
 ``Fold.advance`` computes everything before it changes anything, so a rejected event leaves the
 fold exactly as it was. A plain event (neither rewind nor correct) costs O(1): the entries, the
 log and the effective seqs are only appended to, and the ``Context`` a check receives reads
@@ -37,6 +42,8 @@ from events.envelope import ENVELOPE_KEYS, StoredEvent
 #: Rule IDs of the spine itself, for what no game chapter covers.
 RULE_REWIND_TARGET = "ADJ-REW-1"
 RULE_CORRECT_TARGET = "ADJ-COR-1"
+
+_NOW = object()  # _step's default: a rewind made now, from the state at the end of the line
 
 #: Event types a correction may not insert: they shape the history rather than the game.
 _NOT_INSERTABLE = (MatchStarted, Rewind, Correct)
@@ -285,8 +292,12 @@ class Fold:
                 "$.rules_version",
             )
 
-    def _step(self, line: _Line, event: Action, seq: int, ctx: Context) -> tuple[_Line | None, Entry | None, Branch | None]:
-        """Check and fold a rewind or a plain event at the end of ``line`` (which is not changed)."""
+    def _step(
+        self, line: _Line, event: Action, seq: int, ctx: Context, made_from: Any = _NOW
+    ) -> tuple[_Line | None, Entry | None, Branch | None]:
+        """Check and fold a rewind or a plain event at the end of ``line`` (which is not changed).
+
+        ``made_from`` is the state a replayed rewind was made from, for ``apply_rewind``."""
         game = self.game
         current = line.entries[-1].state
         if isinstance(event, Rewind):
@@ -306,7 +317,7 @@ class Fold:
             if idx is None:
                 raise bad
             target = line.entries[idx].state
-            new_state = game.apply_rewind(current, target, event, ctx)
+            new_state = game.apply_rewind(current if made_from is _NOW else made_from, target, event, ctx)
             kept = line.entries[: idx + 1]
             abandoned = tuple(e.seq for e in line.entries[idx + 1 :] if not e.inserted)
             cut = _Line(kept, {s: i for s, i in line.pos.items() if i <= idx}, line.eff[: line.eff.index(event.to_seq) + 1])
@@ -350,7 +361,11 @@ class Fold:
                     game.check(current, ev, step_ctx)
                     rebuilt.push(Entry(s, ev, self._correct_state(current, ev, step_ctx)))
                     continue
-                cut, entry, _ = self._step(rebuilt, ev, s, step_ctx)
+                if isinstance(ev, Rewind):  # the state at the head when it was made
+                    made_from = self.history[self.log[bisect_left(self.log, s, key=lambda p: p[0]) - 1][0]]
+                    cut, entry, _ = self._step(rebuilt, ev, s, step_ctx, made_from)
+                else:
+                    cut, entry, _ = self._step(rebuilt, ev, s, step_ctx)
             except Violation as v:
                 conflict = getattr(game, "correction_conflict", None)
                 raise self._conflict(v, event, seq, ev, s, was_inserted, conflict) from None

@@ -608,3 +608,16 @@ def test_plain_advance_does_not_slow_down_with_length():
     run(2_000, 38_000)
     last = run(38_000, 40_000)
     assert last < first * 5 + 0.05, (first, last)
+
+
+def test_a_replayed_rewind_keeps_what_the_game_counted_when_it_was_made():
+    g = NIMX
+    # 2 alice 1 (9), 3 rewind to 2 (rewinds 1), 4 rewind to 2 again: it cuts 3 and counts 2
+    fold = play(g, take(g, "alice", 1), rewind(g, 2), rewind(g, 2))
+    assert fold.state.rewinds == 2 and fold.effective_order() == [1, 2, 4]
+    # a correction before 2 replays the rewind at 4 on the corrected history: the pile changes,
+    # the rewinds made do not (the rewind at 3 is not replayed, but it was made)
+    fold.advance(correct(g, 2, adjust(2)), 5)
+    assert fold.state.pile == 11 and fold.state.rewinds == 2 and fold.state.corrections == 1
+    assert [(e.seq, e.inserted) for e in fold.entries] == [(1, False), (5, True), (2, False), (4, False), (5, False)]
+    assert fold.branches == [Branch(3, 2, ()), Branch(4, 2, (3,))]
