@@ -177,7 +177,8 @@ class Engine:
             return
         if t.step in ("resolution", "damage"):
             t.fall_queue.append(c.id)
-            note(self.s, f"auto: {c.owner}'s F queued for the Fall step")
+            if c.face == "up":  # a face-down F's trigger must not show in public (BAC-HID-4)
+                note(self.s, f"auto: {c.owner}'s F queued for the Fall step")
         else:
             t.work.append(Frame(kind="f_decision", controller=c.owner, source=f"F:{c.id}", card_id=c.id))
 
@@ -524,7 +525,8 @@ class Engine:
                     c.orientation = "upright"
                     s.set.players[p].discard.append(c.id)
                     moved.append(c)
-                    note(s, f"auto: {c.id} dropped in the Drop phase")
+                    what = c.id if c.face == "up" else f"{p}'s knocked card (face-down)"  # BAC-HID-2
+                    note(s, f"auto: {what} dropped in the Drop phase")
         triggered = [c for c in moved if c.letter == "F" and not special_used(s, c.owner, "F")]
         first = t.defender if s.options["drop_phase_f_order"] == "defender_first" else t.attacker
         triggered.sort(key=lambda c: 0 if c.owner == first else 1)
@@ -537,7 +539,9 @@ class Engine:
             if c.zone == "field":
                 c.zone, c.orientation, c.knocked = "hand", "upright", False
                 s.set.players[c.owner].hand.append(c.id)
-                note(s, f"auto: {c.id} returns to {c.owner}'s hand")
+                # a knocked or through card going back is never revealed (BAC-HID-2)
+                what = c.id if c.face == "up" else f"{c.owner}'s field card"
+                note(s, f"auto: {what} returns to {c.owner}'s hand")
         for p in s.players:
             hand_sorted(s, p)
 
