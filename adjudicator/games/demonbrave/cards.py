@@ -24,7 +24,9 @@ ALL_CARDS: tuple[str, ...] = tuple(s + n for s in SUITS for n in ("A", "2", "3",
 CARD_SET = frozenset(ALL_CARDS)
 DECK_SIZE = len(ALL_CARDS)  # 54
 
-_NUMBER_WORDS = {"1": "A", "11": "J", "12": "Q", "13": "K", "T": "10", "ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K"}
+#: Spellings that are rewritten silently (unambiguous) and those only suggested in a message.
+_SAFE_NUMBERS = {"T": "10", "ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K"}
+_NUMBER_WORDS = {**_SAFE_NUMBERS, "1": "A", "11": "J", "12": "Q", "13": "K"}
 _SUIT_WORDS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "SPADE": "S", "HEART": "H", "DIAMOND": "D", "CLUB": "C"}
 NOTATION_HELP = "a card is S, H, D or C followed by A, 2-10, J, Q or K (S3, HK, D10), or a joker JK1/JK2"
 
@@ -50,8 +52,10 @@ def index(card: str) -> int:
     return INDEX[card[1:]]
 
 
-def suggest(text: str) -> str | None:
-    """The canonical id a mistyped card most likely meant (``s3`` -> ``S3``, ``ST`` -> ``S10``)."""
+def suggest(text: str, numbers: dict[str, str] | None = None) -> str | None:
+    """The canonical id a mistyped card most likely meant (``s3`` -> ``S3``, ``ST`` -> ``S10``,
+    ``S1`` -> ``SA``)."""
+    words = _NUMBER_WORDS if numbers is None else numbers
     t = text.strip().upper().replace(" ", "")
     if t in CARD_SET:
         return t
@@ -62,11 +66,11 @@ def suggest(text: str) -> str | None:
             t = letter + t[len(word):].lstrip("S")
             break
     if len(t) >= 2 and t[0] in SUITS:
-        n = _NUMBER_WORDS.get(t[1:], t[1:])
+        n = words.get(t[1:], t[1:])
         if t[0] + n in CARD_SET:
             return t[0] + n
     if len(t) >= 2 and t[-1] in SUITS:  # number first: 3S, 10H
-        n = _NUMBER_WORDS.get(t[:-1], t[:-1])
+        n = words.get(t[:-1], t[:-1])
         if t[-1] + n in CARD_SET:
             return t[-1] + n
     return None
@@ -93,8 +97,8 @@ def read_deck(text: str) -> tuple[str, ...]:
     """Read a deck list: card ids separated by spaces, commas or new lines; ``#`` starts a
     comment; ``NxCARD`` is not allowed (every card exists once). A JSON array is accepted too.
 
-    Obvious spellings are written canonically (``s3`` -> ``S3``, ``3S`` -> ``S3``); anything else
-    is kept as written so that ``check_deck`` can name it."""
+    Unambiguous spellings are written canonically (``s3`` -> ``S3``, ``3S`` -> ``S3``, ``ST`` ->
+    ``S10``); anything else (``S1``, ``S11``) is kept as written so that ``check_deck`` names it."""
     stripped = text.strip()
     if not stripped:
         raise Malformed("the deck list is empty: list the 54 card ids (S3, HK, D10, JK1...)", "line 1")
@@ -113,7 +117,7 @@ def read_deck(text: str) -> tuple[str, ...]:
         for line in stripped.splitlines():
             line = line.split("#", 1)[0]
             tokens.extend(t for t in _SPLIT.split(line) if t)
-    return tuple(suggest(t) or t for t in tokens)
+    return tuple(suggest(t, _SAFE_NUMBERS) or t for t in tokens)
 
 
 def deck_problems(cards: Any) -> list[str]:
