@@ -122,3 +122,24 @@ def test_outcome_and_view_of_a_finished_match():
     assert v["result"] == {"outcome": "WIN", "winner": A, "reason": "LIFE_ZERO"}
     assert v["match"]["result"]["winner"] == A
     assert "won by alice" in GAME.describe(r.state)
+
+
+def test_docs_show_every_action_with_a_jsonl_line_that_decodes():
+    import json
+    import re
+    import typing
+    from pathlib import Path
+
+    from adjudicator.fold import decode_event
+    from adjudicator.games.demonbrave.events import Event
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "games" / "demonbrave.md").read_text(encoding="utf-8")
+    lines = [line for block in re.findall(r"```jsonl\n(.*?)```", doc, re.S) for line in block.splitlines() if line.strip()]
+    shown = set()
+    for line in lines:
+        obj = json.loads(line)
+        type_, by = obj.pop("type"), obj.pop("by")
+        decode_event(GAME, type_, by, obj)
+        shown.add(type_)
+    tags = {cls.__struct_config__.tag for cls in typing.get_args(Event)}
+    assert tags == shown, f"not documented: {sorted(tags - shown)}"
