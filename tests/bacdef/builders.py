@@ -274,3 +274,14 @@ def effect_turn(t: Table, card: str, ops: str, defender_card: str | None = None,
     t.do(f"resolve_effect instance_id={t.turn.queue[0]} ops={ops}")
     if confirm:
         t.do("confirm_end_phase")
+
+
+def handless_p2(options: dict[str, Any] | None = None, catalog: dict[str, Any] | None = None) -> Table:
+    """Turn 3, P1 attacker, Standby; P2 has no hand card (four lost in turn 1, the last one used
+    as a skill in turn 2). P2 discard: P2-3..P2-6 face-down, then P2-1 face-up; guards untouched."""
+    t = start(options, catalog)
+    effect_turn(t, "P1-2", "[LOSE P2 4]", defender_card="P2-1")
+    assert t.hand("P2") == ["P2-1"]
+    effect_turn(t, "P2-1", "[]", defender_card="P1-3")
+    assert (t.turn.no, t.turn.attacker, t.hand("P2")) == (3, P1, [])
+    return t

@@ -4,20 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bacdef.builders import P1, P2, Table, effect_turn, start
+from tests.bacdef.builders import P1, P2, handless_p2, start
 
 B_EXTRA = {"B": {"extra_deploys": 1}}
-
-
-def handless_p2() -> Table:
-    """Turn 3, P1 attacker, Standby; P2 has no hand card (all lost in turn 1, the last one used
-    as a skill in turn 2). P2 discard: P2-3..P2-6 face-down, then P2-1 face-up."""
-    t = start()
-    effect_turn(t, "P1-2", "[LOSE P2 4]", defender_card="P2-1")
-    assert t.hand("P2") == ["P2-1"]
-    effect_turn(t, "P2-1", "[]", defender_card="P1-3")
-    assert (t.turn.no, t.turn.attacker, t.hand("P2")) == (3, P1, [])
-    return t
 
 
 # -- BAC-TURN-1 / BAC-TURN-2 -----------------------------------------------------------------------
