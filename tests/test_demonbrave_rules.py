@@ -684,3 +684,24 @@ def test_cards_are_conserved_in_every_rule_test_position():
     t = _battle(["S3", "H9"], ["DK"])
     for p in t.state.players:
         assert count_cards(p) == 54
+
+
+def test_db_rul_30_alternate_first_player_db_act_4():
+    t = started(options={"match_games": 3, "next_game_first_player": "alternate"})
+    t.ev("concede", A, player=A)
+    t.ev("game_started", JUDGE, game_index=2)
+    t.ev("rule_cards_selected", A, rule_cards=RULE_CARDS)
+    t.ev("rule_cards_selected", B, rule_cards=RULE_CARDS)
+    refuse(t, "DB-ACT-4", "ILLEGAL_ACTION", "first_player_decided", JUDGE, first_player=A, says="alice went first in the previous game")
+    t.ev("first_player_decided", JUDGE, first_player=B)
+
+
+def test_db_deck_2_shipped_deck_lists():
+    root = Path(__file__).resolve().parents[1] / "fixtures" / "demonbrave"
+    assert GAME.check_deck(GAME.read_deck((root / "deck-standard.txt").read_text())) == []
+    problems = [v.message for v in GAME.check_deck(GAME.read_deck((root / "deck-invalid.txt").read_text()))]
+    assert problems == [
+        "'S1' is not a card: a card is S, H, D or C followed by A, 2-10, J, Q or K (S3, HK, D10), or a joker JK1/JK2; did you mean 'SA'?",
+        "S7 occurs more than once",
+        "missing: S4, D7",
+    ]

@@ -51,7 +51,6 @@ from adjudicator.games.demonbrave.state import (
     ChainEntry,
     EffectUse,
     GameRecord,
-    MatchInfo,
     Player,
     Result,
     State,
@@ -182,7 +181,7 @@ def apply_game_started(state: State, ev: GameStarted, ctx: Context) -> State:
         players=players,  # type: ignore[arg-type]
         config=cfg,
         catalog=state.catalog,
-        match=Z.rep(state.match, game_index=ev.game_index),
+        match=Z.rep(state.match, game_index=ev.game_index, previous_first_player=state.first_player),
         turn_start_seq=ctx.seq,
     )
 
@@ -252,6 +251,9 @@ def check_first_player_decided(state: State, ev: FirstPlayerDecided, ctx: Contex
         raise Violation("DB-SETUP-1", f"the first player is decided after both rule-card selections; {', '.join(missing)} {'has' if len(missing) == 1 else 'have'} not selected", "SETUP_ORDER")
     if ev.first_player not in state.names:
         raise illegal(ev, f"{ev.first_player!r} is not a player of this match ({', '.join(state.names)})")
+    before = state.match.previous_first_player
+    if state.config.next_game_first_player == "alternate" and before is not None and ev.first_player == before:
+        raise illegal(ev, f"{before} went first in the previous game; with next_game_first_player = alternate (DB-RUL-30) {state.opponent(before)} goes first")
 
 
 def apply_first_player_decided(state: State, ev: FirstPlayerDecided, ctx: Context) -> State:
@@ -892,7 +894,7 @@ def settle(before: State, after: State, event: Action, ctx: Context) -> State:
             chain=(),
             chain_resolving=False,
             end_seq=ctx.seq,
-            match=MatchInfo(game_index=state.match.game_index, results=results + (record,)),
+            match=Z.rep(state.match, results=results + (record,)),
         )
     return state
 

@@ -132,6 +132,7 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
 class MatchInfo(msgspec.Struct, frozen=True, kw_only=True):
     game_index: int = 1
     results: tuple[GameRecord, ...] = ()
+    previous_first_player: str | None = None  # of the game before this one (DB-RUL-30)
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
