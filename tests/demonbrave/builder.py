@@ -11,8 +11,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from adjudicator.fold import Fold, decode_event
 from adjudicator.games.demonbrave import GAME
 from adjudicator.games.demonbrave import zones as Z
@@ -120,8 +118,6 @@ class Table:
             if self.state.phase == "END":
                 raise AssertionError(f"no {phase} phase left in turn {self.state.turn_number}")
             self.advance()
-        if phase == "DRAW" and not self.state.draw_done:
-            pass
 
     def end_turn(self) -> None:
         turn = self.state.turn_number
@@ -183,9 +179,6 @@ class Table:
     # -- output ------------------------------------------------------------------------------
     def write(self, path: Path) -> None:
         path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines), encoding="utf-8")
-
-    def snapshot(self) -> State:
-        return msgspec.structs.replace(self.state)
 
 
 def free_ids(state: State, player: str, avoid: set[str] | frozenset[str] = frozenset()) -> list[str]:

@@ -697,10 +697,10 @@ def check_resolve_battle(state: State, ev: ResolveBattle, ctx: Context) -> None:
         if ev.by not in state.names:
             raise illegal(ev, f"{ev.by!r} is neither a player of this match nor the judge")
         need_turn_player(state, ev.by, "resolve the battle")
+    need_chain_empty(state, "resolve the battle")
     a = state.attack
     if a is None:
         raise illegal(ev, "no attack is in progress")
-    need_chain_empty(state, "resolve the battle")
     if a.target == PLAYER and a.step == "DECLARED":
         blockers = can_block(state, a.defender)
         attacker = state.player(a.attacker_player).unit(a.attacker)
