@@ -8,8 +8,9 @@ chapter:
   must be accepted, and ``accepted`` counts them;
 - ``checkpoints``: the figures after a given line (``after_line``). Standalone examples have a
   ``start`` checkpoint at the last line of their preamble, so the position the example starts
-  from is asserted too; the other checkpoints are the figures the example states. Only the
-  keys given are compared, and each of them exactly;
+  from is asserted too; the other checkpoints are the figures the example states, and the
+  last one of each example gives every figure of both players (worked out by hand from the
+  example's moves). Only the keys given are compared, and each of them exactly;
 - ``history`` (rewind examples): the effective history and the abandoned branches.
 
 The file is replayed with ``MatchService.check_lines``: a rejected line changes nothing and
