@@ -6,10 +6,12 @@ first use, under an advisory lock so that processes starting together do not rac
 
 Why appends cannot lose or duplicate an event, on any number of hosts:
 
-- An append is one transaction (READ COMMITTED): read the head, check it is ``expected_seq``,
-  insert the new rows with the seqs and hashes computed from that head, commit.
+- An append reads the head (and the idempotency key) in one query, checks the head is
+  ``expected_seq``, computes the new rows' seqs and hashes from it, and inserts them in one
+  transaction (a single INSERT statement: one round trip, atomic, durable at commit).
 - Committed rows are never updated or deleted, so the head that was read is a real, permanent
-  event: its hash is the right ``prev``, and ``head + 1`` leaves no gap.
+  event: its hash is the right ``prev``, and ``head + 1`` leaves no gap. (This is why the read
+  need not share the insert's transaction: a newer head can only make the insert fail.)
 - Two writers that read the same head both insert ``head + 1``. ``UNIQUE (match_id, seq)``
   lets exactly one of them have it: the other waits on the index entry until the first
   commits, then fails with a unique violation, which becomes ``ConflictError`` (its whole
@@ -20,7 +22,7 @@ Why appends cannot lose or duplicate an event, on any number of hosts:
   first attempt (still in flight on a dead connection) waits on the index and then finds it.
 
 A lost connection raises ``StoreError`` saying whether the append may have been recorded (only
-when the connection died during COMMIT is that unknown); the next call reconnects. Retrying
+when the connection died while the INSERT was in flight is that unknown); the next call reconnects. Retrying
 with the same idempotency key is always safe.
 """
 
@@ -207,13 +209,25 @@ class PostgresStore(Store):
         return (head or 0), (prev or ""), ((lo, hi) if lo is not None else None)
 
     def _insert(self, cur: psycopg.Cursor, rows: Sequence[tuple]) -> None:
-        """Insert event rows (the 8 columns and idem_key) inside the caller's transaction."""
-        for start in range(0, len(rows), _BATCH):
-            chunk = rows[start : start + _BATCH]
-            cur.execute(
+        """Insert event rows (the 8 columns and idem_key) atomically.
+
+        Up to ``_BATCH`` rows this is one INSERT statement, which on an autocommit connection
+        is a transaction of its own (one round trip); more rows are several statements in an
+        explicit transaction.
+        """
+        statements = [
+            (
                 f"INSERT INTO events ({_COLS}, idem_key) VALUES " + ", ".join([_ROW] * len(chunk)),
                 [value for row in chunk for value in row],
             )
+            for chunk in (rows[i : i + _BATCH] for i in range(0, len(rows), _BATCH))
+        ]
+        if len(statements) == 1:
+            cur.execute(*statements[0])
+            return
+        with cur.connection.transaction():
+            for sql, params in statements:
+                cur.execute(sql, params)
 
     def append(
         self,
@@ -228,9 +242,12 @@ class PostgresStore(Store):
         doing = f"append to match {match_id!r}"
         with self._lock:
             conn = self._connection()
-            committing = False
+            sent = False
             try:
-                with conn.transaction(), conn.cursor() as cur:
+                with conn.cursor() as cur:
+                    # The head is read outside the insert's transaction: a committed row is never
+                    # changed, so what was read stays true, and if the head has moved since,
+                    # UNIQUE (match_id, seq) refuses the insert (see the module's docstring).
                     head, prev, span = self._probe(cur, match_id, idempotency_key)
                     if span is not None:
                         return tuple(self._read(cur, match_id, *span))
@@ -248,13 +265,13 @@ class PostgresStore(Store):
                         marks[0] = idempotency_key
                         if len(out) > 1:
                             marks[-1] = idempotency_key + IDEM_END
+                    sent = True
                     self._insert(cur, [event_row(ev) + (mark,) for ev, mark in zip(out, marks)])
-                    committing = True
                 return tuple(out)
             except pg_errors.UniqueViolation:
                 pass  # another writer took this seq (or this key) first: see below
             except psycopg.Error as exc:
-                if committing:
+                if sent:
                     outcome = (
                         "it is not known whether the append was recorded: retry it with the same "
                         "idempotency key, which cannot record it twice"
@@ -262,8 +279,8 @@ class PostgresStore(Store):
                 else:
                     outcome = "nothing was written"
                 raise self._failure(exc, doing, outcome) from None
-            # The transaction was rolled back. If our key is now stored, our own earlier attempt
-            # won (a retry racing it): answer as a repeated key does. Otherwise it is a conflict.
+            # Nothing of ours was written. If our key is stored now, our own earlier attempt won
+            # (a retry racing it): answer as a repeated key does. Otherwise it is a conflict.
             with self._using(doing) as cur:
                 head, _, span = self._probe(cur, match_id, idempotency_key)
                 if span is not None:
@@ -277,22 +294,22 @@ class PostgresStore(Store):
         doing = f"append to match {match_id!r}"
         with self._lock:
             conn = self._connection()
-            committing = False
+            sent = False
             try:
-                with conn.transaction(), conn.cursor() as cur:
+                with conn.cursor() as cur:
                     head, prev, _ = self._probe(cur, match_id, None)
                     if head != expected_seq:
                         raise ConflictError(match_id, expected_seq, head)
                     verify_chain(events, match_id, from_seq=head + 1, prev=prev)
+                    sent = True
                     self._insert(cur, [event_row(ev) + (None,) for ev in events])
-                    committing = True
                 return
             except pg_errors.UniqueViolation:
                 pass
             except psycopg.Error as exc:
                 outcome = (
                     "it is not known whether the events were recorded: read the match before retrying"
-                    if committing
+                    if sent
                     else "nothing was written"
                 )
                 raise self._failure(exc, doing, outcome) from None

@@ -186,18 +186,33 @@ def test_a_multi_event_append_is_all_or_nothing(backend):
     assert store.read("m1", 3) == list(out)
 
 
-def test_a_batch_the_database_refuses_midway_leaves_nothing(sql_backend):
-    """The database itself refuses the second row of a batch (a rule planted behind the
-    store's back): the first row, already inserted, must not stay."""
+@pytest.mark.parametrize("at", [1, 2400])
+def test_a_batch_the_database_refuses_midway_leaves_nothing(sql_backend, at):
+    """The database itself refuses one row of a batch (a rule planted behind the store's back):
+    the rows before it, already inserted, must not stay. 2400 rows take several statements."""
     store = sql_backend.store
     (first,) = start(store, "m1")
     sql_backend.refuse_type("forbidden")
+    batch = [draft(count=1)] * at + [draft("forbidden")] + [draft(count=2)] * 10
     with pytest.raises(StoreError, match="forbidden") as err:
-        store.append("m1", [draft(count=1), draft("forbidden"), draft(count=2)], 1)
+        store.append("m1", batch, 1)
     assert not isinstance(err.value, ConflictError)
     assert store.read("m1") == [first] and store.head("m1") == 1
     (nxt,) = store.append("m1", [draft(count=1)], 1)
     assert verify_chain(store.read("m1"), "m1") == 2 and nxt.prev == first.hash
+
+
+def test_a_long_match_in_one_append(backend):
+    store = backend.store
+    start(store, "m1")
+    out = store.append("m1", [draft(count=i % 3 + 1, i=i) for i in range(2500)], 1, idempotency_key="bulk")
+    assert [e.seq for e in out] == list(range(2, 2502))
+    assert store.read("m1", 2) == list(out)
+    assert verify_chain(store.read("m1"), "m1") == 2501
+    assert store.append("m1", [draft()], 1, idempotency_key="bulk") == out
+    long_chain = reference_chain("m2", 2500)
+    store.append_stored(long_chain, 0)
+    assert store.read("m2") == long_chain
 
 
 def test_read_ranges(backend):

@@ -2,7 +2,7 @@
 
 Faults are real: a writer process is killed with SIGKILL in the middle of its transaction, a
 server backend is terminated with ``pg_terminate_backend``, and a TCP proxy cuts the connection
-after passing a COMMIT to the server but before passing its answer back.
+after passing an append to the server but before passing its answer back.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 
 from adjudicator.service import MatchService
 from events.chain import verify_chain
-from events.envelope import Draft
+from events.envelope import Draft, seal
 from events.postgres import PostgresStore
 from events.store import ConflictError, StoreError, open_store
 from tests.test_store_support import pg_execute, pg_schema, run_processes, schema_url  # noqa: F401
@@ -145,15 +145,23 @@ def test_a_retry_racing_its_own_first_attempt_gets_that_attempt_back(pg_schema):
 
 
 def stalled_writer(out, url: str, match_id: str, expected: int) -> None:
-    """Appends through the store, but stops for good after its INSERT, before COMMIT."""
+    """Writes the next two events of the match exactly as the store would, in one transaction,
+    as two statements (as an append of more than one INSERT's worth of rows does), then stops
+    for good before COMMIT."""
+    import psycopg
 
-    class Stalling(PostgresStore):
-        def _insert(self, cur, rows):
-            super()._insert(cur, rows)
-            out.put(("inserted", os.getpid(), self._conn.info.backend_pid))
-            time.sleep(600)
+    from events.rows import EVENT_COLUMNS, event_row
 
-    Stalling(url).append(match_id, [draft(99, "doomed")], expected)
+    store = PostgresStore(url)
+    prev = store.read(match_id, expected, expected)[0].hash
+    first = seal(match_id, expected + 1, prev, draft(98, "doomed"))
+    second = seal(match_id, expected + 2, first.hash, draft(99, "doomed"))
+    cols = ", ".join(f'"{c}"' for c in EVENT_COLUMNS)
+    with psycopg.connect(url) as conn:  # not autocommit: the first statement opens a transaction
+        for ev in (first, second):
+            conn.execute(f"INSERT INTO events ({cols}) VALUES ({', '.join(['%s'] * 8)})", event_row(ev))
+        out.put(("inserted", os.getpid(), conn.info.backend_pid))
+        time.sleep(600)
 
 
 def test_a_writer_killed_before_commit_leaves_no_partial_event(pg_schema):
@@ -167,7 +175,7 @@ def test_a_writer_killed_before_commit_leaves_no_partial_event(pg_schema):
     try:
         kind, pid, backend = out.get(timeout=60)
         assert kind == "inserted"
-        assert store.head("m1") == 2  # its row is not visible: not committed
+        assert store.head("m1") == 2  # its rows are not visible: not committed
         # A second writer at the same seq waits on the doomed row's index entry ...
         other = PostgresStore(pg_schema)
         t, box = _in_thread(other.append, "m1", [draft(2, "bob")], 2)
@@ -176,7 +184,7 @@ def test_a_writer_killed_before_commit_leaves_no_partial_event(pg_schema):
         os.kill(pid, signal.SIGKILL)
         proc.join(10)
         assert proc.exitcode == -signal.SIGKILL
-        # ... and goes through once the server has rolled the dead writer back.
+        # ... and goes through once the server has noticed the dead client and rolled it back.
         t.join(30)
         assert "error" not in box, box.get("error")
         assert [e.seq for e in box["value"]] == [3]
@@ -185,7 +193,7 @@ def test_a_writer_killed_before_commit_leaves_no_partial_event(pg_schema):
             proc.kill()
     events = store.read("m1")
     assert [e.by for e in events] == ["judge", "alice", "bob"]
-    assert all(e.fields.get("n") != 99 for e in events)
+    assert all(e.by != "doomed" for e in store.read("m1"))
     (nxt,) = store.append("m1", [draft(3)], 3)
     assert nxt.seq == 4 and nxt.prev == events[-1].hash
     assert verify_chain(store.read("m1"), "m1") == 4
@@ -221,9 +229,9 @@ def test_a_terminated_connection_is_a_clear_error_and_the_next_call_reconnects(p
 
 
 class CuttingProxy:
-    """A TCP relay to the server that, once armed, passes the next message containing COMMIT to
-    the server, waits for the server's answer, and cuts the client off instead of passing it on:
-    the transaction is committed, and the client cannot know it."""
+    """A TCP relay to the server that, once armed, passes the next INSERT of events to the server,
+    waits for the server's answer, and cuts the client off instead of passing it on: the insert
+    is committed (the store's connection is in autocommit), and the client cannot know it."""
 
     def __init__(self, host: str, port: int):
         self.target = (host, port)
@@ -250,7 +258,7 @@ class CuttingProxy:
     def _up(self, client, server, state) -> None:
         try:
             while data := client.recv(65536):
-                if self.armed.is_set() and b"COMMIT" in data:
+                if self.armed.is_set() and b"INSERT INTO events" in data:
                     self.armed.clear()
                     state["holding"] = True
                     server.sendall(data)
@@ -294,7 +302,7 @@ UNKNOWN = (
 )
 
 
-def test_an_answer_lost_after_commit_is_recovered_by_the_idempotency_key(proxied, pg_schema):
+def test_an_answer_lost_after_the_commit_is_recovered_by_the_idempotency_key(proxied, pg_schema):
     proxy, url = proxied
     store = PostgresStore(url)
     started(store)
