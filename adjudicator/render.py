@@ -198,6 +198,26 @@ def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int]) -> dic
     return out
 
 
+def outline(data: Any, indent: str = "") -> list[str]:
+    """A nested mapping as indented ``key: value`` lines, for explanations read by people."""
+    lines: list[str] = []
+    if isinstance(data, Mapping):
+        for k, v in data.items():
+            if isinstance(v, Mapping) or (isinstance(v, (list, tuple)) and any(isinstance(x, (Mapping, list, tuple)) for x in v)):
+                lines.append(f"{indent}{k}:")
+                lines.extend(outline(v, indent + "  "))
+            else:
+                lines.append(f"{indent}{k}: {format_value(v)}")
+    elif isinstance(data, (list, tuple)):
+        for item in data:
+            sub = outline(item, indent + "  ")
+            lines.append(f"{indent}- {sub[0].strip()}" if sub else f"{indent}-")
+            lines.extend(sub[1:])
+    else:
+        lines.append(f"{indent}{format_value(data)}")
+    return lines
+
+
 # -- what changed ------------------------------------------------------------------------------
 class Change(NamedTuple):
     path: str

@@ -293,6 +293,30 @@ def legal(env: Env, match_id: str) -> None:
 
 @command()
 @match_argument
+@click.argument("units", nargs=-1)
+@click.option("--at", "at_seq", type=int, metavar="SEQ", help="Explain the position right after this event.")
+def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None) -> None:
+    """Why the rules decide as they do: compare two units (A B), rank one (A), or, with none,
+    explain what is in progress (for games that can explain themselves)."""
+    from adjudicator.protocol import Malformed
+    from adjudicator.render import outline, plain
+
+    match = env.service().load(match_id)
+    how = getattr(match.game, "explain", None)
+    if how is None:
+        raise Malformed(f"{match.game.name} has nothing to explain; adj state shows the position", "$")
+    if at_seq is not None and at_seq not in match.fold.history:
+        raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {at_seq}", param_hint="'--at'")
+    st = match.state if at_seq is None else match.fold.state_at(at_seq)
+    if len(units) > 2:
+        raise click.BadParameter("name at most two units to compare", param_hint="UNITS")
+    query = {"a": units[0], "b": units[1]} if len(units) == 2 else {"unit": units[0]} if units else {}
+    result = plain(how(st, query))
+    env.emit(result, outline(result))
+
+
+@command()
+@match_argument
 @click.argument("action")
 @fields_argument
 @click.option("--by", required=True, help="Who enters the action (a player, or judge).")
