@@ -98,7 +98,7 @@ def translate(exc: BaseException) -> AdjError | None:
             },
         )
     if isinstance(exc, Malformed):
-        where = f" (at {exc.path})" if exc.path and exc.path not in exc.message else ""
+        where = f" (at {exc.path})" if exc.path and exc.path != "$" and exc.path not in exc.message else ""
         return BadInput(f"{exc.message}{where}", {"error": "malformed", "message": exc.message, "path": exc.path})
     if isinstance(exc, UnknownMatch):
         return BadInput(

@@ -34,7 +34,7 @@ def test_explain_json_gives_both_sides_and_the_attack_results(adj):
 
 def test_explain_with_nothing_in_progress_is_bad_usage(adj):
     fails(adj("explain", "ex07-pair-vs-pair"), 2,
-          "error: no attack is in progress; name two units to compare (a=..., b=...) (at $)\n")
+          "error: no attack is in progress; name two units to compare (a=..., b=...)\n")
 
 
 def test_explain_on_a_game_without_explanations_is_bad_usage(adj):
