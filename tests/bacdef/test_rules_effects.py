@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator.games.bacdef.state import clone
 from tests.bacdef.builders import P1, P2, Table, start
 
 NO_F_GUARDS = (("P1-1", "P1-2"), ("P2-1", "P2-2"))
@@ -298,3 +299,14 @@ def test_BAC_EFF_13_lasting_until_end_of_turn_expires_at_confirmation():
     assert "note: shows the hand" in t.turn.notes  # BAC-EFF-14: no state change
     t.do("apply_end_phase_effect source=L1 ops=[NOTE tick]", "confirm_end_phase")
     assert t.state.set.lasting == [] and t.turn.no == 2
+
+
+def test_BAC_EFF_14_note_changes_no_state():
+    t = resolving()
+    t.do("resolve_effect instance_id=I1 ops=[]")
+    before = t.state
+    t.do('apply_end_phase_effect source=I1 ops=[NOTE "the opponent shows their hand"]')
+    assert t.state.set.turn.notes == ["note: the opponent shows their hand"]
+    after = clone(t.state)
+    after.set.turn.notes = list(before.set.turn.notes)
+    assert after == before
