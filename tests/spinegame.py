@@ -9,6 +9,8 @@ also counts the corrections through the optional ``apply_correct`` hook.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Union
 
 import msgspec
@@ -55,4 +57,17 @@ class NimX(Nim):
 
 
 GAME = NimX()
-registry.register("nimx", "tests.spinegame:GAME")
+
+
+@contextmanager
+def registered() -> Iterator[NimX]:
+    """``nimx`` in the game registry while the block runs. The registry is global and other
+    tests list the games it knows, so it is taken out again afterwards."""
+    known = "nimx" in registry.names()
+    registry.register("nimx", "tests.spinegame:GAME")
+    try:
+        yield GAME
+    finally:
+        if not known:
+            registry._GAMES.pop("nimx", None)
+            registry._loaded.pop("nimx", None)

@@ -23,7 +23,7 @@ from tests import spinegame
 from tests.toygame import NimCorrect, NimRewind, Take
 
 NIM = registry.get("nim")
-NIMX = registry.get("nimx")
+NIMX = spinegame.GAME
 
 
 def ev(g, type_, by="judge", /, **fields):

@@ -17,7 +17,7 @@ from adjudicator.fold import Fold, decode_event, event_fields
 from adjudicator.protocol import JUDGE, Context, Correct, Malformed, MatchStarted, Rewind, Violation
 from adjudicator.service import MatchService, fold_stored
 from events.memory import MemoryStore
-from tests import spinegame  # noqa: F401  (registers nimx)
+from tests import spinegame
 
 MID = "prop"
 PLAYERS = ("alice", "bob")
@@ -27,6 +27,8 @@ WHO = st.sampled_from(PLAYERS + (JUDGE,))
 class NimPlay(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
+        self.registration = spinegame.registered()
+        self.registration.__enter__()
         self.store = MemoryStore()
         self.svc = MatchService(self.store, clock=lambda: "2026-01-01T00:00:00Z")
         self.fold: Fold | None = None
@@ -43,6 +45,9 @@ class NimPlay(RuleBasedStateMachine):
         self.fold = Fold(self.game, MID)
         self.fold.advance(self.fold.decode(verdict.event), 1)
         self.model = [(1, self.fold.log[0][1], False)]
+
+    def teardown(self):
+        self.registration.__exit__(None, None, None)
 
     # -- the one way in ---------------------------------------------------------------------------
     def submit(self, type_, by, fields):

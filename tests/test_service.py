@@ -15,7 +15,13 @@ from events.envelope import Draft, seal
 from events.memory import MemoryStore
 from events.sqlite import SQLiteStore
 from events.store import ConflictError, UnknownMatch
-from tests import spinegame  # noqa: F401  (registers nimx)
+from tests import spinegame
+
+
+@pytest.fixture(autouse=True)
+def nimx():
+    with spinegame.registered() as game:
+        yield game
 
 
 def ticking_clock():
