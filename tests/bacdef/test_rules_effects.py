@@ -79,7 +79,7 @@ def test_BAC_EFF_2_knock_op_by_the_attacker_and_BAC_LIM_2_not_by_the_defender():
 
 # -- BAC-EFF-3 HEAL; BAC-LIM-7; BAC-ACT-13; BAC-RUL-9 ------------------------------------------------
 def test_BAC_LIM_7_heal_with_both_guards_upright_has_no_effect():
-    """BAC-EX-16 step 3: recorded, not rejected."""
+    """BAC-EX-16 step 3: recorded, not rejected. BAC-RUL-46: the heal works on the guard area."""
     t = resolving()
     t.do("resolve_effect instance_id=I1 ops=[HEAL P1 1]")
     assert t.slots("P1") == "UU" and "auto: heal point on alice has no effect (BAC-LIM-7)" in t.turn.notes
@@ -144,6 +144,7 @@ def test_BAC_EFF_4_5_12_not_in_end_phase_ops(op, rule):
 
 # -- BAC-EFF-6 LOSE; BAC-ACT-14 --------------------------------------------------------------------
 def test_BAC_EFF_6_lose_whole_hand_when_it_is_small_enough():
+    """BAC-RUL-33: lost cards go face-down."""
     t = resolving()
     t.do("resolve_effect instance_id=I1 ops=[LOSE P2 5]")
     assert t.hand("P2") == [] and t.discard("P2") == ["P2-4↓", "P2-5↓", "P2-6↓", "P2-7↓"]
@@ -310,3 +311,23 @@ def test_BAC_EFF_14_note_changes_no_state():
     after = clone(t.state)
     after.set.turn.notes = list(before.set.turn.notes)
     assert after == before
+
+
+def test_BAC_EFF_15_invariants_hold_whatever_the_ops():
+    """Cards never change owner and none is created or removed; two slots each; overflow only
+    with both slots X (BAC-RUL-43)."""
+    t = resolving(guards=(("P1-7", "P1-1"), ("P2-7", "P2-2")))
+    t.do("resolve_effect instance_id=I1 ops=[DROP P1-1, DROP P2-7, RETURN P2-7, REVEAL P1-7, TURN_GUARD P1 1 S]")
+    t.do("decline_fall_skill player=P2 card_id=P2-7")  # dropped in the Resolution step: the Fall step asks
+    t.do("apply_end_phase_effect source=I1 ops=[DAMAGE P1 3, HEAL P1 1]")  # destroys P1-7: on the spot
+    t.do("decline_fall_skill player=P1 card_id=P1-7")  # then HEAL resumes: overflow 2 -> 1
+    st = t.state.set
+    for who in (P1, P2):
+        ps = st.players[who]
+        zones = ps.hand + [g.card_id for g in ps.guards if g.state != "X"] + ps.discard
+        zones += [c.id for c in st.cards.values() if c.owner == who and c.zone == "field"]
+        assert sorted(zones) == sorted(f"{who}-{n}" for n in range(1, 8))
+        assert all(st.cards[c].owner == who for c in zones) and len(ps.guards) == 2
+        assert ps.overflow == 0 or all(g.state == "X" for g in ps.guards)
+    assert "P2-7" in t.hand("P2") and t.slots("P2") == "XU"  # returned from the pile: the slot stays X
+    assert (t.slots("P1"), t.overflow("P1"), t.card("P1-7").face) == ("XX", 1, "up")

@@ -21,6 +21,7 @@ def knocked_turn() -> Table:
 
 
 def test_BAC_HID_2_opponent_sees_no_hand_deck_guard_or_face_down_field_identity():
+    """BAC-RUL-32: deck lists are private too."""
     t = knocked_turn()
     bob = t.view("P2")
     alice = bob["set"]["players"][P1]

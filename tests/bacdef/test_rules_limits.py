@@ -30,7 +30,7 @@ def test_BAC_LIM_1_every_kind_counts_and_heals_give_no_room_back():
 
 # -- BAC-LIM-3 / BAC-RUL-8 / BAC-RUL-7 once per set ---------------------------------------------------
 def test_BAC_LIM_3_special_once_per_set_even_back_in_hand():
-    """BAC-EX-10: a D used and returned to hand cannot be activated again; knocking it is fine."""
+    """BAC-EX-10: a D used and returned to hand cannot be activated again; knocking it is fine. BAC-RUL-45: face-down means normal."""
     t = start()
     t.do("place_field_card player=P1 card_id=P1-5", "place_field_card player=P2 card_id=P2-3")
     t.do("declare_skill player=P1 card_id=P1-5", "declare_through player=P2")
@@ -113,7 +113,7 @@ def test_BAC_LIM_8_temporary_fifth_point_healed_before_the_end():
 
 
 def test_BAC_LIM_8_losing_state_decided_at_confirmation():
-    """BAC-EX-6 variant (a): the F declined, P1 stays losing and P2 wins the set."""
+    """BAC-EX-6 variant (a): the F declined, P1 stays losing and P2 wins the set. BAC-RUL-11: the losing state is overflow >= 1."""
     t = ex6_start()
     t.do("decline_fall_skill player=P1 card_id=P1-7")
     assert t.step == "end" and t.results() == []  # nothing decided before confirm_end_phase
@@ -139,3 +139,13 @@ def test_BAC_LIM_9_handless_player_can_activate_F():
     assert t.awaiting() == ("f_decision", "P2") and t.turn.handless[P2]
     t.do("activate_fall_skill player=P2 card_id=P2-7 ops=[DAMAGE P1 1]")
     assert (t.used("P2"), t.awaiting()) == ("F", ("damage", "P1"))
+
+
+def test_BAC_RUL_29_next_turn_includes_a_skipped_turn():
+    """A LASTING effect until the end of the next turn ends with the skipped turn that follows (BAC-RUL-30)."""
+    t = handless_p2()
+    t.do("place_field_card player=P1 card_id=P1-4", "declare_skill player=P1 card_id=P1-4")
+    t.do('resolve_effect instance_id=I1 ops=[LASTING "no heal" end_of_next_turn]', "confirm_end_phase")
+    assert (t.turn.no, t.turn.skipped, [l.expires_turn for l in t.state.set.lasting]) == (4, True, [4])
+    t.do("apply_end_phase_effect source=L1 ops=[NOTE still]", "confirm_end_phase")
+    assert (t.turn.no, t.state.set.lasting) == (5, [])

@@ -106,6 +106,7 @@ def test_BAC_OVR_5_the_set_goes_on_with_a_card_left():
 
 # -- BAC-ACT-22 / BAC-RUL-35 concession ---------------------------------------------------------
 def test_BAC_ACT_22_concession():
+    """BAC-OVR-6: a set also ends by concession (BAC-RUL-35)."""
     t = start()
     t.reject("concede_set player=P2", "BAC-ACT-22", "E_NOT_ACTOR", "alice cannot enter this for bob", by="P1")
     t.do("place_field_card player=P1 card_id=P1-2")

@@ -113,7 +113,7 @@ def test_BAC_RES_6_defender_negation_first():
 
 
 def test_BAC_RES_7_nothing_touches_a_resolved_instance():
-    """BAC-EX-3 variant; also a CONVERT, and a NEGATE of an instance that does not exist."""
+    """BAC-EX-3 variant; also a CONVERT, and a NEGATE of an instance that does not exist. BAC-RUL-20."""
     t = ex3_start()
     t.do("place_field_card player=P2 card_id=P2-1", "place_field_card player=P1 card_id=P1-3")
     t.do("declare_skill player=P2 card_id=P2-1", "declare_skill player=P1 card_id=P1-3")
@@ -149,7 +149,7 @@ def test_BAC_RES_16_negated_instance_cannot_be_resolved():
 
 
 def test_BAC_RES_16_converted_instance_gets_new_content_from_the_judge():
-    """A converted knock no longer resolves automatically; it keeps its controller and side."""
+    """A converted knock no longer resolves automatically; it keeps its controller and side. BAC-RUL-41."""
     t = start()
     t.do("place_field_card player=P1 card_id=P1-2", "place_field_card player=P2 card_id=P2-3")
     t.do("declare_knock player=P1", "declare_skill player=P2 card_id=P2-3")
@@ -162,6 +162,7 @@ def test_BAC_RES_16_converted_instance_gets_new_content_from_the_judge():
 
 # -- BAC-RES-5 automatic instances --------------------------------------------------------------
 def test_BAC_RES_5_knock_and_armed_F_resolve_automatically():
+    """BAC-RUL-47: a plain knock is exactly 1 point; BAC-RUL-16 an armed F."""
     t = start(guards=NO_F_GUARDS)
     t.do("place_field_card player=P1 card_id=P1-3", "place_field_card player=P2 card_id=P2-7")
     t.do("declare_knock player=P1", "declare_skill player=P2 card_id=P2-7")
@@ -174,7 +175,8 @@ def test_BAC_RES_5_knock_and_armed_F_resolve_automatically():
 
 # -- BAC-RES-8 / BAC-RES-9 / BAC-RES-10 / BAC-ACT-12 ------------------------------------------------
 def test_BAC_RES_9_packets_wait_then_defender_sourced_first():
-    """BAC-EX-4 from the state after BAC-EX-3."""
+    """BAC-EX-4 from the state after BAC-EX-3. BAC-TURN-7; BAC-RUL-19 skill damage held back;
+    BAC-RUL-40 a counter deals damage; BAC-RUL-34 the damaged player chooses."""
     t = ex3_start()
     t.script(
         """
@@ -213,7 +215,7 @@ def test_BAC_RES_9_packets_wait_then_defender_sourced_first():
 
 
 def test_BAC_RES_10_automatic_placement_and_overflow():
-    """Automatic when at most one slot is live or the damage destroys every live slot (BAC-RUL-34)."""
+    """Automatic when at most one slot is live or the damage destroys every live slot (BAC-RUL-34). BAC-OVR-4: the points beyond the guards are overflow, the losing state (BAC-RUL-11)."""
     t = start(guards=NO_F_GUARDS)
     effect_turn(t, "P1-3", "[DROP P2-2]", confirm=False)  # slot 2 X without damage
     assert (t.slots("P2"), t.dmg(), t.discard("P2")) == ("UX", (0, 0), ["P2-2↓"])
@@ -343,7 +345,7 @@ def test_BAC_ACT_15_fall_skill_ops_cannot_negate_convert_or_defer():
 
 
 def test_BAC_RES_11_guard_F_dropped_by_an_effect_triggers_and_a_used_F_does_not():
-    """BAC-EX-10: once P2's F is used, its guard card is destroyed with no trigger."""
+    """BAC-EX-10: once P2's F is used, its guard card is destroyed with no trigger. BAC-RUL-15: a guard dropped face-down triggers too."""
     t = start()
     t.do("place_field_card player=P1 card_id=P1-2", "place_field_card player=P2 card_id=P2-3")
     t.do("declare_skill player=P1 card_id=P1-2", "declare_through player=P2")
@@ -362,6 +364,7 @@ def test_BAC_RES_11_guard_F_dropped_by_an_effect_triggers_and_a_used_F_does_not(
 
 
 def test_BAC_RES_11_on_the_spot_F_in_the_end_phase():
+    """BAC-REW-13 / BAC-RUL-28: nothing is skipped; the decline is an event and the table waits for it."""
     t = start(guards=NO_F_GUARDS)
     t.do("place_field_card player=P1 card_id=P1-3", "place_field_card player=P2 card_id=P2-3")
     t.do("declare_skill player=P1 card_id=P1-3", "declare_through player=P2", "resolve_effect instance_id=I1 ops=[]")
@@ -393,6 +396,7 @@ def test_BAC_RES_14_deferred_ops_run_after_the_fall_step():
 
 # -- BAC-RES-15 ------------------------------------------------------------------------------
 def test_BAC_RES_15_instance_resolves_after_its_card_moved():
+    """BAC-RUL-39."""
     t = start()
     t.do("place_field_card player=P1 card_id=P1-2", "place_field_card player=P2 card_id=P2-3")
     t.do("declare_skill player=P1 card_id=P1-2", "declare_skill player=P2 card_id=P2-3")
@@ -468,3 +472,23 @@ def test_BAC_ACT_17_end_phase_effects():
     t.do("place_field_card player=P1 card_id=P1-4", "place_field_card player=P2 card_id=P2-5")
     t.do("declare_knock player=P1", "declare_through player=P2")
     t.reject("apply_end_phase_effect source=L1 ops=[]", "BAC-ACT-17", "E_BAD_OP", "'L1'")
+
+
+def test_BAC_RES_3_nothing_resolves_before_the_reaction():
+    """An attacker's skill waits for the counter or through (BAC-TURN-6: the Resolution step follows)."""
+    t = start()
+    t.do("place_field_card player=P1 card_id=P1-2", "place_field_card player=P2 card_id=P2-3", "declare_skill player=P1 card_id=P1-2")
+    t.reject("resolve_effect instance_id=I1 ops=[DAMAGE P2 1]", "BAC-TURN-10", "E_WRONG_STEP", "Counter step")
+    assert (t.turn.instances[0].status, t.turn.queue, t.step) == ("pending", [], "counter")
+    t.do("declare_through player=P2")
+    assert (t.turn.queue, t.step, t.turn.awaiting.ref) == (["I1"], "resolution", "I1")
+
+
+def test_BAC_RUL_31_end_phase_returns_come_before_end_phase_effects():
+    """The through card is back in hand when the judge applies an end-phase LOSE (BAC-RES-18)."""
+    t = start()
+    t.do("place_field_card player=P1 card_id=P1-2", "place_field_card player=P2 card_id=P2-3")
+    t.do("declare_skill player=P1 card_id=P1-2", "declare_through player=P2", "resolve_effect instance_id=I1 ops=[]")
+    assert "P2-3" in t.hand("P2")
+    t.do("apply_end_phase_effect source=I1 ops=[LOSE P2 5]")
+    assert t.hand("P2") == [] and "P2-3↓" in t.discard("P2")

@@ -54,6 +54,7 @@ def test_BAC_REW_4_contradiction_restores_the_turn_start_snapshot():
 
 
 def test_BAC_REW_3_contradiction_window_target_and_author():
+    """BAC-REW-1 the cause field; BAC-RUL-21 only the judge declares a contradiction (BAC-REW-2)."""
     t = Table()
     t.reject(CONTRA.format(to=1), "BAC-REW-3", "E_WRONG_STEP", "only during a turn")
     t = attempt_1()
@@ -76,7 +77,7 @@ def test_BAC_REW_3_contradiction_in_a_skipped_turn():
 
 
 def test_BAC_REW_7_third_contradiction_voids_the_set():
-    """BAC-EX-12 steps 1-3 (set 1 here)."""
+    """BAC-EX-12 steps 1-3 (set 1 here). BAC-REW-9: no winner, set_wins unchanged, void_sets + 1, a new set from the Deck step."""
     t = attempt_1()
     t.do(CONTRA.format(to=6))
     t.do("place_field_card player=P1 card_id=P1-2")
@@ -213,6 +214,7 @@ def test_BAC_REW_11_a_conceded_set_stands():
 
 # -- BAC-REW-14 no retroactive correction ----------------------------------------------------------
 def test_BAC_REW_14_correct_is_always_rejected():
+    """BAC-RUL-48."""
     t = attempt_1()
     correct = {
         "type": "correct",

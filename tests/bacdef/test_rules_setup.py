@@ -107,6 +107,7 @@ def test_BAC_EFF_0_catalog_fixed_fields(entry, quote):
 
 
 def test_BAC_EFF_0_catalog_defaults_and_stated_fixed_fields():
+    """BAC-DECK-2 classes by letter; BAC-RUL-3 / BAC-DECK-8 one catalog entry per letter."""
     t = Table(catalog={"F": {"class": "special", "fall_skill": True, "title": "Fall"}, "B": {"extra_deploys": 1}})
     cat = t.state.catalog
     assert cat["F"] == {
@@ -228,7 +229,7 @@ def test_BAC_SETUP_2_guards_go_face_down_upright_in_the_given_order():
 
 # -- BAC-SETUP-3 / BAC-ACT-4 first player; BAC-SETUP-4 initial values ------------------------
 def test_BAC_SETUP_4_initial_values_after_setup():
-    """BAC-EX-1 expected state; BAC-TURN-1: start_seq is the decide_first_player seq."""
+    """BAC-EX-1 expected state; BAC-TURN-1: start_seq is the decide_first_player seq. BAC-SETUP-1 decks in the Deck step, BAC-RUL-5 deck, guards, first player."""
     t = start()
     assert t.seq == 6
     assert (t.turn.no, t.turn.start_seq, t.turn.attacker, t.turn.defender, t.step) == (1, 6, P1, P2, "standby")
@@ -245,6 +246,7 @@ def test_BAC_SETUP_4_initial_values_after_setup():
 
 
 def test_BAC_ACT_4_first_player_is_entered_by_the_judge():
+    """BAC-SETUP-3 / BAC-HID-1: the judge enters the result, not the hand signs."""
     t = Table()
     setup(t, first=None)
     t.reject("decide_first_player first_player=P1 method=rps", "BAC-ACT-4", "E_NOT_ACTOR", "alice tried", by="P1")
@@ -259,3 +261,20 @@ def test_BAC_OVR_3_first_player_attacks_on_odd_turns():
     t.do("place_field_card player=P1 card_id=P1-2", "place_field_card player=P2 card_id=P2-1")
     t.do("declare_knock player=P2", "declare_through player=P1", "assign_damage player=P1 slots=[1]", "confirm_end_phase")
     assert (t.turn.no, t.turn.attacker, t.turn.defender) == (2, P1, P2)
+
+
+def test_BAC_GEN_2_a_rejected_event_is_recorded_beside_the_log_and_changes_nothing():
+    """Through the match service: the refusal carries the rule ID and the code; the log does not move."""
+    from adjudicator.service import MatchService
+    from events.memory import MemoryStore
+
+    svc = MatchService(MemoryStore(), clock=lambda: "2026-01-01T00:00:00Z")
+    assert svc.new("bacdef", [P1, P2], match_id="m1").accepted
+    v = svc.submit("m1", "register_deck", P1, {"player": P1, "letters": ["A", "A", "B", "C", "D", "D", "F"]})
+    assert (v.accepted, v.violation.rule_id, v.violation.code) == (False, "BAC-DECK-5", "E_DECK_SPECIAL_DUP")
+    assert v.match.head == 1 and svc.store.head("m1") == 1
+    [r] = svc.store.rejections("m1")
+    assert (r.head_seq, r.type, r.by, r.rule) == (1, "register_deck", P1, "BAC-DECK-5")
+    assert r.message == "alice's deck has 2 D cards; D, E and F at most once each"
+    assert svc.submit("m1", "register_deck", P1, {"player": P1, "letters": list(DECK1)}).accepted
+    assert svc.store.head("m1") == 2

@@ -11,6 +11,7 @@ B_EXTRA = {"B": {"extra_deploys": 1}}
 
 # -- BAC-TURN-1 / BAC-TURN-2 -----------------------------------------------------------------------
 def test_BAC_TURN_2_both_place_in_either_order_then_the_action_step():
+    """BAC-RUL-37: placement is mandatory, so the Action step waits for both."""
     t = start()
     t.do("place_field_card player=P2 card_id=P2-3")
     assert t.step == "standby" and t.field("P2") == ["P2-3"] and t.hand("P2") == ["P2-1", "P2-4", "P2-5", "P2-6"]
@@ -100,6 +101,7 @@ def test_BAC_TURN_3_handless_attacker_skips_the_turn():
 
 # -- BAC-ACT-6 declare_knock; BAC-LIM-2; BAC-LIM-5 -------------------------------------------------
 def test_BAC_ACT_6_knock_turns_the_field_card_sideways_face_down():
+    """BAC-TURN-4 knock; BAC-GEN-3 the automatic step is a note."""
     t = start()
     t.do("place_field_card player=P1 card_id=P1-2", "place_field_card player=P2 card_id=P2-3")
     t.reject("declare_knock player=P1", "BAC-ACT-6", "E_NOT_ACTOR", "bob cannot enter this for alice", by="P2")
@@ -108,7 +110,7 @@ def test_BAC_ACT_6_knock_turns_the_field_card_sideways_face_down():
     assert (c.zone, c.face, c.orientation, c.knocked, c.skill_used) == ("field", "down", "sideways", True, False)
     i = t.turn.instances[0]
     assert (i.id, i.controller, i.side, i.kind, i.card_id, i.letter) == ("I1", P1, "attacker", "knock", "alice-2", None)
-    assert t.step == "counter"
+    assert t.step == "counter" and t.turn.notes == ["auto: knock instance I1"]
 
 
 @pytest.mark.parametrize("stage", ["standby", "action", "counter", "end"])
@@ -145,6 +147,7 @@ def test_BAC_LIM_5_one_action():
 
 # -- BAC-ACT-7 declare_skill ------------------------------------------------------------------------
 def test_BAC_ACT_7_skill_turns_the_card_face_up_and_creates_an_instance():
+    """BAC-TURN-4 skill; BAC-RES-1 the instance's fields."""
     t = start()
     t.do("place_field_card player=P1 card_id=P1-5", "place_field_card player=P2 card_id=P2-3")
     t.do("declare_skill player=P1 card_id=P1-5")  # D, a special with a battle effect
@@ -194,7 +197,7 @@ def test_BAC_LIM_2_knock_skill_only_for_the_attacker():
 
 # -- extra deployments: BAC-LIM-6, BAC-RES-2, BAC-ACT-8 ---------------------------------------------
 def test_BAC_LIM_6_extra_deployment_from_hand():
-    """BAC-EX-14 steps 1-6."""
+    """BAC-EX-14 steps 1-6. BAC-RUL-38: extra deployments only through extra_deploys, from hand, face-up."""
     t = start(catalog=B_EXTRA)
     t.script(
         """
@@ -217,7 +220,7 @@ def test_BAC_LIM_6_extra_deployment_from_hand():
 
 
 def test_BAC_ACT_8_finish_deployment_closes_the_step():
-    """BAC-EX-14 alternative: finish_deployment after step 2 closes the step with I1 alone."""
+    """BAC-EX-14 alternative: finish_deployment after step 2 closes the step with I1 alone. BAC-RUL-36: no passing."""
     t = start(catalog=B_EXTRA)
     t.do("place_field_card player=P1 card_id=P1-3", "place_field_card player=P2 card_id=P2-4")
     # before any declaration there is nothing to finish: that would be a pass (BAC-LIM-5)
