@@ -149,3 +149,25 @@ def test_BAC_RUL_29_next_turn_includes_a_skipped_turn():
     assert (t.turn.no, t.turn.skipped, [l.expires_turn for l in t.state.set.lasting]) == (4, True, [4])
     t.do("apply_end_phase_effect source=L1 ops=[NOTE still]", "confirm_end_phase")
     assert (t.turn.no, t.state.set.lasting) == (5, [])
+
+
+def test_BAC_RUL_7_global_scope_one_F_activation_for_both_players():
+    """Both armed Fs drop together (BAC-EX-15); under ``global`` the first activation uses F up
+    for both, so the second pending F can only be declined (BAC-LIM-3 at every activation)."""
+    t = start({"special_once_scope": "global"}, guards=(("P1-1", "P1-2"), ("P2-2", "P2-1")), first="P2")
+    t.do("place_field_card player=P2 card_id=P2-7", "place_field_card player=P1 card_id=P1-7")
+    t.do("declare_skill player=P2 card_id=P2-7", "declare_skill player=P1 card_id=P1-7")
+    t.do("activate_fall_skill player=P1 card_id=P1-7 ops=[]")
+    assert t.awaiting() == ("f_decision", "P2") and t.used("P1") == "F"
+    t.reject("activate_fall_skill player=P2 card_id=P2-7 ops=[HEAL P2 1]", "BAC-LIM-3", "E_SPECIAL_USED", "F was already activated this set", "'P2-7'")
+    t.do("decline_fall_skill player=P2 card_id=P2-7")
+    assert (t.used("P2"), t.card("P2-7").face, t.step) == ("", "up", "end")
+
+
+def test_BAC_RES_11_global_scope_no_trigger_once_F_is_used():
+    t = start({"special_once_scope": "global"}, guards=(("P1-1", "P1-2"), ("P2-7", "P2-2")))
+    t.do("place_field_card player=P1 card_id=P1-7", "place_field_card player=P2 card_id=P2-3")
+    t.do("declare_skill player=P1 card_id=P1-7", "declare_through player=P2")
+    t.do("activate_fall_skill player=P1 card_id=P1-7 ops=[]")  # armed F dropped in the Drop phase
+    t.do("apply_end_phase_effect source=I1 ops=[DROP P2-7]")
+    assert (t.slots("P2"), t.discard("P2"), t.awaiting(), t.turn.work) == ("XU", ["P2-7↓"], None, [])

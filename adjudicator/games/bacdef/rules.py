@@ -1117,6 +1117,10 @@ def f_decision_check(s: State, ev: Any, rule: str, what: str) -> TurnState:
 @handles(E.ActivateFallSkill)
 def on_activate_fall(s: State, ev: E.ActivateFallSkill, ctx: Context, eng: Engine) -> None:
     t = f_decision_check(s, ev, "BAC-ACT-15", "activate_fall_skill")
+    if special_used(s, ev.player, "F"):
+        # Under special_once_scope = global, two Fs can be pending when the first is activated;
+        # the limit is checked at every activation (BAC-LIM-3, BAC-LIM-11): the other can only decline.
+        reject("BAC-LIM-3", "E_SPECIAL_USED", f"F was already activated this set; {ev.card_id!r} can only be declined")
     ops = ops_as_dicts(ev.ops)
     validate_ops(s, ops, "fall", ev.player)
     check_replay(s, ev, ctx, "fall")
