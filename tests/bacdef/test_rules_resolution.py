@@ -240,6 +240,7 @@ def test_BAC_RES_10_capacity_reached_destroys_slot_1_first():
     t.do("declare_skill player=P1 card_id=P1-4", "declare_through player=P2")
     t.do("resolve_effect instance_id=I1 ops=[DAMAGE P2 4, DEFER [DAMAGE P2 1]]")
     assert (t.slots("P2"), t.overflow("P2"), t.D("P2"), t.dmg()) == ("XX", 0, 4, (0, 3))
+    assert [(q.amount, q.nullified, q.applied) for q in t.turn.packets] == [(4, 1, True)]
     assert t.discard("P2")[-2:] == ["P2-4↓", "P2-2↓"]
     assert "auto: 1 point(s) to bob nullified by the 3-point cap" in t.turn.notes
     assert t.turn.notes.count("auto: 1 point(s) to bob nullified by the 3-point cap") == 2  # Q1, then the deferred point

@@ -192,7 +192,8 @@ class Engine:
         self.dropped(c)
 
     # ---- damage (BAC-RES-10) ----
-    def damage(self, target: str, amount: int, kind: str, source: str) -> None:
+    def damage(self, target: str, amount: int, kind: str, source: str) -> int:
+        """Apply damage per BAC-RES-10; returns the points nullified by the cap."""
         s, t = self.s, self.t
         ps = s.set.players[target]
         # 1. shields
@@ -217,7 +218,7 @@ class Engine:
         if amount > eff:
             note(s, f"auto: {amount - eff} point(s) to {target} nullified by the 3-point cap")
         if eff <= 0:
-            return
+            return amount - eff
         t.damage_received[target] += eff
         live = live_slots(ps)
         if len(live) <= 1 or eff >= capacity(ps):
@@ -227,6 +228,7 @@ class Engine:
             note(s, f"auto: {eff} {kind} damage to {target} from {source} placed")
         else:
             t.awaiting = Await(kind="damage", player=target, points=eff, dmg_kind=kind, ref=source)
+        return amount - eff
 
     def hit(self, target: str, slot: int | None) -> None:
         ps = self.s.set.players[target]
@@ -485,7 +487,7 @@ class Engine:
             for p in order:
                 if not p.applied:
                     p.applied = True
-                    self.damage(p.target, p.amount, p.kind, p.id)
+                    p.nullified = self.damage(p.target, p.amount, p.kind, p.id)  # recorded (BAC-RES-10)
                     return True
             t.step = "fall"
             queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
