@@ -493,3 +493,19 @@ def test_BAC_RUL_31_end_phase_returns_come_before_end_phase_effects():
     assert "P2-3" in t.hand("P2")
     t.do("apply_end_phase_effect source=I1 ops=[LOSE P2 5]")
     assert t.hand("P2") == [] and "P2-3↓" in t.discard("P2")
+
+
+def test_BAC_RES_11_pending_F_stays_when_its_card_is_healed_back():
+    """Ruling: the trigger was made by the drop; the decision stays after a heal puts the card
+    back in its slot, and an activation turns it face-up where it is (BAC-RES-15 by analogy)."""
+    t = start()
+    t.do("place_field_card player=P1 card_id=P1-2", "place_field_card player=P2 card_id=P2-3")
+    t.do("declare_skill player=P1 card_id=P1-2", "declare_skill player=P2 card_id=P2-3")
+    t.do("resolve_effect instance_id=I2 ops=[DAMAGE P1 3]", "resolve_effect instance_id=I1 ops=[DAMAGE P2 3]")
+    t.do("assign_damage player=P1 slots=[1,1,2]", "assign_damage player=P2 slots=[1,1,2]")
+    t.do("activate_fall_skill player=P1 card_id=P1-7 ops=[HEAL P2 1]")
+    t.do("assign_heal player=P2 slots=[1]")
+    assert (t.slots("P2"), t.card("P2-7").zone, t.awaiting()) == ("SS", "guard", ("f_decision", "P2"))
+    t.do("activate_fall_skill player=P2 card_id=P2-7 ops=[]")
+    c = t.card("P2-7")
+    assert (c.zone, c.face, t.used("P2"), t.step) == ("guard", "up", "F", "end")
