@@ -327,3 +327,19 @@ def test_BAC_ACT_18_confirm_end_phase_by_the_judge_in_the_end_step():
 def test_BAC_TURN_10_events_not_allowed_in_the_standby_step(line, quote):
     t = start()
     t.reject(line, "BAC-TURN-10", "E_WRONG_STEP", quote)
+
+
+def test_BAC_TURN_10_checks_run_step_then_author_then_preconditions():
+    """§5.1 order where several checks fail at once."""
+    t = handless_p2()
+    # author before the handless precondition (BAC-ACT-5 lists handless among the preconditions)
+    t.reject("place_field_card player=P2 card_id=P2-1", "BAC-ACT-5", "E_NOT_ACTOR", "alice cannot enter this for bob", by="P1")
+    # the knock restriction before the step and the author
+    t.reject("declare_knock player=P2", "BAC-LIM-2", "E_KNOCK_NOT_ATTACKER", by="P1")
+    # the step before the author and the card
+    t.reject("activate_fall_skill player=P2 card_id=P1-7 ops=[]", "BAC-TURN-10", "E_WRONG_STEP", "Standby step", by="P1")
+    t.reject("declare_skill player=P1 card_id=P1-9", "BAC-TURN-10", "E_WRONG_STEP", "Standby step", by="P2")
+    t.do("place_field_card player=P1 card_id=P1-4")
+    # the author before the card
+    t.reject("declare_skill player=P1 card_id=P1-9", "BAC-ACT-7", "E_NOT_ACTOR", by="P2")
+    t.reject("declare_skill player=P1 card_id=P1-9", "BAC-ACT-7", "E_CARD_ZONE", "'P1-9'")
