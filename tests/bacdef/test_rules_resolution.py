@@ -509,3 +509,14 @@ def test_BAC_RES_11_pending_F_stays_when_its_card_is_healed_back():
     t.do("activate_fall_skill player=P2 card_id=P2-7 ops=[]")
     c = t.card("P2-7")
     assert (c.zone, c.face, t.used("P2"), t.step) == ("guard", "up", "F", "end")
+
+
+def test_BAC_ACT_16_decline_by_the_owner_or_the_judge():
+    t = start()
+    t.do("place_field_card player=P1 card_id=P1-2", "place_field_card player=P2 card_id=P2-3")
+    t.do("declare_skill player=P1 card_id=P1-2", "declare_through player=P2", "resolve_effect instance_id=I1 ops=[DROP P2-7]")
+    assert t.awaiting() == ("f_decision", "P2")
+    t.reject("decline_fall_skill player=P2 card_id=P2-7", "BAC-ACT-16", "E_NOT_ACTOR", "alice cannot enter this for bob", by="P1")
+    t.reject("decline_fall_skill player=P1 card_id=P2-7", "BAC-ACT-16", "E_NOT_ACTOR", "'P2-7' is not alice's card")
+    t.do("decline_fall_skill player=P2 card_id=P2-7", by="judge")
+    assert (t.used("P2"), t.card("P2-7").face, t.step) == ("", "down", "end")

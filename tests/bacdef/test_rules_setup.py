@@ -278,3 +278,16 @@ def test_BAC_GEN_2_a_rejected_event_is_recorded_beside_the_log_and_changes_nothi
     assert r.message == "alice's deck has 2 D cards; D, E and F at most once each"
     assert svc.submit("m1", "register_deck", P1, {"player": P1, "letters": list(DECK1)}).accepted
     assert svc.store.head("m1") == 2
+
+
+def test_BAC_ACT_1_the_judge_starts_the_match():
+    from adjudicator.fold import Fold, decode_event
+
+    fold = Fold(GAME, "m")
+    started = decode_event(GAME, "match_started", P1, {"game": "bacdef", "players": [P1, P2]})
+    with pytest.raises(Violation) as exc:
+        fold.advance(started, 1)
+    assert (exc.value.rule_id, exc.value.code, exc.value.message) == ("BAC-ACT-1", "E_NOT_ACTOR", "only the judge starts a match; alice tried")
+    assert fold.head == 0 and fold.state is None
+    t = Table()
+    assert (t.seq, t.state.set.set_no, t.state.set.stage, t.state.set_wins) == (1, 1, "deck", {P1: 0, P2: 0})

@@ -103,6 +103,8 @@ class Bacdef:
                 f"unknown BACDEF rules version {started.rules_version!r}; this program knows {', '.join(self.rules_versions)}",
                 "$.rules_version",
             )
+        if started.by != JUDGE:  # BAC-ACT-1: seq 1 is entered by the judge
+            raise Violation("BAC-ACT-1", f"only the judge starts a match; {started.by} tried", "E_NOT_ACTOR")
         players = list(started.players)
         if len(players) != 2 or players[0] == players[1]:
             raise Violation("BAC-OVR-1", f"BACDEF is played by exactly two different players, not {players}", "E_CONFIG")
