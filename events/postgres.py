@@ -22,8 +22,8 @@ Why appends cannot lose or duplicate an event, on any number of hosts:
   first attempt (still in flight on a dead connection) waits on the index and then finds it.
 
 A lost connection raises ``StoreError`` saying whether the append may have been recorded (only
-when the connection died while the INSERT was in flight is that unknown); the next call reconnects. Retrying
-with the same idempotency key is always safe.
+when the connection died while the INSERT was with the server is that unknown); the next call
+reconnects. Retrying with the same idempotency key is always safe.
 """
 
 from __future__ import annotations
