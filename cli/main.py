@@ -281,13 +281,16 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
 
 @command()
 @match_argument
-def legal(env: Env, match_id: str) -> None:
+@click.option("--as", "player", metavar="PLAYER", help="Only this person's own actions (default: all, as the judge sees them).")
+def legal(env: Env, match_id: str, player: str | None) -> None:
     """Which actions are open now, and for whom."""
     from adjudicator.render import legal_lines, outcome_text, plain
 
     match = env.service().load(match_id)
     actions = match.game.legal(match.state)
-    lines = legal_lines(actions) or [f"nothing is open; outcome: {outcome_text(match.outcome())}"]
+    if player is not None:
+        actions = [a for a in actions if a.who == player]
+    lines = legal_lines(actions) or [f"nothing is open{' for ' + player if player else ''}; outcome: {outcome_text(match.outcome())}"]
     env.emit(plain(actions), lines)
 
 

@@ -116,3 +116,12 @@ def test_log_of_the_demo_marks_the_branch_and_each_set_result(adj):
     ]
     assert "catalog=<6 entries: A B C D E F>" in log[1]
     assert log[-1] == "outcome: won by alice (alice 2, bob 1); alice 2 - 1 bob"
+
+
+def test_legal_as_a_player_lists_only_their_own_actions(adj, turn1):
+    # Action step of turn 1: only alice (the attacker) acts; bob may only concede.
+    assert ok(adj("legal", "b", "--as", "bob")).stdout == "bob: concede_set player=bob\n"
+    mine = ok(adj("legal", "b", "--as", "alice")).stdout.splitlines()
+    assert mine == ["alice: declare_knock player=alice", "alice: declare_skill player=alice card_id=alice-3",
+                    "alice: concede_set player=alice"]
+    assert ok(adj("legal", "b", "--as", "carol")).stdout.startswith("nothing is open for carol; outcome: in progress")
