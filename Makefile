@@ -26,7 +26,7 @@ test-deep: $(STAMP)
 	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest
 
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/pg_load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
