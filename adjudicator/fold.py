@@ -196,6 +196,8 @@ class Fold:
         self.entries: list[Entry] = []
         self.branches: list[Branch] = []
         self.history: dict[int, Any] = {}  # state right after each stored seq was folded
+        # the last preview (event, seq, log length, result), reused by an advance of that event
+        self._previewed: tuple[Action, int, int, Any] | None = None
         self._pos: dict[int, int] = {}
         self._effective_seqs: list[int] = []
 
@@ -249,7 +251,11 @@ class Fold:
         """Check ``event`` as the event at ``seq`` and fold it in; raise and change nothing if illegal."""
         if seq <= self.head:
             raise ValueError(f"seq {seq} does not follow the head seq {self.head}")
-        line, entry, branch = self._compute(event, seq)
+        done, self._previewed = self._previewed, None
+        if done is not None and done[0] is event and done[1] == seq and done[2] == len(self.log):
+            line, entry, branch = done[3]  # just previewed against this very fold: no second pass
+        else:
+            line, entry, branch = self._compute(event, seq)
         # commit
         self.log.append((seq, event))
         if entry is not None:  # plain append: O(1)
@@ -265,7 +271,9 @@ class Fold:
 
     def preview(self, event: Action, seq: int) -> Any:
         """The state ``event`` would lead to, without folding it in (raises if illegal)."""
-        line, entry, _ = self._compute(event, seq)
+        result = self._compute(event, seq)
+        self._previewed = (event, seq, len(self.log), result)
+        line, entry, _ = result
         return entry.state if entry is not None else line.entries[-1].state  # type: ignore[union-attr]
 
     def _compute(self, event: Action, seq: int) -> tuple[_Line | None, Entry | None, Branch | None]:
@@ -323,6 +331,9 @@ class Fold:
             cut = _Line(kept, {s: i for s, i in line.pos.items() if i <= idx}, line.eff[: line.eff.index(event.to_seq) + 1])
             cut.push(Entry(seq, event, new_state))
             return cut, None, Branch(seq, event.to_seq, abandoned)
+        transition = getattr(game, "transition", None)
+        if transition is not None:  # check and apply in one pass
+            return None, Entry(seq, event, transition(current, event, ctx)), None
         game.check(current, event, ctx)
         return None, Entry(seq, event, game.apply(current, event, ctx)), None
 

@@ -146,6 +146,9 @@ class Game(Protocol):
     def read_deck(self, text: str) -> Any: ...
 
     # Optional members (callers use ``getattr(game, name, None)``; a game may leave them out):
+    #   transition(state, event, ctx) -> state  -- check and apply in one pass (raises
+    #       Violation, never mutates its input); the fold calls it instead of check + apply,
+    #       for games whose check must carry the event out anyway.
     #   milestones(before, after) -> list[str]  -- what an event that changed the score or
     #       ended the match means, in the game's words, for the history view.
     #   notes(state) -> list[str]  -- what the last event set off automatically (the chapter's

@@ -234,7 +234,9 @@ class MatchService:
         stored = self.store.append(match_id, [draft], match.head, idempotency_key=idempotency_key)
         for ev in stored:
             if ev.seq > match.head:
-                match.fold.advance(match.fold.decode(ev), ev.seq)
+                # the event just checked is the one stored: advance reuses the preview's result
+                typed = event if ev.seq == match.head + 1 and len(stored) == 1 else match.fold.decode(ev)
+                match.fold.advance(typed, ev.seq)
                 match.events.append(ev)
         return Verdict(True, stored[-1] if stored else None, match)
 

@@ -621,3 +621,43 @@ def test_a_replayed_rewind_keeps_what_the_game_counted_when_it_was_made():
     assert fold.state.pile == 11 and fold.state.rewinds == 2 and fold.state.corrections == 1
     assert [(e.seq, e.inserted) for e in fold.entries] == [(1, False), (5, True), (2, False), (4, False), (5, False)]
     assert fold.branches == [Branch(3, 2, ()), Branch(4, 2, (3,))]
+
+
+class _Counting:
+    """The toy game, counting how often the fold asks it to check and apply."""
+
+    def __init__(self):
+        from tests.toygame import GAME
+
+        self._game = GAME
+        self.calls = 0
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def check(self, state, event, ctx):
+        self.calls += 1
+        return self._game.check(state, event, ctx)
+
+    def apply(self, state, event, ctx):
+        self.calls += 1
+        return self._game.apply(state, event, ctx)
+
+
+def test_advance_after_a_preview_of_the_same_event_does_no_second_pass():
+    from adjudicator.fold import Fold
+    from tests.toygame import NimStarted
+
+    game = _Counting()
+    fold = Fold(game, "m")
+    fold.advance(NimStarted(by="judge", game="nim", players=("a", "b")), 1)
+    take = Take(by="a", player="a", count=2)
+    previewed = fold.preview(take, 2)
+    assert game.calls == 2  # check + apply
+    assert fold.advance(take, 2) == previewed and previewed.pile == 8
+    assert game.calls == 2  # reused
+    # an equal but different object, or a fold that moved on, is computed afresh
+    other = Take(by="b", player="b", count=1)
+    fold.preview(other, 3)
+    fold.advance(Take(by="b", player="b", count=1), 3)
+    assert game.calls == 6 and fold.state.pile == 7

@@ -128,6 +128,10 @@ class Bacdef:
     def apply(self, state: State, event: Any, ctx: Context) -> State:
         return R.step(state, event, ctx)
 
+    def transition(self, state: State, event: Any, ctx: Context) -> State:
+        """Check and apply in one pass: checking a BACDEF event means carrying it out on a copy."""
+        return R.step(state, event, ctx)
+
     def apply_rewind(self, current: State, target: State, event: E.BacRewind, ctx: Context) -> State:
         return R.apply_rewind(current, target, event, ctx)
 
