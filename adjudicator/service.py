@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -129,9 +130,31 @@ def _stored_from_flat(no: int, obj: dict[str, Any], match_id: str) -> StoredEven
 
 
 class MatchService:
-    def __init__(self, store: Store, clock: Callable[[], str] = utc_now):
+    def __init__(self, store: Store, clock: Callable[[], str] = utc_now, cache_size: int = 64):
         self.store = store
         self.clock = clock
+        # matches this service folded, most recent last: a terminal entering action after
+        # action does not re-read and re-fold the whole log each time
+        self._folded: OrderedDict[str, Match] = OrderedDict()
+        self._cache_size = cache_size
+
+    def _current(self, match_id: str) -> Match:
+        """The match as the store holds it now. The copy folded here last time is reused while
+        the store's head has not moved (the log only grows, and a seq is written once, so the same
+        head seq means the same events); otherwise the match is loaded and verified afresh."""
+        match = self._folded.get(match_id)
+        if match is not None and self.store.head(match_id) == match.head:
+            self._folded.move_to_end(match_id)
+            return match
+        match = self.load(match_id)
+        self._remember(match)
+        return match
+
+    def _remember(self, match: Match) -> None:
+        self._folded[match.match_id] = match
+        self._folded.move_to_end(match.match_id)
+        while len(self._folded) > self._cache_size:
+            self._folded.popitem(last=False)
 
     # -- loading -----------------------------------------------------------------------------
     def load(self, match_id: str, *, upto: int | None = None) -> Match:
@@ -211,7 +234,7 @@ class MatchService:
             event = decode_event(game, type_, by, fields, strict=strict)
             match = Match(match_id, game, Fold(game, match_id), [])
         else:
-            match = self.load(match_id)
+            match = self._current(match_id)
             event = decode_event(match.game, type_, by, fields, strict=strict)
         fields = event_fields(event)
         try:
@@ -238,6 +261,7 @@ class MatchService:
                 typed = event if ev.seq == match.head + 1 and len(stored) == 1 else match.fold.decode(ev)
                 match.fold.advance(typed, ev.seq)
                 match.events.append(ev)
+        self._remember(match)
         return Verdict(True, stored[-1] if stored else None, match)
 
     # -- whole files -------------------------------------------------------------------------

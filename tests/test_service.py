@@ -469,3 +469,26 @@ def test_fold_stored_of_a_log_of_an_unknown_game(store):
     store.append("m1", [Draft(type="match_started", by="judge", recorded_at="t", fields={"game": "chess", "players": ["a", "b"]})], 0)
     with pytest.raises(IntegrityError, match="unknown game 'chess'"):
         fold_stored(store.read("m1"))
+
+
+def test_a_service_reuses_its_folded_match_and_reloads_when_another_writer_moved_it(tmp_path):
+    from events.sqlite import SQLiteStore
+
+    path = str(tmp_path / "shared.sqlite3")
+    one, two = MatchService(SQLiteStore(path)), MatchService(SQLiteStore(path))
+    assert one.new("nim", ["a", "b"], match_id="m").accepted
+    reads = []
+    real_read = one.store.read
+    one.store.read = lambda *a, **k: reads.append(a) or real_read(*a, **k)
+    assert one.submit("m", "take", "a", {"player": "a", "count": 1}).accepted
+    assert one.submit("m", "take", "b", {"player": "b", "count": 1}).accepted
+    assert reads == []  # nothing moved behind its back: no re-read
+    # another terminal enters a's take
+    assert two.submit("m", "take", "a", {"player": "a", "count": 3}).accepted
+    # the first terminal sees it: a's second take in a row is refused, b's take is accepted
+    refused = one.submit("m", "take", "a", {"player": "a", "count": 1})
+    assert (refused.accepted, refused.violation.rule_id) == (False, "NIM-TURN-1")
+    assert len(reads) == 1
+    done = one.submit("m", "take", "b", {"player": "b", "count": 2})
+    assert done.accepted and done.event.seq == 5 and done.match.state.pile == 3
+    assert fold_stored(one.store.read("m")).state == done.match.state
