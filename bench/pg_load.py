@@ -137,12 +137,12 @@ def alone(lines: list[str]) -> dict[str, Any]:
 # -- the workers -----------------------------------------------------------------------------
 
 
-def worker(out, url: str, items: list[tuple[str, list[str]]], barrier, keys: bool) -> None:
+def worker(out, url: str, items: list[tuple[str, list[str]]], barrier, keys: bool, cache_size: int = 64) -> None:
     register_nim()
     from events.postgres import PostgresStore
 
     store = PostgresStore(url)
-    service = MatchService(store)
+    service = MatchService(store, cache_size=cache_size)
     latencies: list[float] = []
     rejected = 0
     barrier.wait(timeout=300)
@@ -199,6 +199,7 @@ def run_load(
     prefix: str | None = None,
     keys: bool = True,
     games: str = "auto",
+    cache_size: int = 64,
 ) -> LoadReport:
     """Play the workload with ``procs`` processes into the store at ``url``, check it, report.
 
@@ -221,7 +222,7 @@ def run_load(
     out = ctx.Queue()
     barrier = ctx.Barrier(procs + 1)
     t0 = time.monotonic()
-    workers = [ctx.Process(target=worker, args=(out, url, items, barrier, keys), daemon=True) for items in plan]
+    workers = [ctx.Process(target=worker, args=(out, url, items, barrier, keys, cache_size), daemon=True) for items in plan]
     for w in workers:
         w.start()
     reports = []
@@ -295,6 +296,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", choices=["auto", "bacdef", "nim"], default="auto", help="auto: BACDEF fixtures, else nim")
     ap.add_argument("--no-keys", action="store_true", help="submit without idempotency keys")
     ap.add_argument("--keep", action="store_true", help="keep the run's schema")
+    ap.add_argument(
+        "--compare-cache",
+        action="store_true",
+        help="run the workload twice in this run, with the service's fold cache off then on, and print the ratio",
+    )
     args = ap.parse_args(argv)
     if not args.url.startswith(("postgresql://", "postgres://")):
         ap.error(f"--url must be a postgresql:// URL, not {args.url!r}")
@@ -305,11 +311,23 @@ def main(argv: list[str] | None = None) -> int:
     schema, url = fresh_schema(args.url)
     print(f"schema {schema} on {args.url.split('?')[0]}")
     try:
-        report = run_load(url, args.procs, args.matches, events=args.events, keys=not args.no_keys, games=args.games)
+        runs = [("fold cache off", 0), ("fold cache on", 64)] if args.compare_cache else [("", 64)]
+        reports = []
+        for label, size in runs:
+            report = run_load(
+                url, args.procs, args.matches, events=args.events, keys=not args.no_keys, games=args.games, cache_size=size
+            )
+            reports.append(report)
+            print((f"{label}: " if label else "") + report.summary())
     finally:
         if not args.keep:
             drop_schema(args.url, schema)
-    print(report.summary())
+    if args.compare_cache:
+        off, on = reports
+        print(
+            f"ratio (cache on / off, same run): throughput x{on.throughput / off.throughput:.2f}, "
+            f"p50 latency x{on.percentile(0.5) / off.percentile(0.5):.2f}"
+        )
     print("checked: every accepted action stored once, every chain verifies, results equal adjudication alone")
     return 0
 
