@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 
 from adjudicator.games.bacdef import events as E
 from adjudicator.games.bacdef import rules as R
@@ -172,17 +171,9 @@ class Bacdef:
     # -- decks ------------------------------------------------------------------------------------
     def read_deck(self, text: str) -> list[str]:
         """A deck file: 7 letters, as a JSON list or separated by spaces, commas or lines."""
-        text = text.strip()
-        if text.startswith("["):
-            try:
-                data = msgspec.json.decode(text)
-            except msgspec.DecodeError as exc:
-                raise Malformed(f"deck file is not valid JSON ({exc})", "$") from None
-            if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
-                raise Malformed("a deck is a list of letters", "$")
-            return [x.strip().upper() for x in data]
-        lines = [ln.split("#", 1)[0] for ln in text.splitlines()]
-        return [tok.upper() for ln in lines for tok in ln.replace(",", " ").split()]
+        from adjudicator.decklist import entries
+
+        return [x.upper() for x in entries(text, "7 letters (A-F)")]
 
     def check_deck(self, deck: list[str], options: dict[str, Any] | None = None) -> list[str]:
         R.check_deck_letters(deck, _options(options or {}))

@@ -7,7 +7,6 @@ names a card only together with its owner.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -90,7 +89,6 @@ def label(cards: Iterable[str]) -> str:
 
 
 # -- deck lists (DB-DECK-1, DB-DECK-2) -------------------------------------------------------------
-_SPLIT = re.compile(r"[\s,;]+")
 
 
 def read_deck(text: str) -> tuple[str, ...]:
@@ -99,24 +97,9 @@ def read_deck(text: str) -> tuple[str, ...]:
 
     Unambiguous spellings are written canonically (``s3`` -> ``S3``, ``3S`` -> ``S3``, ``ST`` ->
     ``S10``); anything else (``S1``, ``S11``) is kept as written so that ``check_deck`` names it."""
-    stripped = text.strip()
-    if not stripped:
-        raise Malformed("the deck list is empty: list the 54 card ids (S3, HK, D10, JK1...)", "line 1")
-    if stripped.startswith("["):
-        import msgspec
+    from adjudicator.decklist import entries
 
-        try:
-            items = msgspec.json.decode(stripped)
-        except msgspec.DecodeError as exc:
-            raise Malformed(f"the deck list looks like JSON but does not decode ({exc})", "$") from None
-        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
-            raise Malformed("a JSON deck list is an array of card ids (strings)", "$")
-        tokens = items
-    else:
-        tokens = []
-        for line in stripped.splitlines():
-            line = line.split("#", 1)[0]
-            tokens.extend(t for t in _SPLIT.split(line) if t)
+    tokens = entries(text, "54 card ids (S3, HK, D10, JK1...)")
     return tuple(suggest(t, _SAFE_NUMBERS) or t for t in tokens)
 
 
