@@ -7,7 +7,6 @@ This is the one place where the pure reducers meet a store and a clock. The cloc
 from __future__ import annotations
 
 import datetime as _dt
-import os
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -17,10 +16,10 @@ from typing import Any
 import msgspec
 
 from adjudicator import registry
-from adjudicator.fold import Fold, decode_event, event_fields, event_type
-from adjudicator.protocol import JUDGE, Action, Game, Malformed, MatchStarted, Outcome, Violation
+from adjudicator.fold import Fold, decode_event, event_fields
+from adjudicator.protocol import JUDGE, Game, Malformed, Outcome, Violation
 from events.chain import IntegrityError, verify_chain
-from events.envelope import ENVELOPE_KEYS, Draft, Rejection, StoredEvent, split_flat
+from events.envelope import Draft, Rejection, StoredEvent, split_flat
 from events.store import Store, UnknownMatch
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")

@@ -6,7 +6,7 @@ player hides them unless the event is that player's own.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Literal, Union
 
 import msgspec
 

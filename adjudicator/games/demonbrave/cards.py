@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.protocol import Violation
 
 SUITS = ("S", "H", "D", "C")
 #: Daifugo order, weakest first; the position + 1 is the index (DB-DECK-8).
