@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -73,11 +74,24 @@ class SQLiteStore(Store):
         try:
             self._db = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
             self._db.execute("PRAGMA busy_timeout=30000")
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the SQLite store {path!r}: {exc}") from None
+        # Switching a new file to WAL and creating the schema can fail at once with "locked"
+        # while another process does the same (SQLite answers busy without waiting, to avoid a
+        # deadlock). Every statement here is idempotent, so it is retried until that opener is done.
+        deadline = time.monotonic() + 30.0
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.executescript(SCHEMA)
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
+                    raise StoreError(f"cannot open the SQLite store {path!r}: {exc}") from None
+                time.sleep(0.02)
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot open the SQLite store {path!r}: {exc}") from None
 
     def close(self) -> None:
         with self._lock:

@@ -134,3 +134,24 @@ def create_worker(out, url: str, match_id: str, writer: int, barrier) -> None:
             out.put(("conflict", writer, str(exc)))
     finally:
         store.close()
+
+
+def test_processes_opening_a_new_sqlite_file_at_the_same_instant_all_open_it(tmp_path):
+    """Switching a new file to WAL and creating the schema race between openers; none may fail."""
+    import multiprocessing as mp
+
+    paths = [str(tmp_path / f"new-{n}.sqlite3") for n in range(40)]
+    barrier = mp.get_context("spawn").Barrier(6)
+    results = run_processes(open_worker, [(paths, w, barrier) for w in range(6)])
+    assert sorted(results) == [("opened", w, len(paths)) for w in range(6)]
+    for path in paths:
+        with open_store(path) as store:
+            assert store.matches() == []
+
+
+def open_worker(out, paths: list[str], writer: int, barrier) -> None:
+    """Open each new file together with the other workers (one barrier per file)."""
+    for path in paths:
+        barrier.wait(timeout=60)
+        open_store(path).close()
+    out.put(("opened", writer, len(paths)))
