@@ -4,13 +4,19 @@ The *effective history* is the list of entries whose states lead to the current 
 accepted ``rewind`` cuts it back to ``to_seq`` and appends itself; the cut entries stay in the
 log as an abandoned branch. An accepted ``correct`` inserts its event before ``at_seq`` and
 re-checks every later effective entry; the first one that no longer holds rejects the
-correction. Games gate both through their own ``check`` (which sees the whole log) and shape
-the state after a rewind through ``apply_rewind``.
+correction. Games gate both through their own ``step`` (which sees the whole log; its result is
+not used there) and shape the state after a rewind through ``after_rewind``. The state after a
+correction is ``step`` of the correction on the corrected history's last state.
 
 When a correction replays an earlier rewind, the rewind is re-checked on the corrected history
 and returns to the corrected state at its ``to_seq``, but ``apply_rewind`` is given, as the
 state the rewind was made from, the state it was made from at the time (the events it cut
 are not replayed, so what a game counts there, such as rewinds made, is kept as it was).
+
+Before any game rule, the fold checks what every game shares: the rules version and the player
+count of ``match_started`` with distinct names (the game's ``player_count`` and
+``player_count_rule``), and that every later event is entered by a player of the match or the
+judge (``Game.check_author``).
 
 ``Fold.advance`` computes everything before it changes anything, so a rejected event leaves the
 fold exactly as it was. A plain event (neither rewind nor correct) costs O(1): the entries, the
@@ -26,11 +32,11 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from adjudicator.kit import Game
 from adjudicator.protocol import (
     Action,
     Context,
     Correct,
-    Game,
     Malformed,
     MatchStarted,
     NotEffective,
@@ -299,6 +305,12 @@ class Fold:
                 f"unknown rules version {event.rules_version!r} for {game.name}; known: {', '.join(known)}",
                 "$.rules_version",
             )
+        players = list(event.players)
+        low, high = game.player_count
+        if not low <= len(players) <= high or len(set(players)) != len(players):
+            count = str(low) if low == high else f"{low} to {high}"
+            rule, code = game.player_count_rule
+            raise Violation(rule, f"{game.title} is played by {count} different players, not {players}", code)
 
     def _step(
         self, line: _Line, event: Action, seq: int, ctx: Context, made_from: Any = _NOW
@@ -317,7 +329,8 @@ class Fold:
                 f"cannot rewind to seq {event.to_seq}: it is not an earlier event of the effective history",
             )
             try:
-                game.check(current, event, ctx)
+                game.check_author(event, self.players)
+                game.step(current, event, ctx)  # the gate: its result is not used
             except NotEffective:
                 if idx is None:  # the game looked the target up before checking it
                     raise bad from None
@@ -325,21 +338,18 @@ class Fold:
             if idx is None:
                 raise bad
             target = line.entries[idx].state
-            new_state = game.apply_rewind(current if made_from is _NOW else made_from, target, event, ctx)
+            new_state = game.after_rewind(current if made_from is _NOW else made_from, target, event, ctx)
             kept = line.entries[: idx + 1]
             abandoned = tuple(e.seq for e in line.entries[idx + 1 :] if not e.inserted)
             cut = _Line(kept, {s: i for s, i in line.pos.items() if i <= idx}, line.eff[: line.eff.index(event.to_seq) + 1])
             cut.push(Entry(seq, event, new_state))
             return cut, None, Branch(seq, event.to_seq, abandoned)
-        transition = getattr(game, "transition", None)
-        if transition is not None:  # check and apply in one pass
-            return None, Entry(seq, event, transition(current, event, ctx)), None
-        game.check(current, event, ctx)
-        return None, Entry(seq, event, game.apply(current, event, ctx)), None
+        game.check_author(event, self.players)
+        return None, Entry(seq, event, game.step(current, event, ctx)), None
 
-    def _correct_state(self, state: Any, event: Correct, ctx: Context) -> Any:
-        apply_correct = getattr(self.game, "apply_correct", None)
-        return apply_correct(state, event, ctx) if apply_correct is not None else state
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.entries[0].event.players if self.entries else ()  # type: ignore[attr-defined]
 
     def _correct(self, line: _Line, event: Correct, seq: int, ctx: Context) -> _Line:
         """The effective history with ``event``'s correction made and every later entry re-checked."""
@@ -352,7 +362,8 @@ class Fold:
             f"cannot insert before seq {event.at_seq}: it is not a later event of the effective history",
         )
         try:
-            game.check(line.entries[-1].state, event, ctx)
+            game.check_author(event, self.players)
+            game.step(line.entries[-1].state, event, ctx)  # the gate, before anything is replayed
         except NotEffective:
             if idx is None:
                 raise bad from None
@@ -368,9 +379,7 @@ class Fold:
             try:
                 if isinstance(ev, Correct) and not was_inserted:
                     # An earlier correction: its event is already in place; only its gate is re-checked.
-                    current = rebuilt.entries[-1].state
-                    game.check(current, ev, step_ctx)
-                    rebuilt.push(Entry(s, ev, self._correct_state(current, ev, step_ctx)))
+                    rebuilt.push(Entry(s, ev, game.step(rebuilt.entries[-1].state, ev, step_ctx)))
                     continue
                 if isinstance(ev, Rewind):  # the state at the head when it was made
                     made_from = self.history[self.log[bisect_left(self.log, s, key=lambda p: p[0]) - 1][0]]
@@ -378,13 +387,12 @@ class Fold:
                 else:
                     cut, entry, _ = self._step(rebuilt, ev, s, step_ctx)
             except Violation as v:
-                conflict = getattr(game, "correction_conflict", None)
-                raise self._conflict(v, event, seq, ev, s, was_inserted, conflict) from None
+                raise self._conflict(v, event, seq, ev, s, was_inserted, game.correction_conflict) from None
             if entry is not None:
                 rebuilt.push(entry._replace(inserted=was_inserted))
             else:
                 rebuilt = cut  # type: ignore[assignment]
-        rebuilt.push(Entry(seq, event, self._correct_state(rebuilt.entries[-1].state, event, ctx)))
+        rebuilt.push(Entry(seq, event, game.step(rebuilt.entries[-1].state, event, self._context(rebuilt, seq, len(self.log)))))
         return rebuilt
 
     @staticmethod

@@ -1,8 +1,7 @@
 """The reducer protocol every game implements, and the errors it speaks.
 
-A game is a module-level object registered by name (``adjudicator.registry``). Its reducer is
-pure: ``check`` raises ``Violation`` when an event is illegal now, ``apply`` returns a new state
-and never mutates its input; neither reads a clock, a random source or any I/O.
+The values every game and the fold speak: events, violations, outcomes, legal actions, the
+context of a step. The game contract itself is ``adjudicator.kit.Game``.
 
 Events are frozen msgspec Structs tagged by ``type``; every game declares a tagged union of its
 own event classes, which the fold uses to decode a stored event's fields (``forbid_unknown_fields``
@@ -11,8 +10,8 @@ makes a typo an error, not a silently ignored key).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 import msgspec
 
@@ -72,30 +71,48 @@ Status = Literal["in_progress", "won", "drawn", "void"]
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """How a match stands: ``status``, the ``winner``, the ``score`` in games or sets where a
+    match has several, the ``reason`` it ended (a code from the game's ``Reason`` enum, as in
+    python-chess's ``Termination``) and ``detail``, that reason in plain words."""
+
     status: Status
     winner: str | None = None
     score: dict[str, int] | None = None
+    reason: str | None = None
     detail: str = ""
+
+
+class Choice(msgspec.Struct, frozen=True, kw_only=True):
+    """What one field of a legal action may hold (``adjudicator.kit`` builds them).
+
+    - ``one``: exactly one of ``values`` (a value may itself be a list, e.g. a valid pair);
+    - ``some``: a list of distinct items of ``values``, between ``min`` and ``max`` long; every
+      such list is legal, in any order;
+    - ``int``: a whole number from ``min`` to ``max``;
+    - ``text``: free text (a reason), non-empty.
+
+    ``optional`` fields may be left out."""
+
+    kind: Literal["one", "some", "int", "text"]
+    values: tuple[Any, ...] = ()
+    min: int = 0
+    max: int | None = None
+    optional: bool = False
 
 
 class LegalAction(msgspec.Struct, frozen=True, kw_only=True):
     """One action open now: who may enter it, its type, and a template of its fields.
 
-    ``anytime`` marks actions open at every moment (a concession, a judge's rewind): they do not
+    ``choices`` gives every field's allowed values, so a program (or a test playing at random)
+    can build the action; ``anytime`` marks actions open at every moment (a concession, a judge's rewind): they do not
     make their author someone the table is waiting for."""
 
     who: str
     type: str
-    fields: str = ""
+    fields: str = ""  # as printed; derived from ``choices`` when left empty
     note: str = ""
     anytime: bool = False
-
-
-class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
-    name: str
-    default: Any
-    values: str
-    rule: str = ""
+    choices: dict[str, Choice] = {}
 
 
 class NotEffective(KeyError):
@@ -125,43 +142,3 @@ class Context(msgspec.Struct, frozen=True, kw_only=True):
     log: Sequence[tuple[int, Action]] = ()
     effective: Sequence[int] = ()
     state_at: Callable[[int], Any] | None = None
-
-
-class Game(Protocol):
-    name: ClassVar[str]
-    title: ClassVar[str]
-    rules_versions: ClassVar[tuple[str, ...]]  # the last one is current
-    options: ClassVar[Sequence[OptionSpec]]
-    event_type: ClassVar[Any]  # the tagged union of this game's events (MatchStarted first)
-
-    def initial(self, started: Any, ctx: Context) -> Any: ...
-    def check(self, state: Any, event: Action, ctx: Context) -> None: ...
-    def apply(self, state: Any, event: Action, ctx: Context) -> Any: ...
-    def apply_rewind(self, current: Any, target: Any, event: Rewind, ctx: Context) -> Any: ...
-    def outcome(self, state: Any) -> Outcome: ...
-    def view(self, state: Any, player: str | None = None) -> Mapping[str, Any]: ...
-    def describe(self, state: Any, player: str | None = None) -> str: ...
-    def legal(self, state: Any) -> list[LegalAction]: ...
-    def check_deck(self, deck: Any, options: Mapping[str, Any] | None = None) -> Any: ...
-    def read_deck(self, text: str) -> Any: ...
-
-    # Optional members (callers use ``getattr(game, name, None)``; a game may leave them out):
-    #   transition(state, event, ctx) -> state  -- check and apply in one pass (raises
-    #       Violation, never mutates its input); the fold calls it instead of check + apply,
-    #       for games whose check must carry the event out anyway.
-    #   milestones(before, after) -> list[str]  -- what an event that changed the score or
-    #       ended the match means, in the game's words, for the history view.
-    #   notes(state) -> list[str]  -- what the last event set off automatically (the chapter's
-    #       derived notes), shown after an accepted action.
-    #   correction_conflict: ClassVar[tuple[str, str]]  -- (rule_id, code) under which the fold
-    #       reports a correction that makes a later event illegal (see Fold._conflict).
-    #   apply_correct(state, event: Correct, ctx) -> state  -- the state after a correction.
-    #   explain(state, query: Mapping[str, Any]) -> Mapping[str, Any]  -- a structured answer to
-    #       a judge's question about the state (e.g. which of two units is stronger and by
-    #       which rule); ``Malformed`` for a query it cannot answer. See ``Explains``.
-
-
-class Explains(Protocol):
-    """A game that can explain its state (optional; see ``Game``)."""
-
-    def explain(self, state: Any, query: Mapping[str, Any]) -> Mapping[str, Any]: ...

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import importlib
 
-from adjudicator.protocol import Game, Malformed
+from adjudicator.kit import Game
+from adjudicator.protocol import Malformed
 
 _GAMES: dict[str, str] = {
     "bacdef": "adjudicator.games.bacdef:GAME",
@@ -25,7 +26,9 @@ def get(name: str) -> Game:
     if target is None:
         raise Malformed(f"unknown game {name!r}; known games: {', '.join(names())}", "$.game")
     module, attr = target.split(":")
-    game = getattr(importlib.import_module(module), attr)
+    game = vars(importlib.import_module(module))[attr]
+    if not isinstance(game, Game):
+        raise TypeError(f"{target} is not an adjudicator.kit.Game")
     _loaded[name] = game
     return game
 

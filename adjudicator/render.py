@@ -184,8 +184,7 @@ def history_lines(rows: Sequence[Row]) -> list[str]:
 
 def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int]) -> dict[int, list[str]]:
     """``{seq: lines}`` for the events that changed the score or ended the match: the game's
-    own words (optional ``Game.milestones(before, after)``) or else the outcome after them."""
-    own = getattr(game, "milestones", None)
+    own words (``Game.milestones(before, after)``)."""
     out: dict[int, list[str]] = {}
     for seq in seqs:
         if seq - 1 not in states or seq not in states:
@@ -194,7 +193,7 @@ def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int]) -> dic
         o1, o2 = game.outcome(before), game.outcome(after)
         if (o1.score, o1.status) == (o2.score, o2.status):
             continue
-        out[seq] = list(own(before, after)) if own else [outcome_text(o2)]
+        out[seq] = list(game.milestones(before, after))
     return out
 
 

@@ -17,7 +17,8 @@ import msgspec
 
 from adjudicator import registry
 from adjudicator.fold import Fold, decode_event, event_fields
-from adjudicator.protocol import JUDGE, Game, Malformed, Outcome, Violation
+from adjudicator.kit import Game
+from adjudicator.protocol import JUDGE, Malformed, Outcome, Violation
 from events.chain import IntegrityError, verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, split_flat
 from events.store import Store, UnknownMatch

@@ -301,20 +301,16 @@ def legal(env: Env, match_id: str, player: str | None) -> None:
 def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None) -> None:
     """Why the rules decide as they do: compare two units (A B), rank one (A), or, with none,
     explain what is in progress (for games that can explain themselves)."""
-    from adjudicator.protocol import Malformed
     from adjudicator.render import outline, plain
 
     match = env.service().load(match_id)
-    how = getattr(match.game, "explain", None)
-    if how is None:
-        raise Malformed(f"{match.game.name} has nothing to explain; adj state shows the position", "$")
     if at_seq is not None and at_seq not in match.fold.history:
         raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {at_seq}", param_hint="'--at'")
     st = match.state if at_seq is None else match.fold.state_at(at_seq)
     if len(units) > 2:
         raise click.BadParameter("name at most two units to compare", param_hint="UNITS")
     query = {"a": units[0], "b": units[1]} if len(units) == 2 else {"unit": units[0]} if units else {}
-    result = plain(how(st, query))
+    result = plain(match.game.explain(st, query))
     env.emit(result, outline(result))
 
 
@@ -395,8 +391,7 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
     ev = verdict.event
     out = match.outcome()
     movers = to_move(match.game.legal(match.state))
-    notes_of = getattr(match.game, "notes", None)
-    notes = list(notes_of(match.state)) if notes_of else []
+    notes = list(match.game.notes(match.state))
     data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": ev.flat(),
             "outcome": plain(out), "to_move": movers, "notes": notes, **(extra_json or {})}
     if brief:
@@ -617,18 +612,12 @@ def deck() -> None:
 def deck_check(env: Env, game: str, file: str, opts: Sequence[str]) -> None:
     """Validate a deck list for GAME: ok (exit 0), or every violated rule (exit 1)."""
     from adjudicator import registry
-    from adjudicator.protocol import Violation
     from adjudicator.render import plain
 
     g = registry.get(game)
-    options = pairs(opts, json_value, "KEY=VALUE")
+    options = g.decode_options(pairs(opts, json_value, "KEY=VALUE"))
     deck_list = g.read_deck(read_text(file))
-    try:  # a game raises its first violation, or returns them all
-        result = g.check_deck(deck_list, options or None)
-    except Violation as v:
-        result = [v]
-    found = result if isinstance(result, (list, tuple)) else [result]
-    errors = [v for v in found if isinstance(v, Violation)]
+    errors = g.check_deck(deck_list, options)
     data = {"ok": not errors, "game": game, "deck": plain(deck_list),
             "violations": [{"rule": v.rule_id, "code": v.code, "message": v.message} for v in errors]}
     if errors:

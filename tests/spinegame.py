@@ -4,7 +4,7 @@ In plain nim every take flips the turn, so a correction that inserts a take alwa
 the next take (or is cut off by a later rewind). ``adjust`` is the judge putting stones back on
 the pile or taking them off (a miscount noticed later); it does not move the turn, so inserting
 it before a later event can hold, or can make a later take illegal (``NIM-TAKE-2``). The state
-also counts the corrections through the optional ``apply_correct`` hook.
+also counts the corrections: ``step`` of a correction on the corrected history's last state.
 """
 
 from __future__ import annotations
@@ -48,12 +48,11 @@ class NimX(Nim):
             raise Violation("NIMX-ADJ-1", f"the pile has {state.pile} stones; it cannot change by {event.delta}")
 
     def apply(self, state: State, event: Action, ctx: Context) -> State:
+        if isinstance(event, Correct):
+            return msgspec.structs.replace(state, corrections=state.corrections + 1)
         if isinstance(event, Adjust):
             return msgspec.structs.replace(state, pile=state.pile + event.delta)
         return super().apply(state, event, ctx)
-
-    def apply_correct(self, state: XState, event: Correct, ctx: Context) -> XState:
-        return msgspec.structs.replace(state, corrections=state.corrections + 1)
 
 
 GAME = NimX()

@@ -197,7 +197,7 @@ def test_act_accepted_prints_the_event_and_who_moves(adj, m):
     ok(adj("act", "m", "take", "player=alice", "count=2", "--by", "alice"),
        "m seq 4  alice  take  count=2 player=alice\noutcome: won by alice\n")
     out = json.loads(ok(adj("state", "m", "--json")).stdout)
-    assert out["outcome"] == {"status": "won", "winner": "alice", "score": None, "detail": ""}
+    assert out["outcome"] == {"status": "won", "winner": "alice", "score": None, "reason": "last_stone", "detail": ""}
 
 
 def test_act_json(adj, m):
@@ -286,7 +286,9 @@ def test_act_unknown_store_option_placement(adj, m):
 # -- legal, state ---------------------------------------------------------------------------------
 def test_legal(adj, m):
     ok(adj("legal", "m"), "bob: take player=bob count=<1-3>\n")
-    ok(adj("legal", "m", "--json"), '[{"who":"bob","type":"take","fields":"player=bob count=<1-3>","note":"","anytime":false}]\n')
+    ok(adj("legal", "m", "--json"), '[{"who":"bob","type":"take","fields":"player=bob count=<1-3>","note":"","anytime":false,'
+               '"choices":{"player":{"kind":"one","values":["bob"],"min":0,"max":null,"optional":false},'
+               '"count":{"kind":"int","values":[],"min":1,"max":3,"optional":false}}}]\n')
     ok(adj("act", "m", "take", "player=bob", "count=3", "--by", "bob"))
     ok(adj("act", "m", "take", "player=alice", "count=1", "--by", "alice"))
     ok(adj("legal", "m"), "nothing is open; outcome: won by alice\n")
@@ -303,7 +305,7 @@ def test_state_now_at_a_seq_and_as_a_player(adj, branched):
     assert data == {"match_id": "m", "seq": 5, "head_seq": 6, "as": "judge", "abandoned_by": None,
                     "state": {"players": ["alice", "bob"], "pile": 4, "turn": 1, "taken": [3, 0], "rewinds": 1,
                               "winner": None},
-                    "outcome": {"status": "in_progress", "winner": None, "score": None, "detail": ""},
+                    "outcome": {"status": "in_progress", "winner": None, "score": None, "reason": None, "detail": ""},
                     "to_move": ["bob"]}
 
 
@@ -436,7 +438,7 @@ def test_check_clean_file(adj, tmp_path):
         "accepted": 3,
         "rejection": None,
         "rejections": [],
-        "outcome": {"status": "won", "winner": "bob", "score": None, "detail": ""},
+        "outcome": {"status": "won", "winner": "bob", "score": None, "reason": "last_stone", "detail": ""},
         "state": {"players": ["alice", "bob"], "pile": 0, "turn": 0, "taken": [3, 2], "rewinds": 0, "winner": "bob"},
     }
     assert adj.match_ids() == []  # check stores nothing
@@ -558,7 +560,7 @@ def test_import_id_from_option_file_or_name(adj, tmp_path):
     path = write_jsonl(tmp_path / "club-night.jsonl", [START, take("alice", 2)])
     ok(adj("import", path), "imported club-night: 2 events; outcome: in progress\n")
     ok(adj("import", path, "--id", "again", "--json"),
-       '{"match_id":"again","events":2,"outcome":{"status":"in_progress","winner":null,"score":null,"detail":""}}\n')
+       '{"match_id":"again","events":2,"outcome":{"status":"in_progress","winner":null,"score":null,"reason":null,"detail":""}}\n')
     named = write_jsonl(tmp_path / "n.jsonl", [dict(START, match_id="named"), take("alice", 2)])
     ok(adj("import", named), "imported named: 2 events; outcome: in progress\n")
     assert adj.match_ids() == ["again", "club-night", "named"]
@@ -634,15 +636,17 @@ def test_deck_check(adj, tmp_path, monkeypatch):
     fails(adj("deck", "check", "nim", str(deck)), 1, "NIM-DECK-1: too many stones\nNIM-DECK-2: no pebbles\n")
     result = adj("deck", "check", "nim", str(deck), "--json")
     assert json.loads(result.stdout) == {
-        "ok": False, "game": "nim", "deck": None,
+        "ok": False, "game": "nim", "deck": ["anything"],
         "violations": [{"rule": "NIM-DECK-1", "code": "E_SIZE", "message": "too many stones"},
                        {"rule": "NIM-DECK-2", "code": None, "message": "no pebbles"}]}
 
-    def first_only(d, options=None):
-        raise Violation("NIM-DECK-3", f"options were {options}")
+    def with_options(d, options=None):  # the game receives its decoded Options
+        return [Violation("NIM-DECK-3", f"a pile of {options.pile}")]
 
-    monkeypatch.setattr(toygame.GAME, "check_deck", first_only)
-    fails(adj("deck", "check", "nim", str(deck), "--opt", "pile=3"), 1, "NIM-DECK-3: options were {'pile': 3}\n")
+    monkeypatch.setattr(toygame.GAME, "check_deck", with_options)
+    fails(adj("deck", "check", "nim", str(deck), "--opt", "pile=3"), 1, "NIM-DECK-3: a pile of 3\n")
+    fails(adj("deck", "check", "nim", str(deck), "--opt", "stones=3"), 2,
+          "error: unknown Nim option 'stones'; options: pile (at $.options.stones)\n")
     fails(adj("deck", "check", "chess", str(deck)), 2,
           f"error: unknown game 'chess'; known games: {', '.join(registry.names())} (at $.game)\n")
 

@@ -115,7 +115,7 @@ def test_log_of_the_demo_marks_the_branch_and_each_set_result(adj):
         "── match won by alice (alice 2 - 1 bob)",
     ]
     assert "catalog=<6 entries: A B C D E F>" in log[1]
-    assert log[-1] == "outcome: won by alice (alice 2, bob 1); alice 2 - 1 bob"
+    assert log[-1] == "outcome: won by alice (alice 2, bob 1); two sets won"
 
 
 def test_legal_as_a_player_lists_only_their_own_actions(adj, turn1):

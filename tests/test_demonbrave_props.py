@@ -113,7 +113,7 @@ def test_every_pair_outranks_every_plain_single(cfg, rev, x, y):
 # -- random legal play ----------------------------------------------------------------------------
 def _legal(state: State, ctx, event) -> bool:
     try:
-        GAME.check(state, event, ctx)
+        GAME.step(state, event, ctx)
     except Violation:
         return False
     return True

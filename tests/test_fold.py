@@ -463,6 +463,7 @@ def test_recheck_during_a_correction_sees_the_log_before_the_rechecked_event():
         (5, "Adjust", [1, 2, 3, 4], [1, 2]),
         (3, "Take", [1, 2], [1, 2]),
         (4, "Take", [1, 2, 3], [1, 2, 3]),
+        (5, "NimCorrect", [1, 2, 3, 4], [1, 2, 3, 4]),  # step on the corrected history: the state after it
     ]
 
 
@@ -570,7 +571,8 @@ def test_game_setup_violation_from_initial():
     fold = Fold(NIM, "m1")
     with pytest.raises(Violation) as err:
         fold.advance(ev(NIM, "match_started", game="nim", players=["a", "a"]), 1)
-    assert (err.value.rule_id, err.value.message) == ("NIM-SET-1", "nim needs two different players")
+    # the player count is declared by the game and checked by the fold, under the game's rule
+    assert (err.value.rule_id, err.value.message) == ("NIM-SET-1", "Nim (test game) is played by 2 different players, not ['a', 'a']")
     assert fold.entries == [] and fold.log == []
 
 
@@ -606,7 +608,7 @@ def test_a_replayed_rewind_keeps_what_the_game_counted_when_it_was_made():
 
 
 class _Counting:
-    """The toy game, counting how often the fold asks it to check and apply."""
+    """The toy game, counting how often the fold asks it to step."""
 
     def __init__(self):
         from tests.toygame import GAME
@@ -617,13 +619,9 @@ class _Counting:
     def __getattr__(self, name):
         return getattr(self._game, name)
 
-    def check(self, state, event, ctx):
+    def step(self, state, event, ctx):
         self.calls += 1
-        return self._game.check(state, event, ctx)
-
-    def apply(self, state, event, ctx):
-        self.calls += 1
-        return self._game.apply(state, event, ctx)
+        return self._game.step(state, event, ctx)
 
 
 def test_advance_after_a_preview_of_the_same_event_does_no_second_pass():
@@ -635,11 +633,11 @@ def test_advance_after_a_preview_of_the_same_event_does_no_second_pass():
     fold.advance(NimStarted(by="judge", game="nim", players=("a", "b")), 1)
     take = Take(by="a", player="a", count=2)
     previewed = fold.preview(take, 2)
-    assert game.calls == 2  # check + apply
+    assert game.calls == 1  # one step
     assert fold.advance(take, 2) == previewed and previewed.pile == 8
-    assert game.calls == 2  # reused
+    assert game.calls == 1  # reused
     # an equal but different object, or a fold that moved on, is computed afresh
     other = Take(by="b", player="b", count=1)
     fold.preview(other, 3)
     fold.advance(Take(by="b", player="b", count=1), 3)
-    assert game.calls == 6 and fold.state.pile == 7
+    assert game.calls == 3 and fold.state.pile == 7

@@ -99,12 +99,9 @@ class NimPlay(RuleBasedStateMachine):
             if isinstance(event, MatchStarted):
                 state = game.initial(event, ctx)
             elif isinstance(event, Rewind):
-                state = game.apply_rewind(self.made_from[seq], at[event.to_seq], event, ctx)
-            elif isinstance(event, Correct):
-                hook = getattr(game, "apply_correct", None)
-                state = hook(states[-1], event, ctx) if hook else states[-1]
-            else:
-                state = game.apply(states[-1], event, ctx)
+                state = game.after_rewind(self.made_from[seq], at[event.to_seq], event, ctx)
+            else:  # a correction's step is taken on the corrected history's last state
+                state = game.step(states[-1], event, ctx)
             states.append(state)
             if not inserted:
                 at[seq] = state

@@ -5,10 +5,12 @@ effective event and may correct (insert) any take.
 
 from __future__ import annotations
 
-from typing import Union
+import enum
+from typing import Annotated, Union
 
 import msgspec
 
+from adjudicator.kit import Game, integer, one, option
 from adjudicator.protocol import (
     JUDGE,
     Action,
@@ -16,7 +18,6 @@ from adjudicator.protocol import (
     Correct,
     LegalAction,
     MatchStarted,
-    OptionSpec,
     Outcome,
     Rewind,
     Violation,
@@ -49,20 +50,35 @@ class State(msgspec.Struct, frozen=True):
     winner: str | None = None
 
 
-class Nim:
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    pile: Annotated[int, option("NIM-SET-1", "int >= 1")] = 10
+
+
+class Reason(enum.StrEnum):
+    LAST_STONE = "last_stone"
+
+
+class Nim(Game):
     name = "nim"
     title = "Nim (test game)"
     rules_versions = ("1",)
-    options = (OptionSpec(name="pile", default=10, values="int >= 1", rule="NIM-SET-1"),)
+    prefix = "NIM"
     event_type = Union[NimStarted, Take, NimRewind, NimCorrect]
+    Options = Options
+    Reason = Reason
+    player_count_rule = ("NIM-SET-1", None)
 
     def initial(self, started: NimStarted, ctx: Context) -> State:
-        if len(started.players) != 2 or started.players[0] == started.players[1]:
-            raise Violation("NIM-SET-1", "nim needs two different players")
         pile = started.options.get("pile", 10)
         if not isinstance(pile, int) or pile < 1:
             raise Violation("NIM-SET-1", f"pile must be a whole number of at least 1, not {pile!r}")
         return State(players=tuple(started.players), pile=pile)  # type: ignore[arg-type]
+
+    def step(self, state: State, event: Action, ctx: Context) -> State:
+        self.check(state, event, ctx)
+        if isinstance(event, Rewind):  # the gate only: the state after it is after_rewind's
+            return state
+        return self.apply(state, event, ctx)
 
     def check(self, state: State, event: Action, ctx: Context) -> None:
         if isinstance(event, (Rewind, Correct)):
@@ -97,12 +113,12 @@ class Nim:
             winner=event.player if pile == 0 else None,
         )
 
-    def apply_rewind(self, current: State, target: State, event: Rewind, ctx: Context) -> State:
+    def after_rewind(self, current: State, target: State, event: Rewind, ctx: Context) -> State:
         return msgspec.structs.replace(target, rewinds=current.rewinds + 1)
 
     def outcome(self, state: State) -> Outcome:
         if state.winner:
-            return Outcome(status="won", winner=state.winner)
+            return Outcome(status="won", winner=state.winner, reason=Reason.LAST_STONE.value)
         return Outcome(status="in_progress")
 
     def view(self, state: State, player: str | None = None) -> dict:
@@ -115,13 +131,8 @@ class Nim:
         if state.winner:
             return []
         mover = state.players[state.turn]
-        return [LegalAction(who=mover, type="take", fields=f"player={mover} count=<1-{min(3, state.pile)}>")]
-
-    def read_deck(self, text: str):
-        return None
-
-    def check_deck(self, deck, options=None):
-        return None
+        return [LegalAction(who=mover, type="take", fields=f"player={mover} count=<1-{min(3, state.pile)}>",
+                            choices={"player": one(mover), "count": integer(1, min(3, state.pile))})]
 
 
 GAME = Nim()

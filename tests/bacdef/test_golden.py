@@ -174,6 +174,7 @@ def test_sample_catalog_and_decks() -> None:
     from adjudicator import registry
 
     game = registry.get("bacdef")
-    decks = {p.stem: game.check_deck(game.read_deck(p.read_text(encoding="utf-8"))) for p in sorted((FIXTURES / "decks").glob("*.txt"))}
+    decks = {p.stem: game.read_deck(p.read_text(encoding="utf-8")) for p in sorted((FIXTURES / "decks").glob("*.txt"))}
+    assert {name: game.check_deck(deck) for name, deck in decks.items()} == {"alice": [], "bob": []}
     assert decks == {"alice": ["A", "A", "B", "C", "D", "E", "F"], "bob": ["A", "B", "B", "C", "D", "E", "F"]}
     assert demo_start["decks"] == decks

@@ -59,10 +59,13 @@ def test_BAC_DECK_6_checks_run_in_the_listed_order():
 
 
 def test_BAC_DECK_6_deck_check_of_the_game_object():
-    assert GAME.check_deck(list(DECK1)) == list(DECK1)
-    with pytest.raises(Violation) as exc:
-        GAME.check_deck(["A", "A", "A", "A", "A", "A", "A"], {"require_each_special": True})
-    assert (exc.value.rule_id, exc.value.code) == ("BAC-RUL-2", "E_DECK_SPECIAL_MISSING")
+    assert GAME.check_deck(list(DECK1)) == []
+    problems = GAME.check_deck(["A", "A", "A", "A", "A", "A", "A"], GAME.decode_options({"require_each_special": True}))
+    assert [(v.rule_id, v.code) for v in problems] == [("BAC-RUL-2", "E_DECK_SPECIAL_MISSING")]
+    # every problem, not only the first
+    problems = GAME.check_deck(["G", "D", "D", "A", "A", "A"])
+    assert [(v.rule_id, v.code) for v in problems] == [
+        ("BAC-DECK-3", "E_DECK_SIZE"), ("BAC-DECK-1", "E_DECK_LETTER"), ("BAC-DECK-5", "E_DECK_SPECIAL_DUP")]
 
 
 # -- BAC-ACT-1 match_started ---------------------------------------------------------------------

@@ -38,49 +38,6 @@ from adjudicator.games.bacdef.state import (
 )
 from adjudicator.protocol import JUDGE, Action, Context, Violation
 
-# -- options (§0, BAC-GEN-5) ------------------------------------------------------------------
-OPTION_DEFAULTS: dict[str, Any] = {
-    "knock_card_fate": "return_to_hand",
-    "require_each_special": False,
-    "rebuild_deck_each_set": True,
-    "first_player_rule": "decide_each_set",
-    "special_once_scope": "per_player",
-    "heal_can_restore_destroyed": True,
-    "both_hands_empty_rule": "defender_wins",
-    "drop_phase_f_order": "defender_first",
-    "contradiction_replays": 2,
-    "replay_must_repeat": False,
-    "judge_may_void_early": True,
-    "void_set_consumes_slot": False,
-    "void_set_limit": 3,
-    "allow_judge_rewind": True,
-    "allow_concession": True,
-}
-OPTION_VALUES: dict[str, Any] = {
-    "knock_card_fate": ("return_to_hand", "drop"),
-    "first_player_rule": ("decide_each_set", "loser_chooses"),
-    "special_once_scope": ("per_player", "global"),
-    "both_hands_empty_rule": ("defender_wins", "void_set"),
-    "drop_phase_f_order": ("defender_first", "attacker_first"),
-}
-OPTION_RULES = {
-    "knock_card_fate": "BAC-RUL-1",
-    "require_each_special": "BAC-RUL-2",
-    "rebuild_deck_each_set": "BAC-RUL-4",
-    "first_player_rule": "BAC-RUL-6",
-    "special_once_scope": "BAC-RUL-7",
-    "heal_can_restore_destroyed": "BAC-RUL-9",
-    "both_hands_empty_rule": "BAC-RUL-14",
-    "drop_phase_f_order": "BAC-RUL-17",
-    "contradiction_replays": "BAC-RUL-22",
-    "replay_must_repeat": "BAC-RUL-23",
-    "judge_may_void_early": "BAC-RUL-25",
-    "void_set_consumes_slot": "BAC-RUL-26",
-    "void_set_limit": "BAC-RUL-26",
-    "allow_judge_rewind": "BAC-RUL-27",
-    "allow_concession": "BAC-RUL-35",
-}
-
 STEP_LABELS = {
     "standby": "Standby",
     "action": "Action",
@@ -655,19 +612,28 @@ def end_set(s: State, outcome: str, winner: str | None, reason: str, seq: int) -
 
 
 # -- deck validation (BAC-DECK-6) ---------------------------------------------------------------
-def check_deck_letters(letters: list[str] | tuple[str, ...], options: dict[str, Any], who: str = "the deck") -> None:
+def deck_problems(letters: list[str] | tuple[str, ...], options: dict[str, Any], who: str = "the deck") -> list[Violation]:
+    """Every problem of a deck under BAC-DECK-1/3/5 and BAC-RUL-2, in the chapter's order."""
+    out = []
     if len(letters) != 7:
-        reject("BAC-DECK-3", "E_DECK_SIZE", f"{who} has {len(letters)} cards; a deck is exactly 7")
-    bad = [x for x in letters if x not in LETTERS]
-    if bad:
-        reject("BAC-DECK-1", "E_DECK_LETTER", f"{who} has {bad[0]!r}; every card is one of A-F")
+        out.append(Violation("BAC-DECK-3", f"{who} has {len(letters)} cards; a deck is exactly 7", "E_DECK_SIZE"))
+    for x in dict.fromkeys(x for x in letters if x not in LETTERS):
+        out.append(Violation("BAC-DECK-1", f"{who} has {x!r}; every card is one of A-F", "E_DECK_LETTER"))
     for sp in SPECIALS:
         if letters.count(sp) > 1:
-            reject("BAC-DECK-5", "E_DECK_SPECIAL_DUP", f"{who} has {letters.count(sp)} {sp} cards; D, E and F at most once each")
+            out.append(Violation("BAC-DECK-5", f"{who} has {letters.count(sp)} {sp} cards; D, E and F at most once each", "E_DECK_SPECIAL_DUP"))
     if options.get("require_each_special"):
         missing = [sp for sp in SPECIALS if sp not in letters]
         if missing:
-            reject("BAC-RUL-2", "E_DECK_SPECIAL_MISSING", f"{who} lacks {', '.join(missing)}; this match requires each of D, E and F")
+            out.append(Violation("BAC-RUL-2", f"{who} lacks {', '.join(missing)}; this match requires each of D, E and F", "E_DECK_SPECIAL_MISSING"))
+    return out
+
+
+def check_deck_letters(letters: list[str] | tuple[str, ...], options: dict[str, Any], who: str = "the deck") -> None:
+    """Raise the first problem of ``deck_problems``."""
+    problems = deck_problems(letters, options, who)
+    if problems:
+        raise problems[0]
 
 
 # -- op validation at entry (§10.2) ------------------------------------------------------------

@@ -1,77 +1,109 @@
-"""The DemonBrave game object registered as ``demonbrave`` (rules/demonbrave.md)."""
+"""The DemonBrave game object, registered as ``demonbrave`` (rules/demonbrave.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import enum
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import reducer as R
 from adjudicator.games.demonbrave import view as V
-from adjudicator.games.demonbrave.config import OPTIONS
-from adjudicator.games.demonbrave.events import DbMatchStarted, Event
-from adjudicator.games.demonbrave.state import State
-from adjudicator.protocol import Action, Context, LegalAction, Outcome, Rewind, Violation
-
-#: A correction that makes a later event illegal is reported under this rule and code; the
-#: message names the seq and the rule it now fails (DB-RWD-6).
-CORRECTION_CONFLICT = ("DB-RWD-6", "CORRECTION_CONFLICT")
+from adjudicator.games.demonbrave.config import Config
+from adjudicator.games.demonbrave.events import PRIVATE_FIELDS, DbMatchStarted, Event
+from adjudicator.games.demonbrave.state import Result, State
+from adjudicator.kit import Game
+from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Outcome, Rewind, Violation
 
 
-class DemonBrave:
+class Reason(enum.StrEnum):
+    """How a DemonBrave game or match ended (DB-WIN-*, DB-RUL-21/22/30, §10)."""
+
+    LIFE_ZERO = "life_zero"
+    BOTH_LIFE_ZERO = "both_life_zero"
+    FAILED_DRAW = "failed_draw"
+    STALEMATE = "stalemate"
+    CONCESSION = "concession"
+    JUDGE = "judge"  # declare_result
+    VOID = "void"  # void_game
+    MATCH = "match"  # the games of a longer match
+
+
+def _reason(result: Result) -> Reason:
+    text = result.reason
+    if result.outcome == "VOID":
+        return Reason.VOID
+    if text.startswith("JUDGE"):
+        return Reason.JUDGE
+    if text.startswith("MATCH"):
+        return Reason.MATCH
+    return Reason(text.lower())
+
+
+class DemonBrave(Game):
     name = "demonbrave"
     title = "DemonBrave"
     rules_versions = R.RULES_VERSIONS
-    options = OPTIONS
+    prefix = "DB"
     event_type = Event
-    correction_conflict = CORRECTION_CONFLICT
+    Options = Config
+    Reason = Reason
+    player_count = (2, 2)
+    player_count_rule = ("DB-OVR-1", "ILLEGAL_ACTION")
+    private_fields = PRIVATE_FIELDS
+    #: a correction that makes a later event illegal is reported under this rule and code; the
+    #: message names the seq and the rule it now fails (DB-RWD-6)
+    correction_conflict = ("DB-RWD-6", "CORRECTION_CONFLICT")
 
     def initial(self, started: DbMatchStarted, ctx: Context) -> State:
         return R.initial(started, ctx)
 
-    def check(self, state: State, event: Action, ctx: Context) -> None:
+    def step(self, state: State, event: Action, ctx: Context) -> State:
         R.check(state, event, ctx)
-
-    def apply(self, state: State, event: Action, ctx: Context) -> State:
+        if isinstance(event, Rewind):  # the gate; DB-RWD-3: the state after it is the state at to_seq
+            return state
         return R.apply(state, event, ctx)
 
-    def apply_rewind(self, current: State, target: State, event: Rewind, ctx: Context) -> State:
-        """DB-RWD-3: the state after a rewind is exactly the state after ``to_seq``."""
-        return target
-
     def outcome(self, state: State) -> Outcome:
-        score = R.match_score(state) if state.config.match_games > 1 else None
-        if state.config.match_games > 1:
-            res = R.match_result(state)
-        else:
-            res = state.result
+        many = state.config.match_games > 1
+        score = R.match_score(state) if many else None
+        res = R.match_result(state) if many else state.result
         if res is None:
             return Outcome(status="in_progress", score=score)
-        if res.outcome == "WIN":
-            return Outcome(status="won", winner=res.winner, score=score, detail=res.reason)
-        if res.outcome == "DRAW":
-            return Outcome(status="drawn", score=score, detail=res.reason)
-        return Outcome(status="void", score=score, detail=res.reason)
+        status = {"WIN": "won", "DRAW": "drawn", "VOID": "void"}[res.outcome]
+        return Outcome(status=status, winner=res.winner if res.outcome == "WIN" else None, score=score,  # type: ignore[arg-type]
+                       reason=_reason(res).value, detail=res.reason)
 
-    def view(self, state: State, player: str | None = None) -> Mapping[str, Any]:
-        return V.view(state, player)
+    def view(self, state: State, viewer: str | None = None) -> Mapping[str, Any]:
+        return V.view(state, viewer)
 
-    def describe(self, state: State, player: str | None = None) -> str:
-        return V.describe(state, player)
+    def describe(self, state: State, viewer: str | None = None) -> str:
+        return V.describe(state, viewer)
 
     def legal(self, state: State) -> list[LegalAction]:
         return V.legal(state)
 
-    def explain(self, state: State, query: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def explain(self, state: State, query: Mapping[str, Any]) -> dict[str, Any]:
         """Which unit is stronger and why (see ``view.explain``)."""
         return V.explain(state, query)
 
     def read_deck(self, text: str) -> tuple[str, ...]:
         return C.read_deck(text)
 
-    def check_deck(self, deck: Any, options: Mapping[str, Any] | None = None) -> list[Violation]:
+    def check_deck(self, deck: Any, options: Config | None = None) -> list[Violation]:
         """Every problem of a deck list under DB-DECK-2, one ``Violation`` each (none: valid)."""
         return [Violation("DB-DECK-2", problem, "DECK_INVALID") for problem in C.deck_problems(deck)]
+
+    def check_author(self, event: Action, players: Sequence[str]) -> None:
+        """Someone outside the match is refused under the DB-ACT rule of the event's type (§5.4)."""
+        if event.by != JUDGE and event.by not in players:
+            raise R.illegal(event, f"{event.by!r} is neither a player of this match ({', '.join(players)}) nor the judge")
+
+    def owner_of(self, type_: str, by: str, fields: Mapping[str, Any], name: str, players: Sequence[str]) -> str | None:
+        """``opening_hands_drawn``'s ``p1_cards`` belong to the first seat, ``p2_cards`` to the second."""
+        if name in ("p1_cards", "p2_cards") and len(players) == 2:
+            return players[int(name[1]) - 1]
+        return super().owner_of(type_, by, fields, name, players)
 
 
 GAME = DemonBrave()

@@ -15,7 +15,8 @@ from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import ops as O
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.catalog import SAMPLE_CATALOG
-from adjudicator.games.demonbrave.config import config_from
+from adjudicator.games.demonbrave.config import Config
+from adjudicator.kit import decode_options
 from adjudicator.games.demonbrave.events import (
     PLAY_EVENTS,
     SETUP_EVENTS,
@@ -105,13 +106,11 @@ def initial(started: DbMatchStarted, ctx: Context) -> State:
             f"DemonBrave rules version {started.rules_version!r} is not known; known: {', '.join(RULES_VERSIONS)}",
             "$.rules_version",
         )
-    names = tuple(started.players)
-    if len(names) != 2 or names[0] == names[1]:
-        raise Violation("DB-OVR-1", f"DemonBrave is played by two different players, not {list(names)}", "ILLEGAL_ACTION")
+    names = tuple(started.players)  # two different names: checked by the fold (player_count)
     for n in names:
         if n in (JUDGE, PLAYER) or not n:
             raise Violation("DB-OVR-1", f"{n!r} cannot be a player's name (it is reserved)", "ILLEGAL_ACTION")
-    cfg = config_from(started.options)
+    cfg = decode_options(Config, started.options, "DemonBrave")
     catalog = started.catalog if started.catalog is not None else SAMPLE_CATALOG
     ids = [rc.id for rc in catalog]
     if len(set(ids)) != len(ids):

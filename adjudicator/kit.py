@@ -1,0 +1,375 @@
+"""The game kit: the one shape every game takes (design.md, "The reducer").
+
+A game is one object of a ``Game`` subclass, registered by name (``adjudicator.registry``). It
+declares, once: its ``name``, ``title``, ``rules_versions``, the rule-ID ``prefix`` its rules
+share, a typed ``Options`` Struct (each option's default on the field, its allowed values in the
+field's type and constraints, its rule ID in ``option(...)``), the tagged union of its events
+(``event_type``), how many players it takes, the reason codes of its outcomes (``Reason``) and
+the private fields of its events.
+
+It implements five things:
+
+- ``initial(started, ctx) -> State`` for ``match_started``;
+- ``step(state, event, ctx) -> State``: the one transition. It raises ``Violation`` when the
+  event is illegal now and otherwise returns the new state, never mutating its input. The fold
+  calls it once per event; a check is a ``step`` whose result is thrown away. For a ``rewind``
+  or a ``correct`` it is the gate (its result is not used: the state after a rewind is
+  ``after_rewind``'s, the state after a correction is the corrected history's);
+- ``outcome(state) -> Outcome`` with a reason from ``Reason``;
+- ``view(state, viewer) -> Mapping``: what that viewer may see (``None`` is the judge);
+- ``legal(state) -> list[LegalAction]``: the actions open now with structured ``choices``.
+
+Everything else has a default here, so no caller probes a game with ``getattr``.
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Literal
+
+import msgspec
+
+from adjudicator.protocol import (
+    JUDGE,
+    Action,
+    Choice,
+    Context,
+    LegalAction,
+    Malformed,
+    MatchStarted,
+    Outcome,
+    Rewind,
+    Violation,
+)
+
+#: What a private field shows to a viewer who may not know it.
+HIDDEN = "(hidden)"
+
+
+# -- options ---------------------------------------------------------------------------------------
+def option(rule: str, values: str = "", **constraints: Any) -> msgspec.Meta:
+    """The metadata of one option field: the rule ID that governs it, a plain description of its
+    allowed values where the type alone does not say it (``"odd int >= 1"``), and msgspec
+    constraints (``ge=1``) that the decoder enforces with the option's path.
+
+    Use as ``starting_life: Annotated[int, option("DB-OVR-2", ge=1)] = 5``."""
+    extra = {"rule": rule}
+    if values:
+        extra["values"] = values
+    return msgspec.Meta(extra=extra, **constraints)
+
+
+class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """One option as ``adj games`` lists it, derived from the game's ``Options`` Struct."""
+
+    name: str
+    default: Any
+    values: str
+    rule: str = ""
+
+
+class NoOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The options of a game that has none."""
+
+
+def _values_text(tp: Any, meta: Sequence[msgspec.Meta]) -> str:
+    """The allowed values of an option's type, in the words ``adj games`` prints."""
+    for m in meta:
+        if m.extra and m.extra.get("values"):
+            return str(m.extra["values"])
+    origin = typing.get_origin(tp)
+    if origin is Literal:
+        return " | ".join(str(a) for a in typing.get_args(tp))
+    if origin in (typing.Union, types.UnionType):
+        parts = [_values_text(a, ()) for a in typing.get_args(tp)]
+        return " | ".join("null" if p == "NoneType" else p for p in parts)
+    if origin is Annotated:
+        inner, *more = typing.get_args(tp)
+        return _values_text(inner, [m for m in more if isinstance(m, msgspec.Meta)])
+    if origin in (tuple, list):
+        args = [a for a in typing.get_args(tp) if a is not Ellipsis]
+        return "list of " + (_values_text(args[0], ()) if args else "values")
+    if tp is bool:
+        return "true | false"
+    if tp is int:
+        bounds = [f">= {m.ge}" for m in meta if m.ge is not None] + [f"<= {m.le}" for m in meta if m.le is not None]
+        return "int" + (" " + " ".join(bounds) if bounds else "")
+    return getattr(tp, "__name__", str(tp))
+
+
+def _metas(tp: Any) -> list[msgspec.Meta]:
+    """The ``msgspec.Meta`` of a field's type, also inside ``Annotated[int, ...] | None``."""
+    if typing.get_origin(tp) is Annotated:
+        return [m for m in typing.get_args(tp)[1:] if isinstance(m, msgspec.Meta)]
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return [m for a in typing.get_args(tp) for m in _metas(a)]
+    return []
+
+
+def option_specs(options_type: type[msgspec.Struct]) -> tuple[OptionSpec, ...]:
+    """Every option of an ``Options`` Struct: name, default, allowed values and rule ID."""
+    hints = typing.get_type_hints(options_type, include_extras=True)
+    out = []
+    for f in msgspec.structs.fields(options_type):
+        tp = hints[f.name]
+        meta = _metas(tp)
+        if typing.get_origin(tp) is Annotated:
+            tp = typing.get_args(tp)[0]
+        rule = next((str(m.extra["rule"]) for m in meta if m.extra and "rule" in m.extra), "")
+        default = f.default if f.default is not msgspec.NODEFAULT else f.default_factory()  # type: ignore[misc]
+        if isinstance(default, tuple):
+            default = list(default)
+        out.append(OptionSpec(name=f.encode_name, default=default, values=_values_text(tp, meta), rule=rule))
+    return tuple(out)
+
+
+def decode_options(options_type: type[msgspec.Struct], raw: Mapping[str, Any], game: str = "") -> Any:
+    """``match_started.options`` decoded into the game's ``Options``; an unknown name or a bad
+    value is ``Malformed`` at ``$.options.NAME``, naming the allowed values."""
+    if not isinstance(raw, Mapping):
+        raise Malformed("options must be an object of NAME: VALUE", "$.options")
+    specs = {s.name: s for s in option_specs(options_type)}
+    for key in raw:
+        if key not in specs:
+            known = ", ".join(specs) or "none"
+            raise Malformed(f"unknown {game + ' ' if game else ''}option {key!r}; options: {known}", f"$.options.{key}")
+    try:
+        return msgspec.convert(dict(raw), options_type)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        path = "$.options"
+        if " - at `" in text:
+            text, _, at = text.partition(" - at `")
+            path = "$.options" + at.rstrip("`")[1:]
+        name = path.removeprefix("$.options.").split(".")[0].split("[")[0]
+        spec = specs.get(name)
+        if spec is not None:
+            shown = raw.get(name)
+            return_text = f"option {name} must be {spec.values}, not {msgspec.json.encode(shown).decode() if _jsonable(shown) else repr(shown)}"
+            if not text.startswith(("Expected", "Invalid enum value")):
+                return_text += f" ({text})"
+            raise Malformed(return_text, path) from None
+        raise Malformed(f"bad option: {text}", path) from None
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        msgspec.json.encode(value)
+    except (TypeError, msgspec.EncodeError):
+        return False
+    return True
+
+
+# -- structured choices for legal actions (``Choice`` is in protocol) ----------------------------
+def one(*values: Any, optional: bool = False) -> Choice:
+    return Choice(kind="one", values=tuple(values), optional=optional)
+
+
+def some(values: Sequence[Any], lo: int, hi: int | None = None, *, optional: bool = False) -> Choice:
+    return Choice(kind="some", values=tuple(values), min=lo, max=lo if hi is None else hi, optional=optional)
+
+
+def integer(lo: int, hi: int, *, optional: bool = False) -> Choice:
+    return Choice(kind="int", min=lo, max=hi, optional=optional)
+
+
+def text(*, optional: bool = False) -> Choice:
+    return Choice(kind="text", optional=optional)
+
+
+def choice_text(name: str, c: Choice) -> str:
+    """One field of a legal action as ``adj legal`` prints it."""
+
+    def show(v: Any) -> str:
+        if isinstance(v, (list, tuple)):
+            return "[" + ",".join(show(x) for x in v) + "]"
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return "null" if v is None else str(v)
+
+    if c.kind == "one":
+        body = show(c.values[0]) if len(c.values) == 1 else "<" + "|".join(show(v) for v in c.values) + ">"
+    elif c.kind == "some":
+        n = str(c.min) if c.max == c.min else f"{c.min}-{c.max}"
+        body = f"[{n} of {'|'.join(show(v) for v in c.values)}]"
+    elif c.kind == "int":
+        body = f"<{c.min}..{c.max}>"
+    else:
+        body = "<text>"
+    return f"{name}={body}" + ("?" if c.optional else "")
+
+
+def fields_text(choices: Mapping[str, Choice]) -> str:
+    return " ".join(choice_text(k, c) for k, c in choices.items())
+
+
+# -- the board: one picture of the table for every game (the judge's page draws it) ------------------
+class BoardCard(msgspec.Struct, frozen=True, kw_only=True):
+    """A card as the table shows it: ``id`` and ``label`` are None when its face is hidden from
+    the viewer; ``counters`` are damage, power and the like."""
+
+    id: str | None = None
+    label: str | None = None
+    face_up: bool = True
+    turned: bool = False  # rested, tapped, knocked
+    counters: dict[str, int] = {}
+    tags: tuple[str, ...] = ()
+
+
+class Zone(msgspec.Struct, frozen=True, kw_only=True):
+    """A zone of the table: its name, its owner (None: shared), its cards in order. A pile whose
+    cards are not shown one by one (a deck) gives ``count`` and no cards."""
+
+    name: str
+    owner: str | None = None
+    cards: tuple[BoardCard, ...] = ()
+    count: int | None = None
+
+
+class Board(msgspec.Struct, frozen=True, kw_only=True):
+    """The table at one moment, as one viewer may see it: per-player counters (life, HP, D...),
+    the zones, whose turn, the phase, and what the table waits for."""
+
+    players: tuple[str, ...]
+    counters: dict[str, dict[str, Any]] = {}
+    zones: tuple[Zone, ...] = ()
+    turn: str = ""
+    phase: str = ""
+    waiting: str = ""
+
+
+# -- the base of every game ---------------------------------------------------------------------------
+class Game:
+    """Base class of every game: declarations, the five required members, defaults for the rest."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_versions: ClassVar[tuple[str, ...]]  # the last one is current
+    prefix: ClassVar[str]  # "BAC": every rule ID the game names starts with it
+    event_type: ClassVar[Any]  # the tagged union of the game's events (its MatchStarted first)
+    Options: ClassVar[type[msgspec.Struct]] = NoOptions
+    #: the reason codes of its outcomes (``adj games --json`` lists them)
+    Reason: ClassVar[type[enum.Enum]]
+    #: fewest and most players; the fold refuses another count under ``player_count_rule``
+    player_count: ClassVar[tuple[int, int]] = (2, 2)
+    player_count_rule: ClassVar[tuple[str, str | None]] = ("ADJ-PLY-1", None)
+    #: the rule and code under which an event entered by someone outside the match is refused
+    author_rule: ClassVar[tuple[str, str | None]] = ("ADJ-ACT-1", None)
+    #: event type -> fields only their owner and the judge may see (see ``owner_of``)
+    private_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: (rule ID, code) under which a correction that breaks a later event is refused; None: the
+    #: later event's own rule
+    correction_conflict: ClassVar[tuple[str, str] | None] = None
+
+    # -- required ----------------------------------------------------------------------------------
+    def initial(self, started: MatchStarted, ctx: Context) -> Any:
+        raise NotImplementedError
+
+    def step(self, state: Any, event: Action, ctx: Context) -> Any:
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> Outcome:
+        raise NotImplementedError
+
+    def view(self, state: Any, viewer: str | None = None) -> Mapping[str, Any]:
+        raise NotImplementedError
+
+    def legal(self, state: Any) -> list[LegalAction]:
+        raise NotImplementedError
+
+    # -- declared once, used by everyone ----------------------------------------------------------
+    @property
+    def options(self) -> tuple[OptionSpec, ...]:
+        return option_specs(self.Options)
+
+    def decode_options(self, raw: Mapping[str, Any]) -> Any:
+        return decode_options(self.Options, raw, self.title.split()[0])
+
+    def reasons(self) -> list[str]:
+        return [r.value for r in self.Reason]
+
+    # -- hooks with defaults -------------------------------------------------------------------------
+    def describe(self, state: Any, viewer: str | None = None) -> str:
+        """The state in a judge's words; by default the view, one key a line."""
+        from adjudicator.render import outline
+
+        return "\n".join(outline(dict(self.view(state, viewer))))
+
+    def after_rewind(self, current: Any, target: Any, event: Rewind, ctx: Context) -> Any:
+        """The state after an accepted rewind: by default exactly the state at ``to_seq``."""
+        return target
+
+    def notes(self, state: Any) -> list[str]:
+        """What the last event set off on its own, in the table's words."""
+        return []
+
+    def milestones(self, before: Any, after: Any) -> list[str]:
+        """Results an event decided (a set, a game, the match), in the game's words."""
+        out = self.outcome(after)
+        if out.status != "in_progress" and self.outcome(before) != out:
+            from adjudicator.render import outcome_text
+
+            return [outcome_text(out)]
+        return []
+
+    def explain(self, state: Any, query: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A structured answer to a judge's question; ``Malformed`` when there is none."""
+        raise Malformed(f"{self.name} has nothing to explain; adj state shows the position", "$")
+
+    def board(self, state: Any, viewer: str | None = None) -> Board:
+        """The table as ``viewer`` may see it. Games override this; the default shows the
+        players and the view's headline only."""
+        return Board(players=tuple(self.players_of(state)))
+
+    def players_of(self, state: Any) -> Sequence[str]:
+        players = getattr(state, "players", ())
+        return [p if isinstance(p, str) else getattr(p, "name", str(p)) for p in players]
+
+    def read_deck(self, text: str) -> Any:
+        """A deck file's entries (``adjudicator.decklist``)."""
+        from adjudicator.decklist import entries
+
+        return entries(text, "cards")
+
+    def check_deck(self, deck: Any, options: Any = None) -> list[Violation]:
+        """Every problem of a deck list, one ``Violation`` each; ``[]`` when it is legal.
+        ``options`` is the decoded ``Options`` (None: the defaults)."""
+        return []
+
+    def check_author(self, event: Action, players: Sequence[str]) -> None:
+        """Refuse an event entered by someone who is neither a player of the match nor the judge
+        (under ``author_rule``). Which player may enter which event is the game's ``step``."""
+        if event.by != JUDGE and event.by not in players:
+            rule, code = self.author_rule
+            raise Violation(rule, f"{event.by!r} is neither a player of this match ({', '.join(players)}) nor the judge", code)
+
+    def owner_of(self, type_: str, by: str, fields: Mapping[str, Any], name: str, players: Sequence[str]) -> str | None:
+        """Who may see private field ``name`` of an event: its ``player`` field, else its author."""
+        player = fields.get("player")
+        return player if isinstance(player, str) else by
+
+    def redact(self, type_: str, by: str, fields: Mapping[str, Any], viewer: str | None, players: Sequence[str]) -> dict[str, Any]:
+        """An event's fields as ``viewer`` may see them (None or ``judge``: everything)."""
+        private = self.private_fields.get(type_, ())
+        if viewer in (None, JUDGE) or not private:
+            return dict(fields)
+        out = dict(fields)
+        for name in private:
+            if name in out and self.owner_of(type_, by, fields, name, players) != viewer:
+                out[name] = HIDDEN
+        if type_ == "correct" and isinstance(out.get("event"), Mapping):
+            inner = dict(out["event"])
+            t, b = inner.pop("type", ""), inner.pop("by", "")
+            out["event"] = {"type": t, "by": b, **self.redact(str(t), str(b), inner, viewer, players)}
+        return out
+
+
+def step_by_type(handlers: Mapping[type, Any], state: Any, event: Action, ctx: Context) -> Any:
+    """Dispatch ``event`` to the handler registered for its class (one function per event type)."""
+    handler = handlers.get(type(event))
+    if handler is None:
+        raise Violation("ADJ-EVT-1", f"{type(event).__name__} is not an event this game handles")
+    return handler(state, event, ctx)
