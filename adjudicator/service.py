@@ -20,8 +20,17 @@ from adjudicator.fold import Fold, decode_event, event_fields
 from adjudicator.kit import Game
 from adjudicator.protocol import JUDGE, Malformed, Outcome, Violation
 from events.chain import IntegrityError, verify_chain
-from events.envelope import Draft, Rejection, StoredEvent, split_flat
-from events.store import Store, UnknownMatch
+from events.copy import copy_matches
+from events.envelope import Draft, Rejection, StoredEvent, seal, split_flat, to_line
+from events.factory import open_store
+from events.memory import MemoryStore
+from events.store import ConflictError, Store, StoreError, UnknownMatch, check_idempotency_key
+
+#: What the command line needs of the stores, so that it speaks to ``adjudicator`` only.
+__all__ = [
+    "ConflictError", "IntegrityError", "Malformed", "MatchService", "MemoryStore", "StoreError", "UnknownMatch",
+    "Violation", "copy_matches", "open_store",
+]
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -211,8 +220,6 @@ class MatchService:
         (accepted, nothing written), whatever the head is now: it is not checked again.
         """
         if idempotency_key is not None:
-            from events.store import check_idempotency_key
-
             try:
                 check_idempotency_key(idempotency_key)
             except ValueError as exc:
@@ -224,8 +231,6 @@ class MatchService:
         if type_ == "match_started":
             head = self.store.head(match_id)
             if head:
-                from events.store import ConflictError
-
                 raise ConflictError(match_id, 0, head)
             check_match_id(match_id)
             game = registry.get(str(fields.get("game", "")))
@@ -290,8 +295,6 @@ class MatchService:
         return self.load(mid)
 
     def export_lines(self, match_id: str) -> list[str]:
-        from events.envelope import to_line
-
         events = self.store.read(match_id)
         if not events:
             raise UnknownMatch(match_id)
@@ -420,8 +423,6 @@ def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredE
         if sealed:
             accepted.append(_stored_from_flat(no, obj, match_id))
         else:
-            from events.envelope import seal
-
             ev = seal(
                 match_id,
                 seq,

@@ -68,8 +68,7 @@ def translate(exc: BaseException) -> AdjError | None:
     if isinstance(exc, click.UsageError):  # raised by a command's body, after parsing
         return BadInput(exc.format_message(), {"error": "usage", "message": exc.format_message()})
     from adjudicator.protocol import Malformed, Violation
-    from events.chain import IntegrityError
-    from events.store import ConflictError, StoreError, UnknownMatch
+    from adjudicator.service import ConflictError, IntegrityError, StoreError, UnknownMatch
 
     if isinstance(exc, Violation):
         return Rejected(

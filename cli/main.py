@@ -33,7 +33,7 @@ class Env:
 
     def store(self):
         if self._store is None:
-            from events.store import open_store
+            from adjudicator.service import open_store
 
             self._store = open_store(self.store_url)
             click.get_current_context().call_on_close(self._store.close)
@@ -162,7 +162,7 @@ def games(env: Env) -> None:
 def matches(env: Env) -> None:
     """The matches in the store, with game, players and status."""
     from adjudicator.render import outcome_text, plain
-    from events.chain import IntegrityError
+    from adjudicator.service import IntegrityError
 
     service = env.service()
     rows, lines, broken = [], [], 0
@@ -191,7 +191,7 @@ def store_group() -> None:
 
 
 def _existing_store(url: str):
-    from events.store import open_store
+    from adjudicator.service import open_store
 
     if url != "memory:" and not url.startswith(("postgresql://", "postgres://")):
         path = url[len("sqlite://"):] if url.startswith("sqlite://") else url
@@ -206,8 +206,8 @@ def _existing_store(url: str):
 @click.option("--match", "match_ids", multiple=True, metavar="MATCH", help="Copy only this match (repeatable).")
 def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> None:
     """Copy matches from one store to another, hashes intact (each chain verified first)."""
-    from events.copy import copy_matches
-    from events.store import open_store
+    from adjudicator.service import copy_matches
+    from adjudicator.service import open_store
 
     src = _existing_store(source)
     ctx = click.get_current_context()
@@ -514,7 +514,7 @@ def check(env: Env, file: str) -> None:
     """Adjudicate a whole match file, storing nothing. A sealed (exported) file is verified too."""
     from adjudicator.render import outcome_text, plain
     from adjudicator.service import MatchService
-    from events.memory import MemoryStore
+    from adjudicator.service import MemoryStore
 
     report = MatchService(MemoryStore()).check_lines(read_text(file).splitlines())
     m = report.match
@@ -572,7 +572,7 @@ def export(env: Env, match_id: str) -> None:
 @click.argument("match_id", metavar="[MATCH]", required=False)
 def verify(env: Env, match_id: str | None) -> None:
     """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default)."""
-    from events.chain import IntegrityError
+    from adjudicator.service import IntegrityError
 
     service = env.service()
     ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]

@@ -14,7 +14,8 @@ from events.envelope import (
     to_line,
 )
 from events.chain import IntegrityError, verify_chain
-from events.store import ConflictError, MatchInfo, Store, StoreError, UnknownMatch, open_store
+from events.factory import open_store
+from events.store import ConflictError, MatchInfo, Store, StoreError, UnknownMatch
 
 __all__ = [
     "ENVELOPE_KEYS",

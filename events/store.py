@@ -1,4 +1,4 @@
-"""The store interface shared by every backend, and ``open_store`` to pick one.
+"""The store interface shared by every backend (``events.factory.open_store`` picks one).
 
 Contract (tests/test_store_contract.py runs it against every backend):
 
@@ -21,7 +21,6 @@ Contract (tests/test_store_contract.py runs it against every backend):
 
 from __future__ import annotations
 
-import os
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
@@ -141,30 +140,3 @@ class Store(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def default_store_path() -> str:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "adjudicator", "store.sqlite3")
-
-
-def open_store(url: str | None = None) -> Store:
-    """Open the store named by ``url``, ``$ADJ_STORE``, or the per-user default file.
-
-    ``memory:`` is an in-process store; ``postgresql://...`` (or ``postgres://``) is PostgreSQL;
-    anything else is the path of a SQLite file (``sqlite:///path`` is accepted too).
-    """
-    url = url or os.environ.get("ADJ_STORE") or default_store_path()
-    if url == "memory:":
-        from events.memory import MemoryStore
-
-        return MemoryStore()
-    if url.startswith(("postgresql://", "postgres://")):
-        from events.postgres import PostgresStore
-
-        return PostgresStore(url)
-    if url.startswith("sqlite://"):
-        url = url[len("sqlite://") :]
-    from events.sqlite import SQLiteStore
-
-    return SQLiteStore(url)

@@ -12,7 +12,8 @@ import pytest
 
 from events.chain import verify_chain
 from events.envelope import Draft
-from events.store import ConflictError, open_store
+from events.factory import open_store
+from events.store import ConflictError
 from tests.test_store_support import pg_schema, run_processes  # noqa: F401  (fixture)
 
 

@@ -31,7 +31,7 @@ class Backend:
         """A second, independent handle on the same data (the same object for memory)."""
         if self.name == "memory":
             return self.store
-        from events.store import open_store
+        from events.factory import open_store
 
         other = open_store(self.location)
         self._handles.append(other)

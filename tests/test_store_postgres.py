@@ -20,7 +20,8 @@ from adjudicator.service import MatchService
 from events.chain import verify_chain
 from events.envelope import Draft, seal
 from events.postgres import PostgresStore
-from events.store import ConflictError, StoreError, open_store
+from events.factory import open_store
+from events.store import ConflictError, StoreError
 from tests.test_store_support import pg_execute, pg_schema, run_processes, schema_url  # noqa: F401
 
 pytestmark = pytest.mark.postgres
