@@ -3,6 +3,8 @@ the Remaining step, the Drop phase and end-phase effects (BAC-ACT-10 .. BAC-ACT-
 
 from __future__ import annotations
 
+import msgspec
+
 from tests.bacdef.builders import P1, P2, Table, effect_turn, start
 
 B_EXTRA = {"B": {"extra_deploys": 1}}
@@ -292,7 +294,7 @@ def test_BAC_RES_13_F_chain_on_the_spot_and_resumed_remainder():
     t.do("assign_damage player=P2 slots=[1]")
     # P2-7 dropped while an effect is applied in the Fall step: an on-the-spot decision; HEAL waits
     assert t.awaiting() == ("f_decision", "P2") and t.overflow("P1") == 0
-    assert [f.ops for f in t.turn.work if f.kind == "ops"] == [[{"op": "HEAL", "target": P1, "amount": 1}]]
+    assert [msgspec.to_builtins(f.ops) for f in t.turn.work if f.kind == "ops"] == [[{"op": "HEAL", "target": P1, "amount": 1}]]
     t.do("activate_fall_skill player=P2 card_id=P2-7 ops=[DAMAGE P1 1]")
     assert t.step == "end"
     assert (t.slots("P1"), t.overflow("P1"), t.D("P1"), t.hand("P1")) == ("XX", 0, 4, ["P1-2", "P1-3"])

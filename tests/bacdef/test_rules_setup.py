@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from adjudicator.games.bacdef import GAME
@@ -112,7 +113,7 @@ def test_BAC_EFF_0_catalog_fixed_fields(entry, quote):
 def test_BAC_EFF_0_catalog_defaults_and_stated_fixed_fields():
     """BAC-DECK-2 classes by letter; BAC-RUL-3 / BAC-DECK-8 one catalog entry per letter."""
     t = Table(catalog={"F": {"class": "special", "fall_skill": True, "title": "Fall"}, "B": {"extra_deploys": 1}})
-    cat = t.state.catalog
+    cat = msgspec.to_builtins(t.state.catalog)
     assert cat["F"] == {
         "class": "special",
         "title": "Fall",

@@ -1,4 +1,5 @@
-"""BACDEF events and ops: the chapter's names and fields, as written (rules/bacdef.md §5, §10.2).
+"""BACDEF events: the chapter's names and fields, as written (rules/bacdef.md §5; the ops they
+carry are in ``ops.py``, the catalog entries in ``catalog.py``).
 
 Fields marked private in the chapter are listed in ``PRIVATE_FIELDS``; the projection for a
 player hides them unless the event is that player's own.
@@ -8,99 +9,9 @@ from __future__ import annotations
 
 from typing import Literal, Union
 
-import msgspec
-
+from adjudicator.games.bacdef.catalog import CatalogEntry
+from adjudicator.games.bacdef.ops import AnyOp
 from adjudicator.protocol import Action, Correct, MatchStarted, Rewind
-
-Letter = Literal["A", "B", "C", "D", "E", "F"]
-
-
-# -- ops (§10.2) --------------------------------------------------------------------------------
-class Op(msgspec.Struct, frozen=True, kw_only=True, tag_field="op", forbid_unknown_fields=True):
-    pass
-
-
-class Damage(Op, tag="DAMAGE"):
-    target: str
-    amount: int
-
-
-class Knock(Op, tag="KNOCK"):
-    count: int = 1
-
-
-class Heal(Op, tag="HEAL"):
-    target: str
-    amount: int
-
-
-class Negate(Op, tag="NEGATE"):
-    instance: str
-
-
-class Convert(Op, tag="CONVERT"):
-    instance: str
-
-
-class Lose(Op, tag="LOSE"):
-    victim: str
-    count: int
-    chooser: str = "victim"  # "victim", "opponent", or a player name
-
-
-class Drop(Op, tag="DROP"):
-    card_id: str
-
-
-class Return(Op, tag="RETURN"):
-    card_id: str
-
-
-class Reveal(Op, tag="REVEAL"):
-    card_id: str
-
-
-class TurnGuard(Op, tag="TURN_GUARD"):
-    player: str
-    slot: int
-    to: Literal["U", "S"]
-
-
-class Prevent(Op, tag="PREVENT"):
-    player: str
-    amount: Union[int, Literal["all"]]
-    kind: Literal["any", "knock"] = "any"
-
-
-class Defer(Op, tag="DEFER"):
-    ops: tuple["AnyOp", ...]
-
-
-class Lasting(Op, tag="LASTING"):
-    text: str
-    until: Literal["end_of_turn", "end_of_next_turn"] = "end_of_turn"
-
-
-class Note(Op, tag="NOTE"):
-    text: str
-
-
-AnyOp = Union[Damage, Knock, Heal, Negate, Convert, Lose, Drop, Return, Reveal, TurnGuard, Prevent, Defer, Lasting, Note]
-
-
-# -- catalog (§10.1) ----------------------------------------------------------------------------
-class CatalogEntry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    # ``class`` and ``fall_skill`` are fixed by the letter; they may be given, and are checked
-    # (BAC-EFF-0), so a catalog file can state them for readers.
-    class_: Literal["normal", "special"] | None = msgspec.field(default=None, name="class")
-    title: str = ""
-    text: str = ""
-    action_allowed: bool = True
-    counter_allowed: bool = True
-    battle_effect: bool | None = None  # default: True for A-E, False for F
-    knock_skill: bool = False
-    fall_skill: bool | None = None
-    extra_deploys: int = 0
 
 
 # -- setup events (§5.2) ------------------------------------------------------------------------
@@ -235,6 +146,21 @@ Event = Union[
     DeclareSetVoid,
     ConcedeSet,
     BacCorrect,
+]
+
+#: the decisions a replay must repeat under ``replay_must_repeat`` (BAC-REW-6)
+PlayerDecision = Union[
+    PlaceFieldCard,
+    DeclareKnock,
+    DeclareSkill,
+    FinishDeployment,
+    DeclareThrough,
+    ChooseResolutionOrder,
+    AssignDamage,
+    AssignHeal,
+    ChooseLostCards,
+    ActivateFallSkill,
+    DeclineFallSkill,
 ]
 
 #: (event type, field) pairs that only the judge and the owning player may see (§9).

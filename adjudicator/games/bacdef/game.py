@@ -5,15 +5,17 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-import msgspec
-
+from adjudicator.decklist import entries
 from adjudicator.games.bacdef import events as E
 from adjudicator.games.bacdef import rules as R
 from adjudicator.games.bacdef import view as V
 from adjudicator.games.bacdef.config import Options
-from adjudicator.games.bacdef.state import LETTERS, State
+from adjudicator.games.bacdef.deck import deck_problems
+from adjudicator.games.bacdef.legal import legal
+from adjudicator.games.bacdef.rewind import apply_rewind
+from adjudicator.games.bacdef.state import State
 from adjudicator.kit import Game
-from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Malformed, Outcome, Violation
+from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Outcome, Violation
 
 RULES_VERSION = "bacdef-2026.1"
 
@@ -33,36 +35,6 @@ _REASON_TEXT = {
 }
 
 
-def _catalog(raw: dict[str, E.CatalogEntry]) -> dict[str, dict[str, Any]]:
-    """BAC-EFF-0: one entry per letter, defaults filled in, fixed fields checked."""
-    out: dict[str, dict[str, Any]] = {}
-    for key in raw:
-        if key not in LETTERS:
-            R.reject("BAC-EFF-0", "E_BAD_OP", f"the catalog has an entry {key!r}; entries are the letters A-F")
-    for letter in LETTERS:
-        entry = raw.get(letter) or E.CatalogEntry()
-        cls = "special" if letter in "DEF" else "normal"
-        fall = letter == "F"
-        if entry.class_ is not None and entry.class_ != cls:
-            R.reject("BAC-EFF-0", "E_BAD_OP", f"catalog {letter}: class is fixed to {cls}, not {entry.class_}")
-        if entry.fall_skill is not None and entry.fall_skill != fall:
-            R.reject("BAC-EFF-0", "E_BAD_OP", f"catalog {letter}: fall_skill is fixed to {str(fall).lower()} (only F falls)")
-        if entry.extra_deploys < 0:
-            R.reject("BAC-EFF-0", "E_BAD_OP", f"catalog {letter}: extra_deploys cannot be negative")
-        out[letter] = {
-            "class": cls,
-            "title": entry.title,
-            "text": entry.text,
-            "action_allowed": entry.action_allowed,
-            "counter_allowed": entry.counter_allowed,
-            "battle_effect": (letter != "F") if entry.battle_effect is None else entry.battle_effect,
-            "knock_skill": entry.knock_skill,
-            "fall_skill": fall,
-            "extra_deploys": entry.extra_deploys,
-        }
-    return out
-
-
 class Bacdef(Game):
     name = "bacdef"
     title = "BACDEF (バックデフ)"
@@ -79,26 +51,13 @@ class Bacdef(Game):
     def initial(self, started: E.BacMatchStarted, ctx: Context) -> State:
         if started.by != JUDGE:  # BAC-ACT-1: seq 1 is entered by the judge
             raise Violation("BAC-ACT-1", f"only the judge starts a match; {started.by} tried", "E_NOT_ACTOR")
-        players = list(started.players)
-        for i, p in enumerate(players):
-            if "-" in p:
-                raise Malformed(f"player name {p!r} cannot be used (no '-': card ids are <player>-<n>)", f"$.players[{i}]")
-        options = msgspec.structs.asdict(self.decode_options(started.options))
-        s = State(players=players, options=options, catalog=_catalog(started.catalog), set_wins={p: 0 for p in players})
-        if started.decks is not None:
-            if set(started.decks) != set(players):
-                raise Malformed(f"decks must name both players {players}, not {sorted(started.decks)}", "$.decks")
-            for p in players:
-                R.check_deck_letters(list(started.decks[p]), options, f"{p}'s deck")
-            s.decks_set1 = {p: list(started.decks[p]) for p in players}
-        R.new_set(s, ctx.seq)
-        return s
+        return R.start(started, self.decode_options(started.options), ctx.seq)
 
     def step(self, state: State, event: Action, ctx: Context) -> State:
         return R.step(state, event, ctx)
 
     def after_rewind(self, current: State, target: State, event: E.BacRewind, ctx: Context) -> State:
-        return R.apply_rewind(current, target, event, ctx)
+        return apply_rewind(current, target, event, ctx)
 
     def outcome(self, state: State) -> Outcome:
         score = dict(state.set_wins)
@@ -106,7 +65,7 @@ class Bacdef(Game):
             return Outcome(status="in_progress", score=score)
         if max(score.values()) >= 2:
             reason = Reason.TWO_SETS
-        elif state.options["void_set_limit"] is not None and state.void_sets >= state.options["void_set_limit"]:
+        elif state.options.void_set_limit is not None and state.void_sets >= state.options.void_set_limit:
             reason = Reason.VOID_LIMIT
         else:
             reason = Reason.SLOTS_USED
@@ -120,7 +79,7 @@ class Bacdef(Game):
         return V.describe(state, viewer)
 
     def legal(self, state: State) -> list[LegalAction]:
-        return V.legal(state)
+        return legal(state)
 
     def milestones(self, before: State, after: State) -> list[str]:
         """Set results and the match result an event brought, for the history."""
@@ -142,12 +101,10 @@ class Bacdef(Game):
     # -- decks ------------------------------------------------------------------------------------
     def read_deck(self, text: str) -> list[str]:
         """A deck file: 7 letters, as a JSON list or separated by spaces, commas or lines."""
-        from adjudicator.decklist import entries
-
         return [x.upper() for x in entries(text, "7 letters (A-F)")]
 
     def check_deck(self, deck: list[str], options: Options | None = None) -> list[Violation]:
-        return R.deck_problems(deck, msgspec.structs.asdict(options or Options()))
+        return deck_problems(deck, options or Options())
 
 
 GAME = Bacdef()

@@ -1,28 +1,43 @@
-"""BACDEF state (rules/bacdef.md §11).
+"""BACDEF state (rules/bacdef.md §11) and the questions every module asks of it.
 
-The reducer works on a private copy of the state (``clone``) and returns it; the input is never
-mutated. The structs are plain (not frozen) so that the procedural parts of the rules (damage
-one point at a time, suspended op lists, F chains) read like the chapter; ``clone`` is a
-msgpack round trip, which is fast for a state of 14 cards.
+A transition works on a private working copy of the state (``clone``) and returns it; the state
+it was given is never mutated, and a state once returned is never changed again. Inside the
+working copy the structs are plain (not frozen), so that the procedural parts of the rules (damage
+placed one point at a time, suspended op lists, F chains) read like the chapter. What never
+changes after ``match_started`` (the options, the catalog) and what only ever grows by new values
+(set results, the registered decks) is held in frozen Structs and tuples, which ``clone`` shares
+instead of copying; bench/bacdef_state.py measures the choice.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
 import msgspec
 
-LETTERS = ("A", "B", "C", "D", "E", "F")
+from adjudicator.games.bacdef.catalog import LETTERS, CardRule
+from adjudicator.games.bacdef.config import Options
+from adjudicator.games.bacdef.ops import AnyOp
+
 SPECIALS = ("D", "E", "F")
+
+Zone = Literal["hand", "field", "guard", "discard"]
+Face = Literal["up", "down"]
+Orientation = Literal["upright", "sideways"]
+Mark = Literal["U", "S", "X"]  # a guard slot: upright, sideways, destroyed
+Side = Literal["attacker", "defender"]
+DamageKind = Literal["knock", "skill", "rebound"]
+Step = Literal["standby", "action", "counter", "resolution", "damage", "fall", "remaining", "drop", "end"]
+Stage = Literal["deck", "guards", "first_player", "turns", "over"]
 
 
 class Card(msgspec.Struct, kw_only=True):
     id: str
     owner: str
     letter: str
-    zone: str = "hand"  # hand | field | guard | discard
-    face: str = "down"  # up | down
-    orientation: str = "upright"  # upright | sideways
+    zone: Zone = "hand"
+    face: Face = "down"
+    orientation: Orientation = "upright"
     slot: int | None = None
     skill_used: bool = False
     knocked: bool = False
@@ -30,7 +45,7 @@ class Card(msgspec.Struct, kw_only=True):
 
 class Slot(msgspec.Struct, kw_only=True):
     card_id: str
-    state: str = "U"  # U | S | X
+    state: Mark = "U"
 
 
 class PlayerState(msgspec.Struct, kw_only=True):
@@ -45,54 +60,56 @@ class PlayerState(msgspec.Struct, kw_only=True):
 class Instance(msgspec.Struct, kw_only=True):
     id: str
     controller: str
-    side: str  # attacker | defender
-    kind: str  # knock | skill
+    side: Side
+    kind: Literal["knock", "skill"]
     card_id: str
     letter: str | None
-    status: str = "pending"  # pending | resolved | negated
+    status: Literal["pending", "resolved", "negated"] = "pending"
     converted: bool = False
     extra_of: str | None = None
 
 
 class Packet(msgspec.Struct, kw_only=True):
     id: str
-    source_side: str
+    source_side: Side
     source_instance: str | None
     target: str
     amount: int
-    kind: str  # knock | skill | rebound
+    kind: DamageKind
     applied: bool = False
     nullified: int = 0
 
 
 class Frame(msgspec.Struct, kw_only=True):
-    """A unit of pending work on the stack: an op list being applied, or an F decision."""
+    """A unit of pending work on the stack: an op list being applied, or an F decision.
 
-    kind: str  # ops | f_decision
+    ``source`` is the instance id, ``F:<card>``, ``end:<source>`` or ``deferred:<instance>``."""
+
+    kind: Literal["ops", "f_decision"]
     controller: str
-    source: str  # instance id, "F:<card>", "end", "deferred:<instance>"
-    ops: list[dict[str, Any]] = []
+    source: str
+    ops: list[AnyOp] = []
     card_id: str | None = None
 
 
 class Await(msgspec.Struct, kw_only=True):
     """What the reducer is waiting for: a decision by ``player`` (or the judge)."""
 
-    kind: str  # order | effect | damage | heal | lost | f_decision
+    kind: Literal["effect", "damage", "heal", "lost", "f_decision"]
     player: str
     ref: str | None = None
     points: int = 0  # damage/heal points still to place, or cards to lose
-    dmg_kind: str = ""
+    dmg_kind: DamageKind | None = None
     victim: str | None = None
 
 
 class Shield(msgspec.Struct, kw_only=True):
     player: str
     remaining: int | None  # None: "all"
-    kind: str  # any | knock
+    kind: Literal["any", "knock"]
 
 
-class LastingEffect(msgspec.Struct, kw_only=True):
+class LastingEffect(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     source: str
     controller: str
@@ -105,13 +122,13 @@ class TurnState(msgspec.Struct, kw_only=True):
     attacker: str
     defender: str
     start_seq: int
-    step: str = "standby"  # standby action counter resolution damage fall remaining drop end
+    step: Step = "standby"
     skipped: bool = False
     handless: dict[str, bool] = {}
     placed: dict[str, str | None] = {}
     declared: dict[str, bool] = {}  # first declaration of the battle made
     closed: dict[str, bool] = {}  # own deployment step closed
-    reaction: str | None = None  # through | counter
+    reaction: Literal["through", "counter"] | None = None
     instances: list[Instance] = []
     extra_allowance: dict[str, int] = {}
     order: dict[str, list[str] | None] = {}
@@ -128,16 +145,16 @@ class TurnState(msgspec.Struct, kw_only=True):
     notes: list[str] = []  # automatic steps carried out by the last event (BAC-GEN-3)
 
 
-class SetResult(msgspec.Struct, kw_only=True):
+class SetResult(msgspec.Struct, frozen=True, kw_only=True):
     set_no: int
-    outcome: str  # win | void
+    outcome: Literal["win", "void"]
     winner: str | None
     reason: str
 
 
 class SetState(msgspec.Struct, kw_only=True):
     set_no: int
-    stage: str  # deck | guards | first_player | turns
+    stage: Stage
     first_player: str | None = None
     cards: dict[str, Card] = {}
     players: dict[str, PlayerState] = {}
@@ -147,27 +164,33 @@ class SetState(msgspec.Struct, kw_only=True):
 
 
 class State(msgspec.Struct, kw_only=True):
-    players: list[str]
-    options: dict[str, Any]
-    catalog: dict[str, dict[str, Any]]
+    players: tuple[str, ...]
+    options: Options
+    catalog: dict[str, CardRule]  # one rule per letter, never changed after match_started
     set_wins: dict[str, int]
     void_sets: int = 0
-    set_results: list[SetResult] = []
-    status: str = "in_progress"  # in_progress | won | drawn
+    set_results: tuple[SetResult, ...] = ()
+    status: Literal["in_progress", "won", "drawn"] = "in_progress"
     match_winner: str | None = None
     set: SetState | None = None
     floor_seq: int = 1  # BAC-REW-11
-    decks_set1: dict[str, list[str]] | None = None
+    decks_set1: dict[str, tuple[str, ...]] | None = None
 
 
 _enc = msgspec.msgpack.Encoder()
-_dec = msgspec.msgpack.Decoder(State)
+_set_dec = msgspec.msgpack.Decoder(SetState)
 
 
 def clone(state: State) -> State:
-    return _dec.decode(_enc.encode(state))
+    """A working copy: the set is copied through msgpack, the frozen parts are shared."""
+    return msgspec.structs.replace(
+        state,
+        set=None if state.set is None else _set_dec.decode(_enc.encode(state.set)),
+        set_wins=dict(state.set_wins),
+    )
 
 
+# -- questions ------------------------------------------------------------------------------------
 def other(state: State, player: str) -> str:
     a, b = state.players
     return b if player == a else a
@@ -188,3 +211,32 @@ def damage_level(ps: PlayerState) -> int:
 
 def losing(ps: PlayerState) -> bool:
     return ps.overflow >= 1
+
+
+def in_turn(s: State) -> bool:
+    return s.set is not None and s.set.stage == "turns" and s.set.turn is not None
+
+
+def special_used(s: State, player: str, letter: str) -> bool:
+    if s.options.special_once_scope == "global":
+        return any(s.set.players[p].special_used.get(letter, False) for p in s.players)
+    return s.set.players[player].special_used.get(letter, False)
+
+
+def find_instance(t: TurnState, iid: str) -> Instance | None:
+    for i in t.instances:
+        if i.id == iid:
+            return i
+    return None
+
+
+def instances_of(t: TurnState, player: str) -> list[Instance]:
+    return [i for i in t.instances if i.controller == player]
+
+
+def orders_missing(t: TurnState) -> list[str]:
+    return [p for p in (t.defender, t.attacker) if len(instances_of(t, p)) >= 2 and not t.order.get(p)]
+
+
+def resolves_with_effect(s: State, inst: Instance) -> bool:
+    return s.catalog[inst.letter].battle_effect if inst.letter else False

@@ -1,12 +1,14 @@
-"""What each person at the table may see (§9), the one-glance text, and the open actions."""
+"""What each person at the table may see (§9), and the one-glance text of the position."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games.bacdef.rules import STEP_LABELS, find_instance, instances_of, orders_missing
-from adjudicator.games.bacdef.state import Card, State, damage_level, losing
-from adjudicator.protocol import JUDGE, LegalAction
+import msgspec
+
+from adjudicator.games.bacdef.checks import STEP_LABELS
+from adjudicator.games.bacdef.state import Card, State, TurnState, damage_level, losing, orders_missing
+from adjudicator.protocol import JUDGE
 
 ARROW = {"up": "↑", "down": "↓"}
 
@@ -45,77 +47,83 @@ def view(s: State, viewer: str | None = None) -> dict[str, Any]:
         "set_wins": dict(s.set_wins),
         "void_sets": s.void_sets,
         "set_results": [{"set_no": r.set_no, "outcome": r.outcome, "winner": r.winner, "reason": r.reason} for r in s.set_results],
-        "options": dict(s.options),
+        "options": msgspec.structs.asdict(s.options),
     }
     st = s.set
     if st is None:
         return out
-    sv: dict[str, Any] = {"set_no": st.set_no, "stage": st.stage, "first_player": st.first_player, "players": {}}
-    for p in s.players:
-        ps = st.players[p]
-        pv: dict[str, Any] = {
-            "hand_count": len(ps.hand),
-            "guards": [],
-            "overflow": ps.overflow,
-            "D": damage_level(ps),
-            "losing": losing(ps),
-            "discard": [],
-            "special_used": {k: v for k, v in ps.special_used.items()},
-        }
-        if _sees(viewer, p):
-            pv["hand"] = [{"id": cid, "letter": st.cards[cid].letter} for cid in ps.hand]
-            pv["deck"] = list(ps.deck)
-        for n, g in enumerate(ps.guards, 1):
-            c = st.cards[g.card_id]
-            gv: dict[str, Any] = {"slot": n, "state": g.state}
-            if _sees(viewer, p) or c.face == "up":
-                gv["card_id"] = c.id
-                gv["letter"] = c.letter
-            pv["guards"].append(gv)
-        for cid in ps.discard:
-            pv["discard"].append(_card(s, st.cards[cid], viewer))
-        field = [c for c in st.cards.values() if c.owner == p and c.zone == "field"]
-        pv["field"] = [_card(s, c, viewer) for c in sorted(field, key=lambda c: c.id)]
-        sv["players"][p] = pv
+    sv: dict[str, Any] = {"set_no": st.set_no, "stage": st.stage, "first_player": st.first_player}
+    sv["players"] = {p: _player_view(s, p, viewer) for p in s.players}
     sv["lasting"] = [{"id": l.id, "source": l.source, "text": l.text, "expires_turn": l.expires_turn} for l in st.lasting]
-    t = st.turn
-    if t is not None:
-        tv: dict[str, Any] = {
-            "no": t.no,
-            "attacker": t.attacker,
-            "defender": t.defender,
-            "step": t.step,
-            "start_seq": t.start_seq,
-            "skipped": t.skipped,
-            "handless": dict(t.handless),
-            "reaction": t.reaction,
-            "replays_used": t.replays_used,
-            "damage_received": dict(t.damage_received),
-            "instances": [
-                {
-                    "id": i.id,
-                    "controller": i.controller,
-                    "side": i.side,
-                    "kind": i.kind,
-                    "card_id": i.card_id if (i.kind == "skill" or _sees(viewer, i.controller)) else None,
-                    "letter": i.letter,
-                    "status": i.status,
-                    "converted": i.converted,
-                }
-                for i in t.instances
-            ],
-            "queue": list(t.queue),
-            "packets": [
-                {"id": q.id, "source_side": q.source_side, "target": q.target, "amount": q.amount, "kind": q.kind, "applied": q.applied}
-                for q in t.packets
-            ],
-            "shields": [{"player": sh.player, "remaining": sh.remaining if sh.remaining is not None else "all", "kind": sh.kind} for sh in t.shields],
-            "awaiting": _awaiting(s, viewer),
-            "notes": list(t.notes),
-        }
-        sv["turn"] = tv
+    if st.turn is not None:
+        sv["turn"] = _turn_view(s, st.turn, viewer)
     out["set"] = sv
     return out
+
+
+def _player_view(s: State, p: str, viewer: str | None) -> dict[str, Any]:
+    st = s.set
+    ps = st.players[p]
+    pv: dict[str, Any] = {
+        "hand_count": len(ps.hand),
+        "guards": [],
+        "overflow": ps.overflow,
+        "D": damage_level(ps),
+        "losing": losing(ps),
+        "discard": [_card(s, st.cards[cid], viewer) for cid in ps.discard],
+        "special_used": dict(ps.special_used),
+    }
+    if _sees(viewer, p):
+        pv["hand"] = [{"id": cid, "letter": st.cards[cid].letter} for cid in ps.hand]
+        pv["deck"] = list(ps.deck)
+    for n, g in enumerate(ps.guards, 1):
+        c = st.cards[g.card_id]
+        gv: dict[str, Any] = {"slot": n, "state": g.state}
+        if _sees(viewer, p) or c.face == "up":
+            gv["card_id"] = c.id
+            gv["letter"] = c.letter
+        pv["guards"].append(gv)
+    field = [c for c in st.cards.values() if c.owner == p and c.zone == "field"]
+    pv["field"] = [_card(s, c, viewer) for c in sorted(field, key=lambda c: c.id)]
+    return pv
+
+
+def _turn_view(s: State, t: TurnState, viewer: str | None) -> dict[str, Any]:
+    return {
+        "no": t.no,
+        "attacker": t.attacker,
+        "defender": t.defender,
+        "step": t.step,
+        "start_seq": t.start_seq,
+        "skipped": t.skipped,
+        "handless": dict(t.handless),
+        "reaction": t.reaction,
+        "replays_used": t.replays_used,
+        "damage_received": dict(t.damage_received),
+        "instances": [
+            {
+                "id": i.id,
+                "controller": i.controller,
+                "side": i.side,
+                "kind": i.kind,
+                "card_id": i.card_id if (i.kind == "skill" or _sees(viewer, i.controller)) else None,
+                "letter": i.letter,
+                "status": i.status,
+                "converted": i.converted,
+            }
+            for i in t.instances
+        ],
+        "queue": list(t.queue),
+        "packets": [
+            {"id": q.id, "source_side": q.source_side, "target": q.target, "amount": q.amount, "kind": q.kind, "applied": q.applied}
+            for q in t.packets
+        ],
+        "shields": [{"player": sh.player, "remaining": sh.remaining if sh.remaining is not None else "all", "kind": sh.kind} for sh in t.shields],
+        "awaiting": _awaiting(s, viewer),
+        # what the table sees the reducer wait for; for a face-down F, "fall_processing" (BAC-HID-4)
+        "public_awaiting": _awaiting(s, ""),
+        "notes": list(t.notes),
+    }
 
 
 def _awaiting(s: State, viewer: str | None) -> dict[str, Any] | None:
@@ -231,77 +239,3 @@ def describe(s: State, viewer: str | None = None) -> str:
     if st.lasting:
         lines.append("  lasting: " + "; ".join(f"{l.id} {l.text} (until end of turn {l.expires_turn})" for l in st.lasting))
     return "\n".join(lines)
-
-
-# -- legal actions ----------------------------------------------------------------------------
-def legal(s: State) -> list[LegalAction]:
-    if s.status != "in_progress" or s.set is None:
-        return []
-    st = s.set
-    out: list[LegalAction] = []
-
-    def add(who: str, type_: str, fields: str = "", note: str = "", anytime: bool = False) -> None:
-        out.append(LegalAction(who=who, type=type_, fields=fields, note=note, anytime=anytime))
-
-    if st.stage == "deck":
-        for p in s.players:
-            if not st.players[p].deck:
-                add(p, "register_deck", f"player={p} letters=[7 letters A-F; D, E, F at most once]")
-    elif st.stage == "guards":
-        for p in s.players:
-            if not st.players[p].guards:
-                add(p, "place_guards", f"player={p} card_ids=[2 of {', '.join(st.players[p].hand)}]")
-    elif st.stage == "first_player":
-        add(JUDGE, "decide_first_player", f"first_player=<{'|'.join(s.players)}> method=rps")
-    elif st.stage == "turns" and st.turn is not None:
-        t = st.turn
-        a = t.awaiting
-        if a is not None:
-            if a.kind == "effect":
-                add(JUDGE, "resolve_effect", f"instance_id={a.ref} ops=[...]", "the ops that carry out the card's text")
-            elif a.kind == "damage":
-                add(a.player, "assign_damage", f"player={a.player} slots=[{a.points} slot number(s)]")
-            elif a.kind == "heal":
-                add(a.player, "assign_heal", f"player={a.player} slots=[slot per heal point with a choice]")
-            elif a.kind == "lost":
-                add(a.player, "choose_lost_cards", f"player={a.player} card_ids=[{a.points} of {a.victim}'s hand]")
-            elif a.kind == "f_decision":
-                add(a.player, "activate_fall_skill", f"player={a.player} card_id={a.ref} ops=[...]")
-                add(a.player, "decline_fall_skill", f"player={a.player} card_id={a.ref}")
-        elif t.step == "standby":
-            for p in s.players:
-                if not t.handless[p] and not t.placed.get(p):
-                    add(p, "place_field_card", f"player={p} card_id=<{'|'.join(st.players[p].hand)}>")
-        elif t.step == "action":
-            p = t.attacker
-            if not t.declared[p]:
-                add(p, "declare_knock", f"player={p}")
-                add(p, "declare_skill", f"player={p} card_id={t.placed[p]}")
-            else:
-                add(p, "declare_skill", f"player={p} card_id=<hand card> extra_of=<instance>")
-                add(p, "finish_deployment", f"player={p}")
-        elif t.step == "counter":
-            p = t.defender
-            if not t.declared[p]:
-                add(p, "declare_skill", f"player={p} card_id={t.placed[p]}")
-                add(p, "declare_through", f"player={p}")
-            else:
-                add(p, "declare_skill", f"player={p} card_id=<hand card> extra_of=<instance>")
-                add(p, "finish_deployment", f"player={p}")
-        elif t.step == "resolution":
-            for p in orders_missing(t):
-                ids = [i.id for i in instances_of(t, p)]
-                add(p, "choose_resolution_order", f"player={p} instance_ids=[{','.join(ids)} in the order chosen]")
-        elif t.step == "end":
-            add(JUDGE, "apply_end_phase_effect", "source=<instance or lasting id> ops=[...]")
-            add(JUDGE, "confirm_end_phase")
-        add(JUDGE, "rewind", f"to_seq={t.start_seq} cause=contradiction reason=<text>", anytime=True)
-        if s.options["judge_may_void_early"] and t.replays_used >= 1:
-            add(JUDGE, "declare_set_void", "reason=<text>", anytime=True)
-    if s.options["allow_concession"]:
-        for p in s.players:
-            add(p, "concede_set", f"player={p}", anytime=True)
-    return out
-
-
-__all__ = ["describe", "find_instance", "legal", "score_line", "view"]

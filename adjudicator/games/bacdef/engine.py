@@ -1,0 +1,193 @@
+"""The engine: every automatic step an event makes possible (BAC-GEN-3), carried out on the
+working copy until the table must decide something again.
+
+It runs the stack of pending work (op lists and F decisions, innermost last) and, when the stack
+is empty and nothing is awaited, moves the turn to its next step (§4: Standby, Action, Counter,
+Resolution, Damage, Fall, Remaining, Drop, End), each step's automatic work found by the step in
+``ADVANCE``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from adjudicator.games.bacdef.damage import damage, packet
+from adjudicator.games.bacdef.effects import apply_op
+from adjudicator.games.bacdef.state import Await, Card, State, TurnState, find_instance, in_turn, instances_of, orders_missing, resolves_with_effect, special_used
+from adjudicator.games.bacdef.zones import f_decision, hand_sorted, note
+from adjudicator.protocol import JUDGE
+
+MAX_STEPS = 10_000  # a bound on automatic steps per event: more is a bug, not a rule
+
+
+class Engine:
+    """Carries out ops and automatic steps on a working copy of the state.
+
+    ``strict`` is the source of the op list the current event entered (an instance id,
+    ``F:<card>``, ``end:<source>``): its ops are checked strictly (``effects``)."""
+
+    def __init__(self, s: State, strict: str | None = None):
+        self.s = s
+        self.strict = strict
+
+    def run(self) -> None:
+        s = self.s
+        for _ in range(MAX_STEPS):
+            if not in_turn(s):
+                return
+            t = s.set.turn
+            if t.awaiting is not None:
+                return
+            if t.work:
+                self.work(t)
+                continue
+            if not ADVANCE[t.step](s):
+                return
+        raise RuntimeError("BACDEF engine did not settle")
+
+    def work(self, t: TurnState) -> None:
+        """One piece of the innermost pending work: an F decision to wait for, or one op."""
+        f = t.work[-1]
+        if f.kind == "f_decision":
+            t.awaiting = Await(kind="f_decision", player=f.controller, ref=f.card_id)
+        elif not f.ops:
+            t.work.pop()
+        else:
+            apply_op(self.s, f.ops.pop(0), f, strict=f.source == self.strict)
+
+
+# -- the steps ------------------------------------------------------------------------------------
+def _standby(s: State) -> bool:
+    t = s.set.turn
+    if all(t.placed.get(p) for p in s.players if not t.handless[p]):
+        t.step = "action"
+        return True
+    return False
+
+
+def _table_decides(s: State) -> bool:
+    """Action, Counter and End: the table acts (the judge confirms the End phase)."""
+    return False
+
+
+def build_queue(t: TurnState) -> None:
+    """BAC-RES-3: the defender's instances first, each player's in the order chosen."""
+    queue: list[str] = []
+    for p in (t.defender, t.attacker):
+        queue.extend(t.order.get(p) or [i.id for i in instances_of(t, p)])
+    t.queue = queue
+    t.queue_fixed = True
+
+
+def _resolution(s: State) -> bool:
+    t = s.set.turn
+    if not t.queue_fixed:
+        if orders_missing(t):
+            return False
+        build_queue(t)
+    while t.queue:
+        inst = find_instance(t, t.queue[0])
+        if inst.status == "negated":
+            t.queue.pop(0)
+            note(s, f"auto: {inst.id} negated, skipped")
+        elif inst.converted or (inst.kind == "skill" and resolves_with_effect(s, inst)):
+            t.awaiting = Await(kind="effect", player=JUDGE, ref=inst.id)
+            return False
+        elif inst.kind == "knock":
+            t.queue.pop(0)
+            inst.status = "resolved"
+            packet(s, inst.controller, inst.id, t.defender, 1, "knock")
+        else:
+            t.queue.pop(0)
+            inst.status = "resolved"
+            note(s, f"auto: {inst.id} resolves with no effect")
+    t.step = "damage"
+    return True
+
+
+def _damage(s: State) -> bool:
+    """BAC-RES-9: the defender's packets first, one at a time; then the F triggers queued."""
+    t = s.set.turn
+    order = [p for p in t.packets if p.source_side == "defender"] + [p for p in t.packets if p.source_side == "attacker"]
+    for p in order:
+        if not p.applied:
+            p.applied = True
+            p.nullified = damage(s, p.target, p.amount, p.kind, p.id)  # recorded (BAC-RES-10)
+            return True
+    t.step = "fall"
+    queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
+    t.fall_queue = []
+    for cid in reversed(queued):
+        t.work.append(f_decision(s.set.cards[cid]))
+    return True
+
+
+def _fall(s: State) -> bool:
+    t = s.set.turn
+    t.step = "remaining"
+    t.work.extend(reversed(t.deferred))
+    t.deferred = []
+    return True
+
+
+def _remaining(s: State) -> bool:
+    s.set.turn.step = "drop"
+    drop_phase(s)
+    return True
+
+
+def _drop(s: State) -> bool:
+    s.set.turn.step = "end"
+    end_phase_returns(s)
+    return True
+
+
+def drop_phase(s: State) -> None:
+    """BAC-TURN-8 / BAC-RES-17: skill-used (and, under the option, knocked) field cards drop."""
+    t = s.set.turn
+    moved: list[Card] = []
+    # Cards of one player enter the pile in declaration order (I1 first), as BAC-EX-14 lists them.
+    declared: dict[str, int] = {}
+    for n, inst in enumerate(t.instances):
+        declared.setdefault(inst.card_id, n)
+    for p in (t.defender, t.attacker):
+        field = (c for c in s.set.cards.values() if c.owner == p and c.zone == "field")
+        for c in sorted(field, key=lambda c: (declared.get(c.id, len(t.instances)), c.id)):
+            if c.skill_used or (c.knocked and s.options.knock_card_fate == "drop"):
+                c.zone = "discard"
+                c.orientation = "upright"
+                s.set.players[p].discard.append(c.id)
+                moved.append(c)
+                what = c.id if c.face == "up" else f"{p}'s knocked card (face-down)"  # BAC-HID-2
+                note(s, f"auto: {what} dropped in the Drop phase")
+    triggered = [c for c in moved if c.letter == "F" and not special_used(s, c.owner, "F")]
+    first = t.defender if s.options.drop_phase_f_order == "defender_first" else t.attacker
+    triggered.sort(key=lambda c: 0 if c.owner == first else 1)
+    for c in reversed(triggered):
+        t.work.append(f_decision(c))
+
+
+def end_phase_returns(s: State) -> None:
+    """BAC-TURN-9: every card still on the field goes back to its owner's hand."""
+    for c in s.set.cards.values():
+        if c.zone == "field":
+            c.zone, c.orientation, c.knocked = "hand", "upright", False
+            s.set.players[c.owner].hand.append(c.id)
+            # a knocked or through card going back is never revealed (BAC-HID-2)
+            what = c.id if c.face == "up" else f"{c.owner}'s field card"
+            note(s, f"auto: {what} returns to {c.owner}'s hand")
+    for p in s.players:
+        hand_sorted(s, p)
+
+
+#: the automatic work of each step when nothing is pending; False: the table must act
+ADVANCE: dict[str, Callable[[State], bool]] = {
+    "standby": _standby,
+    "action": _table_decides,
+    "counter": _table_decides,
+    "resolution": _resolution,
+    "damage": _damage,
+    "fall": _fall,
+    "remaining": _remaining,
+    "drop": _drop,
+    "end": _table_decides,
+}

@@ -1,0 +1,61 @@
+"""Cards moving between zones, and what a move sets off: an F entering the discard pile
+(BAC-RES-11), the table's notes (BAC-GEN-3), the once-per-set marks (BAC-LIM-3)."""
+
+from __future__ import annotations
+
+from adjudicator.games.bacdef.state import Card, Frame, State, special_used
+
+
+def note(s: State, text: str) -> None:
+    """Record an automatic step the current event carried out (BAC-GEN-3)."""
+    t = s.set.turn if s.set else None
+    if t is not None:
+        t.notes.append(text)
+
+
+def hand_sorted(s: State, player: str) -> None:
+    s.set.players[player].hand.sort(key=lambda cid: int(cid.rsplit("-", 1)[1]))
+
+
+def mark_special(s: State, player: str, letter: str) -> None:
+    s.set.players[player].special_used[letter] = True
+
+
+def f_decision(c: Card) -> Frame:
+    return Frame(kind="f_decision", controller=c.owner, source=f"F:{c.id}", card_id=c.id)
+
+
+def dropped(s: State, c: Card) -> None:
+    """A card entered its owner's discard pile (a drop): an unused F triggers (BAC-RES-11), at
+    once, or in the Fall step when it dropped during the Resolution or Damage step."""
+    t = s.set.turn
+    if c.letter != "F" or special_used(s, c.owner, "F") or t is None:
+        return
+    if t.step in ("resolution", "damage"):
+        t.fall_queue.append(c.id)
+        if c.face == "up":  # a face-down F's trigger must not show in public (BAC-HID-4)
+            note(s, f"auto: {c.owner}'s F queued for the Fall step")
+    else:
+        t.work.append(f_decision(c))
+
+
+def to_discard(s: State, c: Card) -> None:
+    ps = s.set.players[c.owner]
+    if c.id in ps.hand:
+        ps.hand.remove(c.id)
+    c.zone = "discard"
+    c.orientation = "upright"
+    ps.discard.append(c.id)
+    dropped(s, c)
+
+
+def return_to_hand(s: State, c: Card) -> None:
+    """RETURN (BAC-EFF-8): back in hand the card is a plain hand card again, so a later placement
+    that is knocked or left through returns to hand in the End phase (BAC-TURN-9; BAC-EX-10)."""
+    ps = s.set.players[c.owner]
+    if c.zone == "discard":
+        ps.discard.remove(c.id)
+    c.zone, c.face, c.orientation = "hand", "down", "upright"
+    c.skill_used = c.knocked = False
+    ps.hand.append(c.id)
+    hand_sorted(s, c.owner)
