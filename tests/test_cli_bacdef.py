@@ -51,7 +51,7 @@ def test_new_with_deck_files_and_legal_for_each_player(adj, deck):
     assert result.stdout.splitlines()[0] == (
         "alice: place_guards player=alice card_ids=[2 of alice-1, alice-2, alice-3, alice-4, alice-5, alice-6, alice-7]")
     assert {(a["who"], a["type"]) for a in json.loads(ok(adj("legal", "bacdef-1", "--json")).stdout)} == {
-        ("alice", "place_guards"), ("alice", "concede_set"), ("bob", "place_guards"), ("bob", "concede_set")}
+        ("alice", "place_guards"), ("alice", "concede_set"), ("bob", "place_guards"), ("bob", "concede_set"), ("judge", "rewind")}
 
 
 def test_a_second_field_card_is_refused_by_its_rule(adj, placed):
