@@ -9,8 +9,8 @@ from typing import Any
 
 from adjudicator.fold import decode_event
 from adjudicator.games.bacdef import GAME
-from adjudicator.games.bacdef.deck import legal_decks
 from adjudicator.games.bacdef.config import Options
+from adjudicator.games.bacdef.deck import legal_decks
 from adjudicator.protocol import Choice, LegalAction, Violation
 from tests.bacdef.builders import P1, P2, Table, setup, start
 from tests.bacdef.test_rules_effects import end_step

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 
+from adjudicator.games.bacdef.catalog import LETTERS
 from adjudicator.games.bacdef.config import Options
-from adjudicator.games.bacdef.state import LETTERS, SPECIALS, Card, State
+from adjudicator.games.bacdef.state import SPECIALS, Card, State
 from adjudicator.protocol import Violation
 
 DECK_SIZE = 7

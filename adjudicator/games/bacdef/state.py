@@ -15,7 +15,7 @@ from typing import Literal
 
 import msgspec
 
-from adjudicator.games.bacdef.catalog import LETTERS, CardRule
+from adjudicator.games.bacdef.catalog import CardRule
 from adjudicator.games.bacdef.config import Options
 from adjudicator.games.bacdef.ops import AnyOp
 
