@@ -292,7 +292,9 @@ class MatchService:
             first = report.rejections[0]
             raise Violation(first.rule or "", f"line {first.line} ({first.type}): {first.message}", first.code)
         self.store.append_stored(stored, 0)
-        return self.load(mid)
+        match: Match = report.match  # type: ignore[assignment]  # every line accepted: there is one
+        self._remember(match)  # adjudicated once: no second read and fold
+        return match
 
     def export_lines(self, match_id: str, viewer: str | None = None) -> list[str]:
         """The match as sealed JSONL; for a ``viewer`` (a player), the lines that player may see:
