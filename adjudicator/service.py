@@ -16,12 +16,12 @@ from typing import Any
 import msgspec
 
 from adjudicator import registry
-from adjudicator.fold import Fold, decode_event, event_fields
+from adjudicator.fold import Fold, decode_event, event_fields, event_type
 from adjudicator.kit import Game
 from adjudicator.protocol import JUDGE, Malformed, Outcome, Violation
 from events.chain import IntegrityError, verify_chain
 from events.copy import copy_matches
-from events.envelope import Draft, Rejection, StoredEvent, seal, split_flat, to_line
+from events.envelope import Draft, Rejection, StoredEvent, canonical, seal, split_flat, to_line
 from events.factory import open_store
 from events.memory import MemoryStore
 from events.store import ConflictError, Store, StoreError, UnknownMatch, check_idempotency_key
@@ -217,7 +217,12 @@ class MatchService:
         beside the log and returned in the verdict. ``ConflictError`` means another entry
         landed first; nothing was written and the caller may re-submit (it is re-checked).
         A retry under an ``idempotency_key`` already stored returns the events stored under it
-        (accepted, nothing written), whatever the head is now: it is not checked again.
+        (accepted, nothing written), whatever the head is now: it is not checked again. The
+        retry must be the same action (type, author and fields as stored): another action under
+        a key already used is ``Malformed``, nothing written.
+
+        A refused ``match_started`` is not recorded: there is no match for it to belong to, and
+        a later match that gets the same id must not inherit it.
         """
         if idempotency_key is not None:
             try:
@@ -226,7 +231,10 @@ class MatchService:
                 raise Malformed(str(exc), "idempotency_key") from None
             done = self.store.events_for_key(match_id, idempotency_key)
             if done:
-                return Verdict(True, done[-1], self.load(match_id))
+                match = self._current(match_id)
+                event = decode_event(match.game, type_, by, fields, strict=strict)
+                _same_action(done[-1], event, idempotency_key)
+                return Verdict(True, done[-1], match)
         fields = dict(fields)
         if type_ == "match_started":
             head = self.store.head(match_id)
@@ -245,6 +253,8 @@ class MatchService:
         try:
             match.fold.preview(event, match.head + 1)
         except Violation as v:
+            if type_ == "match_started":
+                return Verdict(False, None, match, v)
             self.store.record_rejection(
                 Rejection(
                     match_id=match_id,
@@ -260,6 +270,9 @@ class MatchService:
             return Verdict(False, None, match, v)
         draft = Draft(type=type_, by=by, recorded_at=self.clock(), fields=fields)
         stored = self.store.append(match_id, [draft], match.head, idempotency_key=idempotency_key)
+        if stored and stored[-1].seq <= match.head:  # the key was used meanwhile, by another process
+            _same_action(stored[-1], event, idempotency_key or "")
+            return Verdict(True, stored[-1], self._current(match_id))
         for ev in stored:
             if ev.seq > match.head:
                 # the event just checked is the one stored: advance reuses the preview's result
@@ -348,6 +361,20 @@ class MatchService:
                 match.match_id, None, f"an attempt is recorded at head seq {min(pending)}, beyond the log's head"
             )
         return checked
+
+
+def _same_action(done: StoredEvent, event: Any, key: str) -> None:
+    """A retry under an idempotency key must repeat the action stored under it."""
+    fields = event_fields(event)
+    if (done.type, done.by) == (event_type(event), event.by) and canonical(done.fields) == canonical(fields):
+        return
+    from adjudicator.render import event_line
+
+    raise Malformed(
+        f"the key {key!r} was used for seq {event_line(done.seq, done.by, done.type, done.fields)}; "
+        f"a different action needs a key of its own (nothing was written)",
+        "idempotency_key",
+    )
 
 
 def check_match_id(match_id: str) -> None:
