@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from cli.errors import IntegrityFailure, Rejected, dumps, translate
+from cli.errors import BadInput, IntegrityFailure, Rejected, dumps, translate
 from cli.values import json_value, pairs
 
 JSON_HELP = "Print one JSON object on stdout (also for a failure)."
@@ -77,6 +77,7 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
             if store_url:
                 env.store_url = store_url
             try:
+                check_arguments({"store": env.store_url, **kwargs})
                 f(env, **kwargs)
             except Exception as exc:
                 err = translate(exc)
@@ -104,9 +105,32 @@ def fields_argument(f: Callable) -> Callable:
 
 
 def read_text(path: str) -> str:
-    """A file's text (``-`` is stdin)."""
-    with click.open_file(path, encoding="utf-8-sig") as fh:  # a BOM some editors write is not data
-        return fh.read()
+    """A file's text (``-`` is stdin); text that is not UTF-8 is bad input naming the file,
+    the line and the column."""
+    with click.open_file(path, "rb") as fh:
+        data = fh.read()
+    try:
+        return data.decode("utf-8-sig")  # a BOM some editors write is not data
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - data.rfind(b"\n", 0, exc.start)
+        name = "stdin" if path == "-" else path
+        raise BadInput(f"{name} line {line} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at column {column})",
+                       {"error": "malformed", "message": f"line {line} is not valid UTF-8", "path": f"line {line}"}) from None
+
+
+def check_arguments(values: dict[str, Any]) -> None:
+    """Every argument must be text: a byte that is not UTF-8 (kept by Python as a lone
+    surrogate) is bad usage, named, before anything is read or written."""
+    for name, value in values.items():
+        for text in value if isinstance(value, tuple) else (value,):
+            if isinstance(text, str):
+                try:
+                    text.encode("utf-8")
+                except UnicodeEncodeError as exc:
+                    shown = text.encode("utf-8", "backslashreplace").decode("utf-8")
+                    raise BadInput(f"the {name.replace('_', ' ')} argument {shown!r} is not valid UTF-8 "
+                                   f"(character {exc.start + 1})", {"error": "usage", "message": "argument is not valid UTF-8"}) from None
 
 
 def check_viewer(match: Any, player: str | None) -> str | None:
@@ -231,14 +255,12 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
 
 # -- starting and playing ------------------------------------------------------------------------
 def _setup_value(text: str) -> Any:
-    import json
+    from adjudicator.inputs import read_json
 
+    where = "the --setup value"
     if text.startswith("@"):
-        text = read_text(text[1:])
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise click.BadParameter(f"not valid JSON ({exc})", param_hint="'--setup'") from None
+        where, text = text[1:], read_text(text[1:])
+    return read_json(text, where)
 
 
 @command()
