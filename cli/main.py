@@ -20,7 +20,8 @@ from cli.errors import BadInput, IntegrityFailure, Rejected, dumps, translate
 from cli.values import json_value, pairs
 
 JSON_HELP = "Print one JSON object on stdout (also for a failure)."
-STORE_HELP = "Store: a SQLite file path or a postgresql:// URL (default: $ADJ_STORE, then a per-user file)."
+STORE_HELP = ("Store: a SQLite file path (or sqlite:///PATH), a postgresql:// URL, or memory: (kept for this command "
+              "only) (default: $ADJ_STORE, then a per-user file).")
 
 
 class Env:
@@ -31,18 +32,19 @@ class Env:
         self.as_json = False
         self._store = None
 
-    def store(self):
+    def store(self, write: bool = False):
+        """The store, opened for reading only unless ``write``: reading never creates a store."""
         if self._store is None:
             from adjudicator.service import open_store
 
-            self._store = open_store(self.store_url)
+            self._store = open_store(self.store_url, write=write)
             click.get_current_context().call_on_close(self._store.close)
         return self._store
 
-    def service(self):
+    def service(self, write: bool = False):
         from adjudicator.service import MatchService
 
-        return MatchService(self.store())
+        return MatchService(self.store(write))
 
     def emit(self, data: Any, lines: Iterable[str]) -> None:
         if self.as_json:
@@ -79,6 +81,8 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
             try:
                 check_arguments({"store": env.store_url, **kwargs})
                 f(env, **kwargs)
+            except BrokenPipeError:
+                closed_pipe()
             except Exception as exc:
                 err = translate(exc)
                 if err is None:
@@ -94,6 +98,16 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
         return (group or main).command(name)(run)
 
     return deco
+
+
+def closed_pipe() -> None:
+    """The reader went away (``adj replay M | head``): end quietly, as a tool killed by SIGPIPE
+    does (exit 141), without a word on stderr and without failing again when stdout is flushed."""
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise click.exceptions.Exit(141)
 
 
 def match_argument(f: Callable) -> Callable:
@@ -221,7 +235,7 @@ def _existing_store(url: str):
         path = url[len("sqlite://"):] if url.startswith("sqlite://") else url
         if not os.path.exists(path):
             raise click.BadParameter(f"no store at {url!r}", param_hint="FROM")
-    return open_store(url)
+    return open_store(url, write=False)
 
 
 @command(store_group, "copy", uses_store=False)
@@ -233,6 +247,8 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
     from adjudicator.service import copy_matches
     from adjudicator.service import open_store
 
+    if source == target or (os.path.exists(source) and os.path.exists(target) and os.path.samefile(source, target)):
+        raise click.BadParameter(f"{source!r} and {target!r} are the same store: nothing to copy", param_hint="TO")
     src = _existing_store(source)
     ctx = click.get_current_context()
     ctx.call_on_close(src.close)
@@ -292,12 +308,14 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
         if not eq or player not in players:
             raise click.BadParameter(f"{word!r}: expected PLAYER=FILE with one of {', '.join(players)}",
                                      param_hint="'--deck'")
+        if player in deck_lists:
+            raise click.BadParameter(f"{player}'s deck is given twice", param_hint="'--deck'")
         deck_lists[player] = plain(g.read_deck(read_text(path)))
     if deck_lists:
         if "decks" in setup:
             raise click.BadParameter("give the decks either with --deck or with --setup decks=, not both")
         setup["decks"] = deck_lists
-    verdict = env.service().new(game, players, options=options, setup=setup, match_id=match_id, by=by)
+    verdict = env.service(write=True).new(game, players, options=options, setup=setup, match_id=match_id, by=by)
     _report(env, verdict, brief=True)  # just the id, for mid=$(adj new ...)
 
 
@@ -347,7 +365,7 @@ def act(env: Env, match_id: str, action: str, fields: Sequence[str], by: str, id
 
     VALUE is a word (3, alice, true), a list [a,b,c], null, or JSON ({...} or [{...}])."""
     data = pairs(fields, reserved=("by", "type"))
-    verdict = env.service().submit(match_id, action, by, data, strict=False, idempotency_key=idem_key)
+    verdict = env.service(write=True).submit(match_id, action, by, data, strict=False, idempotency_key=idem_key)
     _report(env, verdict)
 
 
@@ -361,7 +379,7 @@ def rewind(env: Env, match_id: str, fields: Sequence[str], to_seq: int, reason: 
     """Rewind the effective history to event --to; later events stay in the log, abandoned."""
     data = pairs(fields, reserved=("by", "type", "to_seq", "reason"))
     data.update(to_seq=to_seq, reason=reason)
-    verdict = env.service().submit(match_id, "rewind", by, data, strict=False)
+    verdict = env.service(write=True).submit(match_id, "rewind", by, data, strict=False)
     extra: list[str] = []
     extra_json: dict[str, Any] = {}
     branches = verdict.match.fold.branches
@@ -391,7 +409,7 @@ def correct(env: Env, match_id: str, action: str, fields: Sequence[str], at_seq:
         raise click.BadParameter("by= must name who the inserted action is by")
     data = pairs(with_, what="KEY=VALUE", reserved=("by", "type", "at_seq", "event", "reason"))
     data.update(at_seq=at_seq, event={"type": action, "by": inner_by, **inner}, reason=reason)
-    verdict = env.service().submit(match_id, "correct", by, data, strict=False)
+    verdict = env.service(write=True).submit(match_id, "correct", by, data, strict=False)
     extra: list[str] = []
     if verdict.accepted:  # the stored event holds the inserted action in its declared types
         event = dict(verdict.event.fields["event"])
@@ -570,7 +588,7 @@ def import_(env: Env, file: str, match_id: str | None) -> None:
     from adjudicator.render import outcome_text, plain
 
     stem = Path(file).stem if file != "-" else "imported"
-    match = env.service().import_lines(read_text(file).splitlines(), match_id=match_id, default_id=stem)
+    match = env.service(write=True).import_lines(read_text(file).splitlines(), match_id=match_id, default_id=stem)
     out = match.outcome()
     env.emit({"match_id": match.match_id, "events": match.head, "outcome": plain(out)},
              [f"imported {match.match_id}: {match.head} events; outcome: {outcome_text(out)}"])

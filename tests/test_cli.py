@@ -180,8 +180,8 @@ def test_new_refused_by_a_rule_exits_1(adj):
 
 
 def test_new_on_an_existing_id_writes_nothing(adj, m):
-    fails(adj("new", "nim", "--player", "x", "--player", "y", "--id", "m"), 1,
-          "match 'm' already exists (head is seq 2); nothing was written\n")
+    fails(adj("new", "nim", "--player", "x", "--player", "y", "--id", "m"), 2,
+          "error: match 'm' already exists (head is seq 2); nothing was written\n")
     assert adj.head("m") == 2
 
 
@@ -551,7 +551,7 @@ def test_import_sealed_file_keeps_its_hashes(adj, branched, tmp_path):
     other = Adj(tmp_path / "other.sqlite3")
     ok(other("import", path), "imported m: 6 events; outcome: in progress\n")
     assert export(other, "m") == events
-    fails(other("import", path), 1, "match 'm' already exists (head is seq 6); nothing was written\n")
+    fails(other("import", path), 2, "error: match 'm' already exists (head is seq 6); nothing was written\n")
     fails(other("import", path, "--id", "n"), 2,
           "error: the file is sealed for match 'm'; it cannot be imported as 'n' (at $.match_id)\n")
 
@@ -657,7 +657,7 @@ def test_store_copy_keeps_hashes(adj, branched, tmp_path):
     copy = Adj(target)
     assert export(copy, "m") == export(adj, "m")
     assert copy.rejections("m") == adj.rejections("m")
-    fails(adj("store", "copy", adj.path, target), 1, "match 'm' already exists (head is seq 6); nothing was written\n")
+    fails(adj("store", "copy", adj.path, target), 2, "error: match 'm' already exists (head is seq 6); nothing was written\n")
     fails(adj("store", "copy", str(tmp_path / "none.sqlite3"), target), 2,
           f"error: Invalid value for FROM: no store at '{tmp_path / 'none.sqlite3'}'\n")
     fails(adj("store", "copy", adj.path, target, "--match", "zz"), 2,
