@@ -148,15 +148,17 @@ def check_arguments(values: dict[str, Any]) -> None:
 
 
 def check_viewer(match: Any, player: str | None) -> str | None:
-    """``--as``: a player of the match, or ``judge`` (everything); None means the judge."""
+    """``--as``: a player of the match sees what that player may see, ``judge`` (or None)
+    everything, and any other name what a spectator may see."""
     if player is None or player == "judge":
         return None
-    if player not in match.players:
-        raise click.BadParameter(
-            f"{player!r} does not play in {match.match_id}; players: {', '.join(match.players)} (or judge)",
-            param_hint="'--as'",
-        )
+    if not player.strip():
+        raise click.BadParameter("name a player, judge, or a spectator", param_hint="'--as'")
     return player
+
+
+def viewer_label(match: Any, player: str) -> str:
+    return player if player in match.players or player == "judge" else f"{player} (spectator)"
 
 
 # -- the games and the store ---------------------------------------------------------------------
@@ -465,15 +467,17 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
     gone = abandoned_by(match.fold.branches).get(at_seq)
     game = match.game
     out = game.outcome(st)
-    movers = to_move(game.legal(st))
+    movers = to_move(game.legal(st), viewer)  # for a viewer: only whether they are to move
     head = f"{match_id} after seq {at_seq}" + (" (head)" if at_seq == match.head else f" of {match.head}")
     if gone is not None:
         head += f", abandoned by rewind at {gone}"
     if player:
-        head += f", as {player}"
+        head += f", as {viewer_label(match, player)}"
     lines = [head, game.describe(st, viewer), f"outcome: {outcome_text(out)}"]
     if movers:
         lines.append(f"to move: {', '.join(movers)}")
+    elif viewer in match.players and out.status == "in_progress":
+        lines.append(f"to move: not {viewer}")
     env.emit({"match_id": match_id, "seq": at_seq, "head_seq": match.head, "as": player, "abandoned_by": gone,
               "state": plain(game.view(st, viewer)), "outcome": plain(out), "to_move": movers}, lines)
 

@@ -300,7 +300,9 @@ def test_state_now_at_a_seq_and_as_a_player(adj, branched):
     ok(adj("state", "m", "--at", "4"),
        "m after seq 4 of 6, abandoned by rewind at 5\npile 1; bob to move\noutcome: in progress\nto move: bob\n")
     ok(adj("state", "m", "--at", "2", "--as", "alice"),
-       "m after seq 2 of 6, as alice\npile 4; bob to move\noutcome: in progress\nto move: bob\n")
+       "m after seq 2 of 6, as alice\npile 4; bob to move\noutcome: in progress\nto move: not alice\n")
+    ok(adj("state", "m", "--at", "2", "--as", "carol"),  # any other name: a spectator
+       "m after seq 2 of 6, as carol (spectator)\npile 4; bob to move\noutcome: in progress\n")
     data = json.loads(ok(adj("state", "m", "--at", "5", "--as", "judge", "--json")).stdout)
     assert data == {"match_id": "m", "seq": 5, "head_seq": 6, "as": "judge", "abandoned_by": None,
                     "state": {"players": ["alice", "bob"], "pile": 4, "turn": 1, "taken": [3, 0], "rewinds": 1,
@@ -314,7 +316,7 @@ def test_state_now_at_a_seq_and_as_a_player(adj, branched):
     [
         (["--at", "7"], "error: Invalid value for '--at': m has events 1 to 6, not 7\n"),
         (["--at", "0"], "error: Invalid value for '--at': m has events 1 to 6, not 0\n"),
-        (["--as", "carol"], "error: Invalid value for '--as': 'carol' does not play in m; players: alice, bob (or judge)\n"),
+        (["--as", " "], "error: Invalid value for '--as': name a player, judge, or a spectator\n"),
     ],
 )
 def test_state_bad_usage(adj, branched, args, stderr):
