@@ -467,9 +467,14 @@ def log(env: Env, match_id: str) -> None:
 @click.option("--from", "lo", type=int, metavar="SEQ", help="First event (default 1).")
 @click.option("--to", "hi", type=int, metavar="SEQ", help="Last event (default the head).")
 @click.option("--as", "player", metavar="PLAYER", help="Show changes in what this player may see.")
-def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None) -> None:
+@click.option("--html", "html", metavar="FILE", help="Write the match as one self-contained page (docs/desk.md).")
+def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None, html: str | None) -> None:
     """Step through the events, with what each one changed."""
+    from adjudicator.changes import step_changes
     from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain
+
+    if html:
+        return desk.write_page(env, match_id, html, player)
 
     service = env.service()
     match = service.load(match_id)
@@ -495,7 +500,9 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
         if row.seq is not None:
             changes = diff(view_at(row.seq - 1), view_at(row.seq))
             step["changes"] = [c.to_json() for c in changes]
-            lines.extend(f"      {change_line(c)}" for c in changes)
+            words = step_changes(game, states, row.seq, viewer)  # the table's words; paths for a game without a board
+            step["words"] = [w.to_json() for w in words]
+            lines.extend(f"      {text}" for text in [f"  {w.text}" for w in words] or [change_line(c) for c in changes])
         steps.append(step)
     out = game.outcome(states[hi])
     lines.append(f"outcome after seq {hi}: {outcome_text(out)}")
@@ -624,6 +631,8 @@ def deck_check(env: Env, game: str, file: str, opts: Sequence[str]) -> None:
         raise Rejected("\n".join(f"{v.rule_id}: {v.message}" for v in errors), data)
     env.emit(data, ["ok"])
 
+
+from cli import desk  # noqa: E402  (registers the desk's commands on main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
