@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-deep bench clean
+.PHONY: demo test test-deep bench browser clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,10 @@ test-deep: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/pg_load.py
+
+# Chromium and its driver for the page's browser tests (Debian; run as root). .ci/run does the same.
+browser:
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -39,6 +39,7 @@
     box.dataset.size = size;
     box.appendChild(el("h4", null, z.name + " (" + size + ")"));
     const cards = el("div", "cards");
+    if (z.cards.length > 12) box.classList.add("fan");  // a big hand: cards overlap, all still drawn
     let group = null, gname = null;
     for (const c of z.cards) {
       if (c.group) {
