@@ -14,7 +14,8 @@ import click
 from cli.errors import Rejected
 from cli.main import Env, check_viewer, command, main, match_argument
 
-PENALTIES = ("warning", "game_loss", "match_loss")
+#: as ``adjudicator.judging.PENALTIES`` (not imported at start-up; a test keeps the two equal)
+PENALTIES = ("caution", "warning", "game_loss", "match_loss", "disqualification")
 
 
 def write_page(env: Env, match_id: str, path: str, player: str | None) -> None:
@@ -30,3 +31,35 @@ def write_page(env: Env, match_id: str, path: str, player: str | None) -> None:
     who = f"as {viewer}" if viewer else "for the judge"
     env.emit({"match_id": match_id, "html": path, "as": player, "events": match.head, "bytes": len(html.encode())},
              [f"wrote {path}: {match_id}, {match.head} events, {who}"])
+
+
+# -- the judge's calls ------------------------------------------------------------------------------
+def _call(env: Env, match_id: str, type_: str, by: str, fields: dict[str, Any]) -> None:
+    from cli.main import _report
+
+    _report(env, env.service().submit(match_id, type_, by, fields, strict=True))
+
+
+@command(main, "note")
+@match_argument
+@click.argument("text")
+@click.option("--at", "at_seq", type=int, required=True, metavar="SEQ", help="The event the note is about.")
+@click.option("--by", required=True, help="Who enters it: only the judge may.")
+def note(env: Env, match_id: str, text: str, at_seq: int, by: str) -> None:
+    """Put a judge's note on the record about event --at (the game state does not change)."""
+    _call(env, match_id, "note", by, {"at_seq": at_seq, "text": text})
+
+
+@command(main, "penalty")
+@match_argument
+@click.option("--player", required=True, help="The player penalised.")
+@click.option("--infraction", required=True, metavar="NAME", help="The infraction, by its name.")
+@click.option("--penalty", "penalty_", required=True, type=click.Choice(PENALTIES),
+              help="game_loss (in a match of one game), match_loss and disqualification decide the match.")
+@click.option("--at", "at_seq", type=int, required=True, metavar="SEQ", help="The event the penalty is about.")
+@click.option("--reason", required=True)
+@click.option("--by", required=True, help="Who enters it: only the judge may.")
+def penalty(env: Env, match_id: str, player: str, infraction: str, penalty_: str, at_seq: int, reason: str, by: str) -> None:
+    """Give a player a penalty, on the record; a match loss decides the match."""
+    _call(env, match_id, "penalty", by, {"player": player, "infraction": infraction, "penalty": penalty_,
+                                         "at_seq": at_seq, "reason": reason})

@@ -390,7 +390,7 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
                                                      "message": v.message})
     ev = verdict.event
     out = match.outcome()
-    movers = to_move(match.game.legal(match.state))
+    movers = to_move(match.game.legal(match.state)) if out.status == "in_progress" else []
     notes = list(match.game.notes(match.state))
     data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": ev.flat(),
             "outcome": plain(out), "to_move": movers, "notes": notes, **(extra_json or {})}
@@ -424,8 +424,8 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
         raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {at_seq}", param_hint="'--at'")
     gone = abandoned_by(match.fold.branches).get(at_seq)
     game = match.game
-    out = game.outcome(st)
-    movers = to_move(game.legal(st))
+    out = match.fold.outcome(at_seq)
+    movers = to_move(game.legal(st)) if out.status == "in_progress" else []
     head = f"{match_id} after seq {at_seq}" + (" (head)" if at_seq == match.head else f" of {match.head}")
     if gone is not None:
         head += f", abandoned by rewind at {gone}"
@@ -504,7 +504,7 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
             step["words"] = [w.to_json() for w in words]
             lines.extend(f"      {text}" for text in [f"  {w.text}" for w in words] or [change_line(c) for c in changes])
         steps.append(step)
-    out = game.outcome(states[hi])
+    out = match.fold.outcome(hi)
     lines.append(f"outcome after seq {hi}: {outcome_text(out)}")
     env.emit({"match_id": match_id, "from": lo, "to": hi, "as": player, "steps": steps,
               "outcome": plain(out)}, lines)
