@@ -127,11 +127,17 @@ def _table(before: Board, after: Board) -> list[BoardChange]:
     if before.waiting != after.waiting and after.waiting:
         out.append(BoardChange("waiting", None, None, f"waiting for {after.waiting}", None, before.waiting, after.waiting))
     gone = Counter(before.notes)
+    added = []
     for n in after.notes:
         if gone[n]:
             gone[n] -= 1
         else:
+            added.append(n)
             out.append(BoardChange("note", None, None, n, None, None, n))
+    # a note that went without one of the same head taking its place ("attack: ...") has ended
+    heads = {n.split(":")[0] for n in added}
+    out += [BoardChange("note", None, None, f"over: {n}", None, n, None)
+            for n in gone.elements() if n.split(":")[0] not in heads]
     return out
 
 

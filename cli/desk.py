@@ -63,3 +63,26 @@ def penalty(env: Env, match_id: str, player: str, infraction: str, penalty_: str
     """Give a player a penalty, on the record; a match loss decides the match."""
     _call(env, match_id, "penalty", by, {"player": player, "infraction": infraction, "penalty": penalty_,
                                          "at_seq": at_seq, "reason": reason})
+
+
+# -- what changed between two points ---------------------------------------------------------------
+@command(main, "diff")
+@match_argument
+@click.argument("a", type=int, metavar="A")
+@click.argument("b", type=int, metavar="B")
+@click.option("--as", "player", metavar="PLAYER", help="What this player may see change (default: the judge).")
+def diff(env: Env, match_id: str, a: int, b: int, player: str | None) -> None:
+    """What changed on the table from right after event A to right after event B: per player and
+    zone, in the words of adj state (cards moved, counters changed)."""
+    from adjudicator.changes import board_changes, grouped_lines
+
+    match = env.service().load(match_id)
+    viewer = check_viewer(match, player)
+    for name, seq in (("A", a), ("B", b)):
+        if seq not in match.fold.history:
+            raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {seq}", param_hint=name)
+    game, states = match.game, match.fold.history
+    changes = board_changes(game.board(states[a], viewer), game.board(states[b], viewer))
+    head = f"{match_id}: after seq {a} -> after seq {b}" + (f", as {player}" if player else "")
+    env.emit({"match_id": match_id, "from": a, "to": b, "as": player, "changes": [c.to_json() for c in changes]},
+             [head, *(grouped_lines(changes, match.players) or ["no change on the table"])])
