@@ -59,7 +59,7 @@ class Match:
         return self.fold.entries[0].event.players  # type: ignore[attr-defined]
 
     def outcome(self) -> Outcome:
-        return self.game.outcome(self.fold.state)
+        return self.fold.outcome()  # the game's, unless a judge's penalty decided it
 
 
 @dataclass

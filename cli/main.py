@@ -438,7 +438,7 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
                                                      "message": v.message})
     ev = verdict.event
     out = match.outcome()
-    movers = to_move(match.game.legal(match.state))
+    movers = to_move(match.game.legal(match.state)) if out.status == "in_progress" else []
     notes = list(match.game.notes(match.state))
     data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": ev.flat(),
             "outcome": plain(out), "to_move": movers, "notes": notes, **(extra_json or {})}
@@ -472,8 +472,9 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
         raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {at_seq}", param_hint="'--at'")
     gone = abandoned_by(match.fold.branches).get(at_seq)
     game = match.game
-    out = game.outcome(st)
-    movers = to_move(game.legal(st), viewer)  # for a viewer: only whether they are to move
+    out = match.fold.outcome(at_seq)
+    # for a viewer: only whether they are to move
+    movers = to_move(game.legal(st), viewer) if out.status == "in_progress" else []
     head = f"{match_id} after seq {at_seq}" + (" (head)" if at_seq == match.head else f" of {match.head}")
     if gone is not None:
         head += f", abandoned by rewind at {gone}"
@@ -520,9 +521,14 @@ def log(env: Env, match_id: str, player: str | None) -> None:
 @click.option("--from", "lo", type=int, metavar="SEQ", help="First event (default 1).")
 @click.option("--to", "hi", type=int, metavar="SEQ", help="Last event (default the head).")
 @click.option("--as", "player", metavar="PLAYER", help="Show changes in what this player may see.")
-def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None) -> None:
+@click.option("--html", "html", metavar="FILE", help="Write the match as one self-contained page (docs/desk.md).")
+def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None, html: str | None) -> None:
     """Step through the events, with what each one changed."""
+    from adjudicator.changes import step_changes
     from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain, redacted
+
+    if html:
+        return desk.write_page(env, match_id, html, player)
 
     service = env.service()
     match = service.load(match_id)
@@ -549,9 +555,11 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
         if row.seq is not None:
             changes = diff(view_at(row.seq - 1), view_at(row.seq))
             step["changes"] = [c.to_json() for c in changes]
-            lines.extend(f"      {change_line(c)}" for c in changes)
+            words = step_changes(game, states, row.seq, viewer)  # the table's words; paths for a game without a board
+            step["words"] = [w.to_json() for w in words]
+            lines.extend(f"      {text}" for text in [f"  {w.text}" for w in words] or [change_line(c) for c in changes])
         steps.append(step)
-    out = game.outcome(states[hi])
+    out = match.fold.outcome(hi)
     lines.append(f"outcome after seq {hi}: {outcome_text(out)}")
     env.emit({"match_id": match_id, "from": lo, "to": hi, "as": player, "steps": steps,
               "outcome": plain(out)}, lines)
@@ -682,6 +690,8 @@ def deck_check(env: Env, game: str, file: str, opts: Sequence[str]) -> None:
         raise Rejected("\n".join(f"{v.rule_id}: {v.message}" for v in errors), data)
     env.emit(data, ["ok"])
 
+
+from cli import desk  # noqa: E402  (registers the desk's commands on main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
