@@ -7,8 +7,7 @@ literal that is exactly a rule ID (``BAC-LIM-4``), whether passed to ``reject``/
 
 A test "asserts" a rule when the ID appears quoted in a test file under ``tests/bacdef/``
 (as in ``t.reject(line, "BAC-LIM-4", "E_ALREADY_PLACED")``). A rule the reducer names but no
-event can reach is listed in ``UNREACHABLE`` (``tests/bacdef/__init__.py``, where the generic
-coverage check reads it too) with the reason; it must still be cited (test
+event can reach is listed in ``UNREACHABLE`` (``tests/bacdef/__init__.py``) with the reason; it must still be cited (test
 name or docstring) by the test of the behaviour it stands for.
 """
 
@@ -24,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[2]
 REDUCER = ROOT / "adjudicator" / "games" / "bacdef"
 TESTS = Path(__file__).resolve().parent
 RULE_ID = re.compile(r"^BAC-[A-Z]+-\d+$")
-
 
 def reducer_rule_ids() -> set[str]:
     found: set[str] = set()
