@@ -120,8 +120,10 @@ def _turn_view(s: State, t: TurnState, viewer: str | None) -> dict[str, Any]:
         ],
         "shields": [{"player": sh.player, "remaining": sh.remaining if sh.remaining is not None else "all", "kind": sh.kind} for sh in t.shields],
         "awaiting": _awaiting(s, viewer),
-        # what the table sees the reducer wait for; for a face-down F, "fall_processing" (BAC-HID-4)
+        # what the table is shown the reducer waits for: for a face-down F, "fall processing"
+        # (BAC-HID-4); the judge's view holds it too, so it says what the players see
         "public_awaiting": _awaiting(s, ""),
+        "public_waiting": public_waiting(s),
         "notes": list(t.notes),
     }
 
@@ -166,12 +168,17 @@ WAITING = {
 }
 
 
-def waiting_line(s: State) -> list[str]:
-    """The decision the reducer waits for, as the public may know it (BAC-HID-4)."""
+def public_waiting(s: State) -> str:
+    """The decision the reducer waits for, in words, as the public may know it (BAC-HID-4)."""
     if s.set is None or s.set.turn is None or s.set.turn.awaiting is None:
-        return []
+        return ""
     a = _awaiting(s, "")
-    return [f"waiting for: {WAITING[a['kind']].format(**{'ref': '', 'points': '', 'victim': '', 'card_id': '', 'player': '', **a})}"]
+    return WAITING[a["kind"]].format(**{"ref": "", "points": "", "victim": "", "card_id": "", "player": "", **a})
+
+
+def waiting_line(s: State) -> list[str]:
+    text = public_waiting(s)
+    return [f"waiting for: {text}"] if text else []
 
 
 # -- text -----------------------------------------------------------------------------------
