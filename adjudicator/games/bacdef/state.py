@@ -7,6 +7,12 @@ placed one point at a time, suspended op lists, F chains) read like the chapter.
 changes after ``match_started`` (the options, the catalog) and what only ever grows by new values
 (set results, the registered decks) is held in frozen Structs and tuples, which ``clone`` shares
 instead of copying; bench/bacdef_state.py measures the choice.
+
+Every Struct here is declared ``gc=False``: a state is a tree of data (no Struct refers to one
+above it), so no reference cycle can pass through them, and the garbage collector need not track
+them. A fold keeps the state after every event, and each working copy allocates; untracked, they
+no longer make every collection walk every state kept (the share of the fold's time spent copying
+went from about two thirds to under a half on the bench).
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ Step = Literal["standby", "action", "counter", "resolution", "damage", "fall", "
 Stage = Literal["deck", "guards", "first_player", "turns", "over"]
 
 
-class Card(msgspec.Struct, kw_only=True):
+class Card(msgspec.Struct, kw_only=True, gc=False):
     id: str
     owner: str
     letter: str
@@ -43,12 +49,12 @@ class Card(msgspec.Struct, kw_only=True):
     knocked: bool = False
 
 
-class Slot(msgspec.Struct, kw_only=True):
+class Slot(msgspec.Struct, kw_only=True, gc=False):
     card_id: str
     state: Mark = "U"
 
 
-class PlayerState(msgspec.Struct, kw_only=True):
+class PlayerState(msgspec.Struct, kw_only=True, gc=False):
     deck: list[str] = []  # the registered letters, in card-id order (private)
     hand: list[str] = []
     guards: list[Slot] = []
@@ -57,7 +63,7 @@ class PlayerState(msgspec.Struct, kw_only=True):
     special_used: dict[str, bool] = {}
 
 
-class Instance(msgspec.Struct, kw_only=True):
+class Instance(msgspec.Struct, kw_only=True, gc=False):
     id: str
     controller: str
     side: Side
@@ -69,7 +75,7 @@ class Instance(msgspec.Struct, kw_only=True):
     extra_of: str | None = None
 
 
-class Packet(msgspec.Struct, kw_only=True):
+class Packet(msgspec.Struct, kw_only=True, gc=False):
     id: str
     source_side: Side
     source_instance: str | None
@@ -80,7 +86,7 @@ class Packet(msgspec.Struct, kw_only=True):
     nullified: int = 0
 
 
-class Frame(msgspec.Struct, kw_only=True):
+class Frame(msgspec.Struct, kw_only=True, gc=False):
     """A unit of pending work on the stack: an op list being applied, or an F decision.
 
     ``source`` is the instance id, ``F:<card>``, ``end:<source>`` or ``deferred:<instance>``."""
@@ -92,7 +98,7 @@ class Frame(msgspec.Struct, kw_only=True):
     card_id: str | None = None
 
 
-class Await(msgspec.Struct, kw_only=True):
+class Await(msgspec.Struct, kw_only=True, gc=False):
     """What the reducer is waiting for: a decision by ``player`` (or the judge)."""
 
     kind: Literal["effect", "damage", "heal", "lost", "f_decision"]
@@ -103,13 +109,13 @@ class Await(msgspec.Struct, kw_only=True):
     victim: str | None = None
 
 
-class Shield(msgspec.Struct, kw_only=True):
+class Shield(msgspec.Struct, kw_only=True, gc=False):
     player: str
     remaining: int | None  # None: "all"
     kind: Literal["any", "knock"]
 
 
-class LastingEffect(msgspec.Struct, frozen=True, kw_only=True):
+class LastingEffect(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     source: str
     controller: str
@@ -117,7 +123,7 @@ class LastingEffect(msgspec.Struct, frozen=True, kw_only=True):
     expires_turn: int
 
 
-class TurnState(msgspec.Struct, kw_only=True):
+class TurnState(msgspec.Struct, kw_only=True, gc=False):
     no: int
     attacker: str
     defender: str
@@ -145,14 +151,14 @@ class TurnState(msgspec.Struct, kw_only=True):
     notes: list[str] = []  # automatic steps carried out by the last event (BAC-GEN-3)
 
 
-class SetResult(msgspec.Struct, frozen=True, kw_only=True):
+class SetResult(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     set_no: int
     outcome: Literal["win", "void"]
     winner: str | None
     reason: str
 
 
-class SetState(msgspec.Struct, kw_only=True):
+class SetState(msgspec.Struct, kw_only=True, gc=False):
     set_no: int
     stage: Stage
     first_player: str | None = None
@@ -163,7 +169,7 @@ class SetState(msgspec.Struct, kw_only=True):
     lasting_counter: int = 0
 
 
-class State(msgspec.Struct, kw_only=True):
+class State(msgspec.Struct, kw_only=True, gc=False):
     players: tuple[str, ...]
     options: Options
     catalog: dict[str, CardRule]  # one rule per letter, never changed after match_started
