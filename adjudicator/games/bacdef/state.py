@@ -11,8 +11,7 @@ instead of copying; bench/bacdef_state.py measures the choice.
 Every Struct here is declared ``gc=False``: a state is a tree of data (no Struct refers to one
 above it), so no reference cycle can pass through them, and the garbage collector need not track
 them. A fold keeps the state after every event, and each working copy allocates; untracked, they
-no longer make every collection walk every state kept (the share of the fold's time spent copying
-went from about two thirds to under a half on the bench).
+no longer make every collection walk every state kept (docs/games/bacdef.md has the figures).
 """
 
 from __future__ import annotations
