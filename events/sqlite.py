@@ -16,6 +16,7 @@ from contextlib import contextmanager
 
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
+from events.ledger_sql import SQLiteLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
 from events.store import IDEM_END, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
 
@@ -61,7 +62,7 @@ def idem_marks(key: str | None, count: int) -> list[str | None]:
     return marks
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SQLiteLedger, Store):
     def __init__(self, path: str):
         self.url = path
         self._lock = threading.RLock()
