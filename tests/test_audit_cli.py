@@ -124,3 +124,23 @@ def test_adj_starts_without_cryptography():
     code = "import sys, cli.main; print(sorted(m for m in ('cryptography', 'events.signing') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out == "[]\n"
+
+
+def test_verify_names_a_match_whose_verdicts_differ_under_the_current_rules(adj, m, monkeypatch):
+    """A rules upgrade made visible: the stored take of 3 would now be refused."""
+    from tests import toygame
+
+    check = toygame.GAME.check
+
+    def stricter(state, event, ctx):
+        if isinstance(event, toygame.Take) and event.count == 3:
+            raise toygame.Violation("NIM-TAKE-1", "at most 2 stones under the new rules")
+        return check(state, event, ctx)
+
+    monkeypatch.setattr(toygame.GAME, "check", stricter)
+    r = adj("verify", "--json")
+    assert r.exit_code == 3
+    rows = {row["match_id"]: row for row in json.loads(r.stdout)["matches"]}
+    assert rows["m"]["ok"] is False
+    assert rows["m"]["error"] == ("integrity failure in m at seq 2: stored 'take' no longer adjudicates: "
+                                  "NIM-TAKE-1: at most 2 stones under the new rules")
