@@ -27,8 +27,8 @@ def _key(path: str | None, *, create: bool = True) -> Any:
         raise BadInput(str(exc), {"error": "key", "message": str(exc)}) from None
 
 
-def judge_key(path: str | None) -> Any:
-    """The judge's key given with --judge-key or ADJ_JUDGE_KEY; None when none was given."""
+def signing_key_or_none(path: str | None) -> Any:
+    """A judge's or player's key (--judge-key, --player-key or their variables); None if not given."""
     if not path:
         return None
     from adjudicator.audit import signing_key
@@ -169,13 +169,9 @@ def judges_group() -> None:
     """The judges' public keys registered in the store (their decisions must then be signed)."""
 
 
-@command(judges_group, "add")
-@click.argument("name")
-@click.option("--pubkey", "pubkey", required=True, metavar="FILE", help="The judge's public key (PEM or base64).")
-@click.option("--key", "key_path", metavar="FILE", help=KEY_HELP + " Signs the checkpoint made after the key is added.")
-def judges_add(env: Env, name: str, pubkey: str, key_path: str | None) -> None:
-    """Register judge NAME's public key. Once a judge is registered, adding another takes a
-    registered judge's key (--judge-key); each addition is recorded and checkpointed at once."""
+def _add_key(env: Env, role: str, name: str, pubkey: str, key_path: str | None) -> None:
+    """Register NAME's key for ROLE: by the organiser while no judge is registered, then only with
+    a registered judge's key; recorded and checkpointed at once."""
     from adjudicator.audit import Auditor, fingerprint
     from adjudicator.judges import register_key
 
@@ -187,28 +183,73 @@ def judges_add(env: Env, name: str, pubkey: str, key_path: str | None) -> None:
         key = env.judge_signing_key()
         match = [k for k in judges if key is not None and k.public_key == key.public_key]
         if not match:
-            raise BadInput("judges are registered already: adding one takes a registered judge's key "
+            raise BadInput(f"judges are registered already: adding a {role} takes a registered judge's key "
                            "(--judge-key FILE or ADJ_JUDGE_KEY)", {"error": "signature_required"})
         by = match[0].name
+    auditor = Auditor(store)
     try:
-        record = register_key(store, "judge", name, public_key, by, Auditor(store).clock())
+        record = register_key(store, role, name, public_key, by, auditor.clock())
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="NAME") from None
-    cp = Auditor(store).checkpoint(_key(key_path))
+    cp = auditor.checkpoint(_key(key_path))
     env.emit({"role": record.role, "name": record.name, "public_key": record.public_key, "by": record.by,
               "key": fingerprint(record.public_key), "checkpoint": cp.to_json()},
-             [f"judge {name} registered (key {fingerprint(public_key)}, by {by}); checkpoint: tree size {cp.tree_size}"])
+             [f"{role} {name} registered (key {fingerprint(public_key)}, by {by}); checkpoint: tree size {cp.tree_size}"])
+
+
+def _list_keys(env: Env, role: str, empty: str) -> None:
+    from adjudicator.audit import fingerprint
+
+    rows = [{"name": k.name, "public_key": k.public_key, "key": fingerprint(k.public_key), "by": k.by,
+             "recorded_at": k.recorded_at} for k in env.store().audit_keys() if k.role == role]
+    env.emit({f"{role}s": rows}, [f"{r['name']}  key {r['key']}  added by {r['by']} at {r['recorded_at']}" for r in rows]
+             or [empty])
+
+
+@command(judges_group, "add")
+@click.argument("name")
+@click.option("--pubkey", "pubkey", required=True, metavar="FILE", help="The judge's public key (PEM or base64).")
+@click.option("--key", "key_path", metavar="FILE", help=KEY_HELP + " Signs the checkpoint made after the key is added.")
+def judges_add(env: Env, name: str, pubkey: str, key_path: str | None) -> None:
+    """Register judge NAME's public key. Once a judge is registered, adding another takes a
+    registered judge's key (--judge-key); each addition is recorded and checkpointed at once."""
+    _add_key(env, "judge", name, pubkey, key_path)
 
 
 @command(judges_group, "list")
 def judges_list(env: Env) -> None:
     """The registered judges."""
-    from adjudicator.audit import fingerprint
+    _list_keys(env, "judge", "no judges registered: judges' decisions are accepted unsigned")
 
-    rows = [{"name": k.name, "public_key": k.public_key, "key": fingerprint(k.public_key), "by": k.by,
-             "recorded_at": k.recorded_at} for k in env.store().audit_keys() if k.role == "judge"]
-    env.emit({"judges": rows}, [f"{r['name']}  key {r['key']}  added by {r['by']} at {r['recorded_at']}" for r in rows]
-             or ["no judges registered: judges' decisions are accepted unsigned"])
+
+@main.group("players")
+def players_group() -> None:
+    """Players' public keys: a match started when all its players had one is signed by its players."""
+
+
+@command(players_group, "add")
+@click.argument("name")
+@click.option("--pubkey", "pubkey", required=True, metavar="FILE", help="The player's public key (PEM or base64).")
+@click.option("--key", "key_path", metavar="FILE", help=KEY_HELP + " Signs the checkpoint made after the key is added.")
+def players_add(env: Env, name: str, pubkey: str, key_path: str | None) -> None:
+    """Register player NAME's public key. In every match started afterwards whose players all have
+    keys, each player's actions must be signed with that player's key (--player-key at the table's
+    terminal). Once judges are registered, adding a player takes a judge's key."""
+    _add_key(env, "player", name, pubkey, key_path)
+
+
+@command(players_group, "list")
+def players_list(env: Env) -> None:
+    """The registered players."""
+    _list_keys(env, "player", "no players registered: players' actions are accepted unsigned")
+
+
+def signing_modes(store: Any) -> dict[str, str]:
+    """For ``adj matches``: "players" for a match its players sign, "judges" for one with signed
+    judges' decisions only; matches with no signature are left out."""
+    from adjudicator.judges import match_signing_modes
+
+    return match_signing_modes(store)
 
 
 # -- export and verify with proofs ------------------------------------------------------------------

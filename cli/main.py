@@ -31,6 +31,7 @@ class Env:
         self.as_json = False
         self._store = None
         self.judge_key: str | None = None  # --judge-key / ADJ_JUDGE_KEY: signs judges' decisions
+        self.player_key: str | None = None  # --player-key / ADJ_PLAYER_KEY: a table terminal's player
 
     def store(self):
         if self._store is None:
@@ -44,12 +45,17 @@ class Env:
         from adjudicator.judges import SignedStore
         from adjudicator.service import MatchService
 
-        return MatchService(SignedStore(self.store(), self.judge_signing_key))
+        return MatchService(SignedStore(self.store(), self.judge_signing_key, self.player_signing_key))
 
     def judge_signing_key(self):
-        from cli.audit import judge_key
+        from cli.audit import signing_key_or_none
 
-        return judge_key(self.judge_key)
+        return signing_key_or_none(self.judge_key)
+
+    def player_signing_key(self):
+        from cli.audit import signing_key_or_none
+
+        return signing_key_or_none(self.player_key)
 
     def emit(self, data: Any, lines: Iterable[str]) -> None:
         if self.as_json:
@@ -78,12 +84,13 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
 
     def deco(f: Callable) -> click.Command:
         @functools.wraps(f)
-        def run(as_json: bool, store_url: str | None = None, judge_key: str | None = None, **kwargs: Any) -> None:
+        def run(as_json: bool, store_url: str | None = None, judge_key: str | None = None,
+                player_key: str | None = None, **kwargs: Any) -> None:
             env = click.get_current_context().find_object(Env)
             env.as_json = as_json
             if store_url:
                 env.store_url = store_url
-            env.judge_key = judge_key
+            env.judge_key, env.player_key = judge_key, player_key
             try:
                 f(env, **kwargs)
             except Exception as exc:
@@ -99,6 +106,8 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
             run = click.option("--store", "store_url", metavar="URL", help=STORE_HELP)(run)
             run = click.option("--judge-key", "judge_key", metavar="FILE", envvar="ADJ_JUDGE_KEY",
                                help="A registered judge's private key: signs the judge's decisions.")(run)
+            run = click.option("--player-key", "player_key", metavar="FILE", envvar="ADJ_PLAYER_KEY",
+                               help="This terminal's player's private key: signs that player's actions.")(run)
         run = click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(run)
         return (group or main).command(name)(run)
 
@@ -176,10 +185,13 @@ def matches(env: Env) -> None:
 
     service = env.service()
     rows, lines, broken = [], [], 0
-    signed = {s.match_id for s in env.store().audit_signatures().values()}
+    from cli.audit import signing_modes
+
+    signed = signing_modes(env.store())  # match id -> "players" or "judges", for signed matches
     for info in env.store().matches():
         row: dict[str, Any] = {"match_id": info.match_id, "id": info.match_id, "head_seq": info.head_seq,
-                               "updated_at": info.updated_at, "signed": info.match_id in signed}
+                               "updated_at": info.updated_at, "signed": info.match_id in signed,
+                               "signed_by": signed.get(info.match_id)}
         try:
             m = service.load(info.match_id)
         except (IntegrityError, ImportError, AttributeError) as exc:
@@ -190,7 +202,7 @@ def matches(env: Env) -> None:
             out = m.outcome()
             row.update(game=m.game.name, players=list(m.players), **plain(out))
             lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}"
-                         + ("  signed" if row["signed"] else ""))
+                         + (f"  signed by {row['signed_by']}" if row["signed"] else ""))
         rows.append(row)
     env.emit({"matches": rows}, lines or ["no matches in the store"])
     if broken:

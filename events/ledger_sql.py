@@ -77,6 +77,9 @@ _SIG_COLS = "hash, match_id, seq, role, signer, public_key, value"
 
 Run = Callable[..., list[tuple]]
 
+#: Leaves per INSERT statement (6 parameters each: under SQLite's oldest limit of 999).
+_BATCH = 160
+
 
 def _signature(row: tuple) -> Signature:
     h, m, s, role, signer, pk, value = row
@@ -108,10 +111,12 @@ class SQLLedger(Ledger):
             rejections = [(row[0], rejection_from_row(row[1:])) for row in run(_PENDING_REJECTIONS)]
             keys = [_key(row) for row in run(_PENDING_KEYS)]
             leaves = plan_leaves(size, events, rejections, keys)
-            for leaf in leaves:
+            for i in range(0, len(leaves), _BATCH):
+                chunk = leaves[i : i + _BATCH]
                 run(
-                    "INSERT INTO audit_leaves (idx, kind, match_id, seq, ref, leaf_hash) VALUES (?, ?, ?, ?, ?, ?)",
-                    (leaf.index, leaf.kind, leaf.match_id, leaf.seq, leaf.ref, leaf.hash),
+                    "INSERT INTO audit_leaves (idx, kind, match_id, seq, ref, leaf_hash) VALUES "
+                    + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(chunk)),
+                    tuple(v for leaf in chunk for v in (leaf.index, leaf.kind, leaf.match_id, leaf.seq, leaf.ref, leaf.hash)),
                 )
             return size + len(leaves)
 

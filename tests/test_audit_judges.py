@@ -61,7 +61,7 @@ def test_signed_decisions_are_named_by_verify_and_shown_by_matches(adj, judges, 
     assert "  m seq 1 match_started: signed by judge ann" in r.stdout.splitlines()
     assert "  m seq 3 rewind: signed by judge ann" in r.stdout.splitlines()
     r = ok(adj("matches"))
-    assert r.stdout.rstrip().endswith("signed")
+    assert r.stdout.rstrip().endswith("signed by judges")
     assert json.loads(ok(adj("judges", "list", "--json")).stdout)["judges"][0]["by"] == "organiser"
 
 
@@ -69,7 +69,7 @@ def test_adding_a_second_judge_takes_a_registered_judges_key(adj, judges, tmp_pa
     ok(adj("judges", "add", "ann", "--pubkey", judges["ann"].path + ".pub"))
     ben = create_signing_key(str(tmp_path / "keys" / "ben.pem"))
     r = adj("judges", "add", "ben", "--pubkey", ben.path + ".pub")
-    assert r.exit_code == 2 and "adding one takes a registered judge's key" in r.stderr
+    assert r.exit_code == 2 and "adding a judge takes a registered judge's key" in r.stderr
     r = ok(adj("judges", "add", "ben", "--pubkey", ben.path + ".pub", "--judge-key", judges["ann"].path, "--json"))
     assert (json.loads(r.stdout)["by"], json.loads(r.stdout)["checkpoint"]["tree_size"]) == ("ann", 2)
     r = adj("judges", "add", "ann", "--pubkey", judges["eve"].path + ".pub", "--judge-key", judges["ann"].path)
