@@ -58,10 +58,10 @@ def _write_or_print(data: dict[str, Any], out: str | None, summary: str) -> None
     click.echo(summary)
 
 
-def _auditor(env: Env) -> Any:
+def _auditor(env: Env, write: bool = False) -> Any:
     from adjudicator.audit import Auditor
 
-    return Auditor(env.store())
+    return Auditor(env.store(write))
 
 
 @main.group("audit")
@@ -76,7 +76,7 @@ def audit_checkpoint(env: Env, key_path: str | None, list_: bool) -> None:
     """Bring everything recorded into the tree and sign its size and root (at a round's end)."""
     from adjudicator.audit import fingerprint
 
-    auditor = _auditor(env)
+    auditor = _auditor(env, write=not list_)
     if list_:
         cps = auditor.checkpoints()
         rows = [{**cp.to_json(), "key": fingerprint(cp.public_key)} for cp in cps]
@@ -175,7 +175,7 @@ def _add_key(env: Env, role: str, name: str, pubkey: str, key_path: str | None) 
     from adjudicator.audit import Auditor, fingerprint
     from adjudicator.judges import register_key
 
-    store = env.store()
+    store = env.store(write=True)
     public_key = _pubkeys([pubkey])[0]
     judges = [k for k in store.audit_keys() if k.role == "judge"]
     by = "organiser"

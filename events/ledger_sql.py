@@ -9,6 +9,7 @@ give one place in the tree to two leaves.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -34,6 +35,10 @@ CREATE TABLE IF NOT EXISTS audit_signatures (
     hash TEXT PRIMARY KEY, match_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL,
     signer TEXT NOT NULL, public_key TEXT NOT NULL, value TEXT NOT NULL);
 """
+
+_TEMP_SCHEMA = "\n".join(
+    line.replace("CREATE TABLE", "CREATE TEMP TABLE") for line in SQLITE_SCHEMA.splitlines() if "INDEX" not in line
+)
 
 POSTGRES_SCHEMA = """
 CREATE TABLE IF NOT EXISTS audit_leaves (
@@ -180,10 +185,20 @@ class SQLiteLedger(SQLLedger):
     _ledger_ready = False
 
     def _ledger_ensure(self) -> None:
-        if not self._ledger_ready:
-            with self._using("creating the audit tables") as db:  # type: ignore[attr-defined]
-                db.executescript(SQLITE_SCHEMA)
-            self._ledger_ready = True
+        if self._ledger_ready:
+            return
+        with self._using("creating the audit tables") as db:  # type: ignore[attr-defined]
+            found = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+                               " ('audit_leaves', 'audit_checkpoints', 'audit_keys', 'audit_signatures')").fetchone()[0]
+            if found < 4:
+                try:
+                    db.executescript(SQLITE_SCHEMA)
+                except sqlite3.OperationalError as exc:
+                    if "readonly" not in str(exc):
+                        raise
+                    # opened for reading only, and never audited: its audit tables are empty ones
+                    db.executescript(_TEMP_SCHEMA)
+        self._ledger_ready = True
 
     @contextmanager
     def _ledger_read(self, what: str) -> Iterator[Run]:
