@@ -20,7 +20,11 @@ JUDGE = "judge"
 PLAYER = "player"
 
 #: Event types that are a judge's decision whoever enters them (beside every event ``by`` judge).
-JUDGE_DECISIONS = frozenset({"rewind", "correct", "judge_note", "penalty", "judge_adjust", "declare_result", "result"})
+JUDGE_DECISIONS = frozenset({
+    "rewind", "correct",  # every game (adjudicator/protocol.py)
+    "note", "penalty",  # a judge's note and a penalty (adjudicator/judging.py)
+    "judge_adjust", "declare_result",  # DemonBrave's judge's adjustment and declared result
+})
 
 ROLES = ("judge", "player")
 

@@ -90,7 +90,7 @@ def test_importing_into_a_judged_store_signs_with_the_importing_judge(adj, judge
 
 
 def test_judge_decisions_are_the_documented_types():
-    assert JUDGE_DECISIONS == {"rewind", "correct", "judge_note", "penalty", "judge_adjust", "declare_result", "result"}
+    assert JUDGE_DECISIONS == {"rewind", "correct", "note", "penalty", "judge_adjust", "declare_result"}
     assert is_judge_decision("take", "judge") and is_judge_decision("rewind", "alice")
     assert not is_judge_decision("take", "alice")
 
@@ -151,3 +151,20 @@ def test_a_decision_slipped_in_unsigned_is_reported(adj, judges):
     assert r.exit_code == 3
     assert json.loads(r.stdout)["audit"]["problems"] == [
         "m seq 1 (match_started by judge): a judge's decision without a judge's signature"]
+
+
+def test_notes_and_penalties_are_signed_as_judges_decisions(judges):
+    from adjudicator.service import MatchService
+    from events.memory import MemoryStore
+
+    store = MemoryStore()
+    register_key(store, "judge", "ann", judges["ann"].public_key, "organiser", "2026-05-01T10:00:00Z")
+    service = MatchService(SignedStore(store, lambda: judges["ann"]))
+    service.new("nim", ["alice", "bob"], options={"pile": 9}, match_id="m")
+    assert service.submit("m", "note", "judge", {"at_seq": 1, "text": "slow play warning"}).accepted
+    v = service.submit("m", "penalty", "judge", {"player": "bob", "infraction": "slow play", "penalty": "warning",
+                                                 "at_seq": 1, "reason": "second time"})
+    assert v.accepted, v.violation
+    assert sorted((s.seq, s.signer) for s in store.audit_signatures("m").values()) == [(1, "ann"), (2, "ann"), (3, "ann")]
+    with pytest.raises(SignatureRequired, match="'note' by judge in m must be signed"):
+        MatchService(SignedStore(store, lambda: None)).submit("m", "note", "judge", {"at_seq": 1, "text": "again"})
