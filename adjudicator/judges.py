@@ -82,8 +82,11 @@ class SignedStore(Store):
         keys = self.inner.audit_keys()  # type: ignore[attr-defined]
         if not keys:
             return plan
-        started = items[0] if items[0].type == "match_started" else (self.inner.read(match_id, 1, 1) or [None])[0]
-        players = signed_players(_players(started), started.recorded_at, keys) if started is not None else frozenset()
+        players: frozenset[str] = frozenset()
+        if any(k.role == PLAYER for k in keys):
+            started = items[0] if items[0].type == "match_started" else (self.inner.read(match_id, 1, 1) or [None])[0]
+            if started is not None:
+                players = signed_players(_players(started), started.recorded_at, keys)
         for i, x in enumerate(items):
             if is_judge_decision(x.type, x.by):
                 plan[i] = self._judge(keys, f"{x.type!r} by {x.by} in {match_id}")
