@@ -37,7 +37,7 @@ def write_page(env: Env, match_id: str, path: str, player: str | None) -> None:
 def _call(env: Env, match_id: str, type_: str, by: str, fields: dict[str, Any]) -> None:
     from cli.main import _report
 
-    _report(env, env.service().submit(match_id, type_, by, fields, strict=True))
+    _report(env, env.service(write=True).submit(match_id, type_, by, fields, strict=True))
 
 
 @command(main, "note")

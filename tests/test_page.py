@@ -208,5 +208,7 @@ def test_cli_replay_html_writes_the_page(tmp_path):
     report = json.loads(result.stdout)
     assert report["html"] == str(out) and report["as"] == "alice" and report["bytes"] == len(out.read_bytes())
     assert json.loads(parsed(out.read_text(encoding="utf-8")).data["adj-data"])["viewer"] == "alice"
-    result = runner.invoke(main, ["--store", store, "replay", "m", "--html", str(out), "--as", "carol"])
-    assert result.exit_code == 2 and "'carol' does not play in m" in result.stderr
+    # a name outside the match is a spectator (docs/games/bacdef.md ruling 10): a page of public facts
+    result = runner.invoke(main, ["--store", store, "replay", "m", "--html", str(out), "--as", "carol", "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["as"] == "carol"
+    assert json.loads(parsed(out.read_text(encoding="utf-8")).data["adj-data"])["viewer"] == "carol"
