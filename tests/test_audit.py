@@ -212,3 +212,19 @@ def test_several_hosts_checkpointing_at_once_agree_on_one_tree(backend, request,
         assert all(c["ok"] for c in audit.checkpoints)
     finally:
         store.close()
+
+
+def test_a_store_opened_for_reading_only_that_never_audited_verifies(tmp_path):
+    from events.sqlite import SQLiteStore
+
+    path = str(tmp_path / "s.sqlite3")
+    with SQLiteStore(path) as store:
+        play(Rig("sqlite", store, path).service, "a", GAME_B)
+    with SQLiteStore(path, readonly=True) as store:
+        audit = Rig("sqlite", store, path).auditor.verify([])
+        assert (audit.problems, audit.leaves, audit.pending, audit.checkpoints) == ([], 0, 3, [])
+        assert store.audit_signatures() == {} and store.audit_keys() == []
+    import sqlite3
+
+    with sqlite3.connect(path) as db:  # nothing was created in the file
+        assert db.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE 'audit_%'").fetchone()[0] == 0
