@@ -208,5 +208,9 @@ def test_cli_replay_html_writes_the_page(tmp_path):
     report = json.loads(result.stdout)
     assert report["html"] == str(out) and report["as"] == "alice" and report["bytes"] == len(out.read_bytes())
     assert json.loads(parsed(out.read_text(encoding="utf-8")).data["adj-data"])["viewer"] == "alice"
-    result = runner.invoke(main, ["--store", store, "replay", "m", "--html", str(out), "--as", "carol"])
-    assert result.exit_code == 2 and "'carol' does not play in m" in result.stderr
+    result = runner.invoke(main, ["--store", store, "replay", "m", "--html", str(out), "--as", "carol", "--json"])
+    assert result.exit_code == 0, result.output  # a spectator: what anyone at the table may see
+    data = json.loads(parsed(out.read_text(encoding="utf-8")).data["adj-data"])
+    assert data["viewers"] == ["carol"]
+    assert not [c for z in data["zones"] for c in z["cards"] if c.get("down") and "id" in c]  # no face-down card known
+    assert not [z for z in data["zones"] if z["name"] == "hand" and z["cards"]]  # and no hand
