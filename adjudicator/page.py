@@ -28,7 +28,7 @@ from adjudicator.protocol import JUDGE
 from adjudicator.render import Row, abandoned_by, format_fields, history, milestones, outcome_text
 
 #: The kinds of timeline items with a marker on the track, and their legend.
-MARK_KINDS = ("rejected", "fork", "rewind", "correction", "result", "note", "penalty")
+MARK_KINDS = ("rejected", "rewind", "correction", "result", "note", "penalty")
 
 
 def script_json(data: Any) -> str:

@@ -166,10 +166,15 @@ def test_bacdef_fork_opens_on_the_abandoned_branch(driver, pages, bacdef):
     branch = match.fold.branches[0]
     forks = driver.find_elements(By.CSS_SELECTOR, "#log .forkrow")
     assert len(forks) == len(match.fold.branches)
-    hidden = driver.find_elements(By.CSS_SELECTOR, f"#log .row.abandoned[data-fork='0']")
-    assert hidden and not any(r.is_displayed() for r in hidden)
+    branch_rows = "#log .row.abandoned[data-fork='0']"
+    assert all(r.is_displayed() for r in driver.find_elements(By.CSS_SELECTOR, branch_rows))  # shown open
     driver.execute_script("arguments[0].scrollIntoView()", forks[0])
-    forks[0].click()
+    where = current(driver)["i"]
+    forks[0].find_element(By.CSS_SELECTOR, ".fold").click()  # folded away
+    assert driver.find_elements(By.CSS_SELECTOR, branch_rows) and not any(
+        r.is_displayed() for r in driver.find_elements(By.CSS_SELECTOR, branch_rows))
+    assert current(driver)["i"] == where  # folding moves nothing
+    forks[0].find_element(By.CSS_SELECTOR, ".what").click()  # opened, and the branch selected
     now = current(driver)
     assert now["seq"] == branch.abandoned[0]
     assert now["banner"] == f"Abandoned branch: undone by the rewind at seq {branch.rewind_seq} (to seq {branch.to_seq})."
