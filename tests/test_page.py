@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from adjudicator.page import page_data, render_page, script_json
 from adjudicator.service import MatchService, MemoryStore, parse_lines
@@ -214,3 +216,16 @@ def test_cli_replay_html_writes_the_page(tmp_path):
     assert data["viewers"] == ["carol"]
     assert not [c for z in data["zones"] for c in z["cards"] if c.get("down") and "id" in c]  # no face-down card known
     assert not [z for z in data["zones"] if z["name"] == "hand" and z["cards"]]  # and no hand
+
+
+@given(st.text(min_size=1, max_size=40).filter(str.strip))
+def test_any_note_text_reaches_the_page_as_text_property(text):
+    """Whatever a judge types: the page keeps its two script elements and carries the text exactly."""
+    service = MatchService(MemoryStore())
+    service.new("nim", ["alice", "bob"], options={"pile": 5}, match_id="n")
+    service.submit("n", "note", "judge", {"at_seq": 1, "text": text})
+    html = render_page(service.load("n"), [])
+    tags = parsed(html)
+    assert [t for t, _ in tags.tags].count("script") == 2
+    data = json.loads(tags.data["adj-data"])
+    assert data["per"]["judge"]["m"][1] == [["note", f"judge's note at seq 1: {text}"]]
