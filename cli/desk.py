@@ -28,6 +28,8 @@ def write_page(env: Env, match_id: str, path: str, player: str | None) -> None:
     html = render_page(match, service.store.rejections(match_id), viewer)
     with click.open_file(path, "w", encoding="utf-8") as fh:
         fh.write(html)
+    if path == "-":  # the page went to stdout: nothing else may
+        return
     who = f"as {viewer}" if viewer else "for the judge"
     env.emit({"match_id": match_id, "html": path, "as": player, "events": match.head, "bytes": len(html.encode())},
              [f"wrote {path}: {match_id}, {match.head} events, {who}"])

@@ -210,6 +210,8 @@ def test_cli_replay_html_writes_the_page(tmp_path):
     report = json.loads(result.stdout)
     assert report["html"] == str(out) and report["as"] == "alice" and report["bytes"] == len(out.read_bytes())
     assert json.loads(parsed(out.read_text(encoding="utf-8")).data["adj-data"])["viewer"] == "alice"
+    result = runner.invoke(main, ["--store", store, "replay", "m", "--html", "-"])  # the page on stdout, alone
+    assert result.exit_code == 0 and result.stdout.startswith("<!DOCTYPE html>") and result.stdout.rstrip().endswith("</html>")
     result = runner.invoke(main, ["--store", store, "replay", "m", "--html", str(out), "--as", "carol", "--json"])
     assert result.exit_code == 0, result.output  # a spectator: what anyone at the table may see
     data = json.loads(parsed(out.read_text(encoding="utf-8")).data["adj-data"])
