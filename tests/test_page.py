@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adjudicator.page import page_data, render_page, script_json
+from adjudicator.render import outcome_text
 from adjudicator.service import MatchService, MemoryStore, parse_lines
 from cli.main import main
 
@@ -231,3 +232,11 @@ def test_any_note_text_reaches_the_page_as_text_property(text):
     assert [t for t, _ in tags.tags].count("script") == 2
     data = json.loads(tags.data["adj-data"])
     assert data["per"]["judge"]["m"][1] == [["note", f"judge's note at seq 1: {text}"]]
+
+
+def test_each_item_carries_the_outcome_after_it(bacdef):
+    service, match = bacdef
+    data = page_data(match, service.store.rejections("b"))
+    for item in data["items"]:
+        at = item["head"]
+        assert data["outcomes"][item["o"]] == outcome_text(match.fold.outcome(at)), item

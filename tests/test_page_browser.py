@@ -20,6 +20,7 @@ from adjudicator import registry
 from adjudicator.fold import Fold, decode_event
 from adjudicator.page import render_page
 from adjudicator.protocol import Violation
+from adjudicator.render import outcome_text
 from adjudicator.service import MatchService, MemoryStore
 from tests.test_page import BACDEF_FORKS, DEMONBRAVE_CORRECTION, EVIL, enter, evil_catalog, hidden_ids
 
@@ -244,6 +245,10 @@ def test_bacdef_mid_game_screenshot_matches_the_state(driver, pages, bacdef, tmp
     assert png_size(shot) == tuple(driver.execute_script("return [window.innerWidth, window.innerHeight]"))
     expected = zones_in_state(match.game, match.fold.state_at(seq), None)
     assert zones_on_screen(driver) == expected
+    status = driver.execute_script("return document.getElementById('status').textContent")
+    board = match.game.board(match.fold.state_at(seq), None)
+    assert status == (f"{board.phase} · turn: {board.turn} · waiting for {board.waiting}"
+                      f"outcome after this event: {outcome_text(match.fold.outcome(seq))}")
     assert sum(n for n, _ in expected.values()) > 0
 
 

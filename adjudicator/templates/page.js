@@ -69,6 +69,7 @@
     st.appendChild(el("span", "phase", b.phase || "—"));
     if (b.turn) st.appendChild(el("span", null, " · turn: " + b.turn));
     if (b.waiting) st.appendChild(el("span", null, " · waiting for " + b.waiting));
+    st.appendChild(el("div", "score", "outcome after this event: " + D.outcomes[items[state.i].o]));
     for (const p of D.players) {
       const box = el("div", "player");
       box.dataset.player = p;
