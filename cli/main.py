@@ -359,7 +359,7 @@ def legal(env: Env, match_id: str, player: str | None) -> None:
     from adjudicator.render import legal_lines, outcome_text, plain
 
     match = env.service().load(match_id)
-    actions = match.game.legal(match.state)
+    actions = match.game.legal(match.state) if match.fold.decided() is None else []  # a penalty ended play
     if player is not None:
         actions = [a for a in actions if a.who == player]
     lines = legal_lines(actions) or [f"nothing is open{' for ' + player if player else ''}; outcome: {outcome_text(match.outcome())}"]
