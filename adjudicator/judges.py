@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from events.checkpoint import KeyRecord, Signature
+from events.checkpoint import Checkpoint, KeyRecord, Leaf, Signature
+from events.ledger import Ledger
 from events.envelope import Draft, Rejection, StoredEvent, seal
 from events.store import MatchInfo, Store, StoreError
 
@@ -61,7 +62,7 @@ def _players(started: Any) -> list[str]:
     return [p for p in players if isinstance(p, str)] if isinstance(players, list) else []
 
 
-class SignedStore(Store):
+class SignedStore(Ledger, Store):
     """The store as the match service writes through it. With registered judges, a judge's decision
     is signed with ``judge_key()``; in a match whose players all had registered keys when it
     started, a player's action is signed with ``player_key()``, which must be that player's. Each
@@ -73,8 +74,6 @@ class SignedStore(Store):
         self._judge_key = judge_key
         self._player_key = player_key
 
-    def __getattr__(self, name: str) -> Any:  # the audit_* methods and whatever else a backend offers
-        return getattr(self.inner, name)
 
     def _plan(self, match_id: str, items: Sequence[Any]) -> list[tuple[Any, str, str] | None]:
         """For each draft or event: (key, role, registered name) to sign it with, or None."""
@@ -173,6 +172,34 @@ class SignedStore(Store):
 
     def close(self) -> None:
         self.inner.close()
+
+    # -- the audit ledger, as the store keeps it (events.ledger.Ledger) -------------------------
+    def audit_sequence(self) -> int:
+        return self.inner.audit_sequence()  # type: ignore[attr-defined]
+
+    def audit_leaves(self) -> list[Leaf]:
+        return self.inner.audit_leaves()  # type: ignore[attr-defined]
+
+    def audit_add_checkpoint(self, checkpoint: Checkpoint) -> None:
+        self.inner.audit_add_checkpoint(checkpoint)  # type: ignore[attr-defined]
+
+    def audit_checkpoints(self) -> list[Checkpoint]:
+        return self.inner.audit_checkpoints()  # type: ignore[attr-defined]
+
+    def audit_add_key(self, role: str, name: str, public_key: str, by: str, recorded_at: str) -> KeyRecord:
+        return self.inner.audit_add_key(role, name, public_key, by, recorded_at)  # type: ignore[attr-defined]
+
+    def audit_keys(self) -> list[KeyRecord]:
+        return self.inner.audit_keys()  # type: ignore[attr-defined]
+
+    def audit_put_signature(self, signature: Signature) -> None:
+        self.inner.audit_put_signature(signature)  # type: ignore[attr-defined]
+
+    def audit_signatures(self, match_id: str | None = None) -> dict[str, Signature]:
+        return self.inner.audit_signatures(match_id)  # type: ignore[attr-defined]
+
+    def audit_rejections(self) -> dict[tuple[str, int], Rejection]:
+        return self.inner.audit_rejections()  # type: ignore[attr-defined]
 
 
 def match_signing_modes(store: Store) -> dict[str, str]:

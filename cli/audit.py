@@ -1,4 +1,4 @@
-"""``adj audit`` (checkpoints and proofs) and ``adj judges`` (registered judges' keys); docs/audit.md.
+"""``adj audit`` (checkpoints and proofs), ``adj judges`` and ``adj players`` (registered keys); docs/audit.md.
 
 Registered on ``cli.main.main`` when that module is loaded. Like every command, these import the
 library inside the command; ``cryptography`` is imported only when a key is made, read or checked.
@@ -29,14 +29,7 @@ def _key(path: str | None, *, create: bool = True) -> Any:
 
 def signing_key_or_none(path: str | None) -> Any:
     """A judge's or player's key (--judge-key, --player-key or their variables); None if not given."""
-    if not path:
-        return None
-    from adjudicator.audit import signing_key
-
-    try:
-        return signing_key(path)
-    except ValueError as exc:
-        raise BadInput(str(exc), {"error": "key", "message": str(exc)}) from None
+    return _key(path, create=False) if path else None
 
 
 def _pubkeys(paths: Sequence[str]) -> list[str]:

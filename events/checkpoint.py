@@ -100,8 +100,9 @@ def parse_checkpoint(obj: Any) -> Checkpoint:
         public_key=str(obj.get("public_key", "")),
         signature=str(obj.get("signature", "")),
     )
-    for key in ("tree_size", "root", "created_at"):
-        if key in obj and obj[key] != getattr(cp, key):
+    signed = {"tree_size": cp.tree_size, "root": cp.root, "created_at": cp.created_at}
+    for key, value in signed.items():
+        if key in obj and obj[key] != value:
             raise ValueError(f"the checkpoint's {key!r} differs from its signed body")
     return cp
 
