@@ -297,6 +297,12 @@ def verify_store_ledger(env: Env, pubkeys: Sequence[str], data: dict[str, Any], 
     if report.checkpoints or report.leaves:
         lines.append(f"audit tree: {report.leaves} leaves, {len(report.checkpoints)} checkpoint(s)"
                      + (f", {report.pending} entries not yet under a checkpoint" if report.pending else ""))
-    lines += [f"  {d['match_id']} seq {d['seq']} {d['type']}: signed by {d['role']} {d['signer']}" for d in report.decisions]
+    lines += [f"  {d['match_id']} seq {d['seq']} {d['type']}: signed by judge {d['signer']}"
+              for d in report.decisions if d["role"] == "judge"]
+    by_players: dict[str, int] = {}
+    for d in report.decisions:
+        if d["role"] == "player":
+            by_players[d["match_id"]] = by_players.get(d["match_id"], 0) + 1
+    lines += [f"  {mid}: {n} action(s) signed by their players" for mid, n in sorted(by_players.items())]
     lines += [f"FAILED: {p}" for p in report.problems]
     return report.ok

@@ -41,8 +41,9 @@ def test_a_terminal_enters_only_its_own_players_actions(adj, registered, monkeyp
     rows = json.loads(ok(adj("matches", "--json")).stdout)["matches"]
     assert [(row["match_id"], row["signed"], row["signed_by"]) for row in rows] == [("m", True, "players")]
     ok(adj("audit", "checkpoint"))
-    lines = ok(adj("verify")).stdout.splitlines()
-    assert "  m seq 2 take: signed by player alice" in lines and "  m seq 3 take: signed by player bob" in lines
+    assert "  m: 2 action(s) signed by their players" in ok(adj("verify")).stdout.splitlines()
+    decisions = json.loads(ok(adj("verify", "--json")).stdout)["audit"]["decisions"]
+    assert [(d["seq"], d["role"], d["signer"]) for d in decisions] == [(2, "player", "alice"), (3, "player", "bob")]
 
 
 def test_matches_without_every_players_key_keep_todays_rules(adj, registered):
