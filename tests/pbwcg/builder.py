@@ -26,12 +26,13 @@ def started(options: dict | None = None, decks: dict | None = None, by: str = "P
 
 
 class Table:
-    def __init__(self, options: dict | None = None, decks: dict | None = None):
+    def __init__(self, options: dict | None = None, decks: dict | None = None, start: bool = True):
         self.fold = Fold(GAME, "t")
         self.lines: list[dict[str, Any]] = []
         self.rejected: dict[str, dict[str, str]] = {}
         self.checkpoints: list[dict[str, Any]] = []
-        self.enter(started(options, decks))
+        if start:
+            self.enter(started(options, decks))
 
     # -- entering ---------------------------------------------------------------------------------
     def _event(self, line: dict[str, Any]):
@@ -84,7 +85,16 @@ class Table:
         self.act("initial_pcs_placed", "P2", player="P2", pcs=list(p2))
         self.act("battle_started", "P1", confirmations=["P1", "P2"] + (["judge"] if self.state.options.judge_present else []))
 
+    def discards(self) -> None:
+        """T7: every hand over 5 (special hand not counted) is cut to 5, the first cards first."""
+        for p in self.state.players:
+            counted = [c for c in p.hand if c not in p.special_hand]
+            if len(counted) > 5:
+                self.act("hand_discarded", p.name, player=p.name, cards=counted[: len(counted) - 5])
+
     def start_turn(self, draws: dict[str, list[str]] | None = None, ties: list[dict] | None = None) -> None:
+        if self.state.step == "T7":
+            self.discards()
         self.act("turn_started", "P1", turn=self.state.turn + 1)
         for t in ties or []:
             self.act("tie_break", "P1", **t)
@@ -107,6 +117,11 @@ class Table:
     def end_pl_turn(self) -> None:
         p = self.state.pl_order[self.state.pl_index]
         self.act("pl_turn_ended", p, player=p)
+
+    def pl_until(self, player: str) -> None:
+        """End PL turns until it is ``player``'s."""
+        while self.state.step == "PL" and self.state.pl_order[self.state.pl_index] != player:
+            self.end_pl_turn()
 
     def field_step(self) -> None:
         self.act("field_step_ended", "P1")
@@ -144,10 +159,6 @@ class Table:
         self.field_step()
         self.idle_rest()
         self.end_turn()
-        for p in self.state.players:
-            extra = len([c for c in p.hand if c not in p.special_hand]) - 5
-            if extra > 0:
-                self.act("hand_discarded", p.name, player=p.name, cards=list(p.hand[:extra]))
 
     # -- files --------------------------------------------------------------------------------------
     def write(self, name: str, example: str, title: str, outcome: dict | None = None) -> None:

@@ -41,8 +41,8 @@ def initial(started: E.PbwMatchStarted, ctx: Context) -> State:
     """PBW-ACT-1/2: options fixed, decks validated (the first problem rejects, PBW-DECK-10)."""
     options: Options = decode_options(Options, started.options, "PBWCG")
     players = list(started.players)
-    if options.player_count != 2 or len(players) != options.player_count:
-        raise Violation("PBW-RUL-47", f"local rule D ({options.player_count} players) is not adjudicated here: a battle has 2 players, not {players}", "PLAYER_COUNT")
+    if len(players) != 2 or options.player_count != 2:
+        raise Violation("PBW-RUL-47", f"local rule D (3 or more players) is not adjudicated here: a battle has 2 players, not {players} with player_count {options.player_count}", "PLAYER_COUNT")
     if options.best_of != 1:
         if options.best_of % 2 == 0:
             raise Malformed(f"option best_of must be an odd int >= 1, not {options.best_of}", "$.options.best_of")

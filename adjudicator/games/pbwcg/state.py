@@ -196,7 +196,7 @@ def add_history(s: State, card: str, bs: str) -> State:
     for c, h in s.bs_history:
         if c == card:
             found = True
-            h = h + (bs,)
+            h = h if bs in h else h + (bs,)
         out.append((c, h))
     if not found:
         out.append((card, (bs,)))

@@ -25,6 +25,7 @@ def character_view(s: State, c: Character, viewer: str | None) -> dict[str, Any]
         "card": c.card, "name": s.cards[c.card].name, "kind": c.kind, "controller": c.controller, "slot": c.slot,
         "face_up": c.face_up, "endurance": c.endurance, "endurance_max": c.endurance_max, "wp": c.wp, "wp_max": c.wp_max,
         "speed": V.speed(s, c), "main_attribute": V.main_attr(s, c),
+        "attack_values": {a: V.av(s, c, a) for a in V.ATTRS}, "defence_values": {a: V.dv(s, c, a) for a in V.ATTRS},
         "bs": [b.name for b in c.bs], "bs_history": list(s.history_of(c.card)),
         "statuses": [{"name": st.name, "remaining": st.remaining, "end_of_turn": st.end_of_turn,
                       "bracketed": st.bracketed, "mods": msgspec.to_builtins(st.mods)} for st in c.statuses],
