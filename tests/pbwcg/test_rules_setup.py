@@ -124,3 +124,13 @@ def test_judge_confirms_when_present():
     t.refuse("PBW-ACT-4", "battle_started", "P1", confirmations=["P1", "P2"])
     t.act("battle_started", "judge", confirmations=["P1", "P2", "judge"])
     assert t.state.battle_started
+
+
+def test_second_match_started_is_malformed_PBW_ACT_1():
+    """PBW-ACT-1: match_started is seq 1 only; a second one never reaches the game (UNREACHABLE)."""
+    fold = start(started())
+    line = started()
+    fields = {k: v for k, v in line.items() if k not in ("type", "by")}
+    with pytest.raises(Malformed, match="first event"):
+        fold.advance(decode_event(GAME, "match_started", "P1", fields), 2)
+    assert fold.head == 1
