@@ -9,7 +9,7 @@ from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.decks import is_holy_grail
 from adjudicator.games.pbwcg.flow import draw_needed, next_actor
 from adjudicator.games.pbwcg.state import Character, State
-from adjudicator.kit import one, some
+from adjudicator.kit import fields_text, one, some
 from adjudicator.protocol import JUDGE, LegalAction
 
 
@@ -18,7 +18,7 @@ def _needed(s: State) -> list[str]:
 
 
 def _la(who: str, type_: str, note: str = "", anytime: bool = False, **choices) -> LegalAction:
-    return LegalAction(who=who, type=type_, note=note, anytime=anytime, choices=choices)
+    return LegalAction(who=who, type=type_, fields=fields_text(choices), note=note, anytime=anytime, choices=choices)
 
 
 def _everyone(s: State, type_: str, note: str = "", **choices) -> list[LegalAction]:
@@ -80,6 +80,27 @@ def _checks(s: State, c: Character) -> list[dict]:
     return [{"declarer": c.controller, "roller": roller, "declared": d, "die": n} for d in ("odd", "even") for n in range(1, 7)]
 
 
+def _roles(s: State, c: Character) -> str:
+    """PBW-HID-5: the controller declares, the opponent (the judge, when present) rolls."""
+    return f"{c.controller} declares, {JUDGE if s.options.judge_present else s.opponent(c.controller)} rolls"
+
+
+def _check_note(s: State, attacker: Character, targets: list[str]) -> str:
+    """Which checks an attack owes, per target (PBW-RES-6, PBW-RES-8)."""
+    parts = []
+    for t in targets:
+        c = s.char(t)
+        if c is None:
+            continue
+        n = V.evasion_bonus(c)
+        attr = V.normal_attack_value(s, attacker)[1]
+        owed = [f"{n} + tag evasion check(s)" if n else "evasion only with the CH-evasion tag"]
+        if V.superior(s, V.main_attr(s, c), attr):
+            owed.append("a receipt check if it carries a BS")
+        parts.append(f"{t}: {', '.join(owed)} ({_roles(s, c)})")
+    return "; ".join(parts)
+
+
 def _main_turn(s: State) -> list[LegalAction]:
     main = s.main
     out: list[LegalAction] = []
@@ -91,7 +112,8 @@ def _main_turn(s: State) -> list[LegalAction]:
         if main.step == "M1":
             due = [b.name for b in c.bs if b.name not in main.effects_done]
             if due:
-                out.append(_la(who, "bs_effect", actor=one(c.card), bs=one(*due), ops=one([])))
+                owed = ", ".join(o.id for o in s.obligations if o.kind == "TRIG" and o.status == "open" and o.character == c.card)
+                out.append(_la(who, "bs_effect", f"owed: {owed}", actor=one(c.card), bs=one(*due), ops=one([])))
         if main.step in ("M1", "M2"):
             if c.kind == "PC" and not main.set_activated:
                 ready = _activatable(s, who, magic=main.actions_left > 0)
@@ -102,7 +124,7 @@ def _main_turn(s: State) -> list[LegalAction]:
         if main.actions_left > 0 and not main.magic_used:
             targets = _targets(s, c)
             if targets:
-                out.append(_la(who, "normal_attack", actor=one(c.card), target=one(*targets)))
+                out.append(_la(who, "normal_attack", _check_note(s, c, targets), actor=one(c.card), target=one(*targets)))
             if c.kind == "PC":
                 slots = [i for i in range(1, s.player(who).max_pc_count + 1) if i != c.slot]
                 out.append(_la(who, "move", actor=one(c.card), to_slot=one(*slots)))
@@ -113,7 +135,8 @@ def _main_turn(s: State) -> list[LegalAction]:
         c = s.char(main.actor)
         for o in s.obligations:
             if o.kind == "REC" and o.status == "open" and c is not None and o.character == c.card:
-                out.append(_la(c.controller, "bs_recovery_check", actor=one(c.card), bs=one(o.bs), check=one(*_checks(s, c))))
+                out.append(_la(c.controller, "bs_recovery_check", f"{o.id}: {_roles(s, c)}", actor=one(c.card), bs=one(o.bs),
+                               check=one(*_checks(s, c))))
     nxt = next_actor(s)
     if nxt is not None:
         actor = s.char(nxt[1])

@@ -162,13 +162,17 @@ def board(s: State, viewer: str | None = None) -> Board:
 
 
 def explain(s: State, query: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"attacker": A, "target": T}``: the figures of a normal attack (or of an ability with
-    ``attribute`` and ``modifier``); ``{"order": true}``: the action order and its speeds."""
-    if query.get("order") or query.get("topic") == "order":
+    """``adj explain MATCH A B`` (``{"a", "b"}``, or ``attacker``/``target``): the figures of A's
+    normal attack on B (of an ability with ``attribute`` and ``modifier``); ``adj explain MATCH A``
+    (``{"unit"}``): A's speed and values; ``adj explain MATCH``: the action order and why."""
+    if "unit" in query:
+        return _explain_unit(s, str(query["unit"]))
+    attacker, target = query.get("a", query.get("attacker")), query.get("b", query.get("target"))
+    if attacker is None and target is None:
         return _explain_order(s)
-    a, t = s.char(str(query.get("attacker", ""))), s.char(str(query.get("target", "")))
+    a, t = s.char(str(attacker)), s.char(str(target))
     if a is None or t is None:
-        raise Malformed("explain takes attacker=CARD target=CARD (a character on a field each), or order=true", "$")
+        raise Malformed(f"explain compares two characters on the fields (an attacker and a target), not {attacker!r} and {target!r}", "$")
     if "attribute" in query:
         e, attr = V.ability_value(s, a, str(query["attribute"]), int(query.get("modifier", 0)))
     else:
@@ -185,6 +189,19 @@ def explain(s: State, query: Mapping[str, Any]) -> dict[str, Any]:
         "endurance_band": band, "attribute_adjustment": adj, "endurance_damage": max(0, band + adj),
         "endurance_rule": f"band {band} for D {d}, {adj:+d} for attributes (PBW-RES-7)",
         "bs_receipt_check": V.superior(s, tattr, attr),
+    }
+
+
+def _explain_unit(s: State, card: str) -> dict[str, Any]:
+    c = s.char(card)
+    if c is None:
+        raise Malformed(f"{card!r} is not a character on a field", "$.unit")
+    return {
+        "card": card, "speed": V.speed(s, c), "speed_rule": "TECH + status speed - overweight (PBW-RES-3)",
+        "tech": V.base_stat(s, c, "TECH"), "status_speed": sum(st.mods.speed for st in c.statuses),
+        "weight": V.weight(s, c), "sp": s.cards[c.card].sp or 0, "overweight": V.overweight(s, c),
+        "attack_values": {a: V.av(s, c, a) for a in V.ATTRS}, "defence_values": {a: V.dv(s, c, a) for a in V.ATTRS},
+        "place_in_order": s.action_order.index(card) + 1 if card in s.action_order else None,
     }
 
 
