@@ -92,7 +92,7 @@ class RandomBattle(RuleBasedStateMachine):
         assert sorted(held) == sorted(self.s.cards), "a card is in no zone or in two"
 
 
-RandomBattle.TestCase.settings = settings(max_examples=15, stateful_step_count=40, deadline=None)
+RandomBattle.TestCase.settings = settings(max_examples=20, stateful_step_count=80, deadline=None)
 TestRandomBattle = RandomBattle.TestCase
 
 

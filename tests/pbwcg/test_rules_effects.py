@@ -179,3 +179,24 @@ def test_support_hits_and_master_PBW_RUL_37():
     assert t.char("S3") is not None  # stays without its master
     t.act("normal_attack", "P2", actor="B1", target="P1")
     assert t.hp("P1") == 13 - 3
+
+
+def test_both_at_zero_in_t5_is_a_draw_even_for_the_active_side_PBW_RUL_3():
+    """PBW-OVR-6, PBW-RUL-3: T5 has no active side, so active_player_wins still gives a draw."""
+    t = turn1(options={"simultaneous_defeat": "active_player_wins"})
+    t.pl_turns()
+    eff(t, {"op": "hp_damage", "player": "P1", "n": 21}, {"op": "hp_damage", "player": "P2", "n": 18})
+    out = GAME.outcome(t.state)
+    assert (out.status, out.winner, out.reason) == ("drawn", None, "both_hp_zero")
+    u = turn1(options={"simultaneous_defeat": "active_player_wins"})
+    eff(u, {"op": "hp_damage", "player": "P1", "n": 21}, {"op": "hp_damage", "player": "P2", "n": 18})
+    assert GAME.outcome(u.state).winner == "P1"  # in P1's PL turn, P1 is the active side
+
+
+def test_views_hide_hands_and_face_down_cards_PBW_HID_1():
+    t = turn1("X")
+    t.act("card_set", "P1", player="P1", card="X", set_slot=1)
+    mine, theirs = GAME.view(t.state, "P1"), GAME.view(t.state, "P2")
+    assert mine["players"]["P1"]["set_zone"][0]["card"] == "X" and theirs["players"]["P1"]["set_zone"][0]["card"] == "(hidden)"
+    assert theirs["players"]["P1"]["hand"] == "(hidden)" and theirs["players"]["P1"]["hand_count"] == 4
+    assert "X" not in GAME.describe(t.state, "P2") and "X (down)" in GAME.describe(t.state, None)

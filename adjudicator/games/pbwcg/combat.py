@@ -3,7 +3,7 @@ resolved target by target, each step in the order of PBW-RES-5."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import msgspec
 
@@ -15,7 +15,7 @@ from adjudicator.protocol import JUDGE, Violation
 EXEMPT_SOURCES = {"ability_self", "set_card", "field"}
 
 
-def reject(rule: str, message: str, code: str = "ILLEGAL") -> None:
+def reject(rule: str, message: str, code: str = "ILLEGAL") -> NoReturn:
     raise Violation(rule, message, code)
 
 
@@ -119,7 +119,6 @@ def _attack_character(s: State, atk: Attack, t: str, checks: Checks | None, env:
     target = s.char(t)
     if target is None:
         reject("PBW-ACT-19", f"{t} is neither a character on a field nor a player")
-        raise AssertionError
     if atk.attacker is not None and target.controller == atk.attacker.controller and atk.kind == "normal":
         reject("PBW-ACT-19", f"{atk.attacker.card} cannot make a normal attack on its own side's {t}")
     if target.kind == "SUPPORT" and atk.single_target:

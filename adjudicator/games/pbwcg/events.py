@@ -450,5 +450,4 @@ PRIVATE_FIELDS = {
     "initial_pcs_placed": ("pcs",),
     "cards_drawn": ("cards",),
     "card_set": ("card",),
-    "hand_discarded": ("cards",),
 }

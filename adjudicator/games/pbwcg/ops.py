@@ -20,7 +20,6 @@ def char_or_reject(s: State, card: str, rule: str = "PBW-EFF-25") -> Character:
     c = s.char(card)
     if c is None:
         reject(rule, f"{card!r} is not a character on a field")
-        raise AssertionError
     return c
 
 
@@ -92,7 +91,6 @@ def summon_support(s: State, op: E.SummonSupport, env: Env) -> State:
     master = s.char(op.master)
     if master is None or master.kind != "PC" or master.controller != op.field_player:
         reject("PBW-EFF-12", f"master {op.master!r} is not a PC on {op.field_player}'s field")
-        raise AssertionError
     card = s.cards[op.card]
     load = sum(s.cards[c.card].cp or 0 for c in s.characters if c.master == op.master) + (card.cp or 0)
     if s.cards[op.master].world != card.world:
@@ -213,7 +211,6 @@ def _move_card(s: State, op: E.MoveCard, env: Env) -> State:
     owner = s.owner.get(op.card)
     if owner is None or op.card not in getattr(s.player(owner), op.from_):
         reject("PBW-EFF-10", f"{op.card!r} is not in its owner's {op.from_}")
-        raise AssertionError
     s = take_card(s, op.card)
     zone = getattr(s.player(owner), op.to)
     placed = (op.card,) + zone if op.to == "deck" and op.position == "top" else zone + (op.card,)
@@ -276,7 +273,6 @@ def _special(s: State, op: E.MarkSpecialHand, env: Env) -> State:
     owner = s.owner.get(op.card)
     if owner is None or op.card not in s.player(owner).hand:
         reject("PBW-EFF-21", f"{op.card!r} is not in a hand")
-        raise AssertionError
     sp = s.player(owner).special_hand
     return with_player(s, owner, special_hand=(sp + (op.card,)) if op.special else tuple(c for c in sp if c != op.card))
 
@@ -289,7 +285,6 @@ def _end_max(s: State, op: E.SetEnduranceMax, env: Env) -> State:
 def _grant(s: State, op: E.GrantAction, env: Env) -> State:
     if s.main is None or s.main.actor != op.character:
         reject("PBW-EFF-23", f"{op.character} is not the character whose main turn this is")
-        raise AssertionError
     return msgspec.structs.replace(s, main=msgspec.structs.replace(s.main, actions_left=s.main.actions_left + op.n))
 
 

@@ -112,6 +112,8 @@ def describe(s: State, viewer: str | None = None) -> str:
     for p in s.names():
         pv = player_view(s, p, viewer)
         lines.append(f"{p}: HP {pv['hp']}/{pv['hp_cap']} deck {pv['deck_count']} hand {pv['hand_count']} discard {len(pv['discard'])}")
+        slots = ["-" if x is None else (x["card"] + ("" if x["face_up"] else " (down)")) for x in pv["set_zone"]]
+        lines.append(f"  set zone: {' | '.join(slots)}")
         for c in s.field(p):
             cv = character_view(s, c, viewer)
             if cv["card"] == HIDDEN:
@@ -120,6 +122,9 @@ def describe(s: State, viewer: str | None = None) -> str:
             extra = f" equip {cv['equipment']} weight {cv['weight']}/{cv['sp']}" if c.kind == "PC" else f" master {c.master}"
             lines.append(f"  {c.card} ({c.kind}, slot {c.slot}) end {c.endurance}/{c.endurance_max} WP {c.wp} speed {cv['speed']}"
                          f" BS {cv['bs']} history {cv['bs_history']}{extra}")
+            for st in c.statuses:
+                left = "until end of turn" if st.end_of_turn else "permanent" if st.remaining is None else f"{st.remaining} turn(s)"
+                lines.append(f"    status {st.name}: {msgspec.to_builtins(st.mods)} ({left})")
     opened = [o.id for o in s.obligations if o.status == "open"]
     if opened:
         lines.append("open obligations: " + ", ".join(opened))
