@@ -134,36 +134,54 @@ def describe(s: State, viewer: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def _field_cards(s: State, p: str, viewer: str | None) -> list[BoardCard]:
+    cards = []
+    for c in sorted(s.field(p), key=lambda c: (c.kind, c.slot or 0, c.card)):
+        shown = c.face_up or _sees(viewer, p)
+        counters = {"endurance": c.endurance, "endurance max": c.endurance_max, "WP": c.wp, "speed": V.speed(s, c)} if shown else {}
+        tags = [f"slot {c.slot}" if c.slot is not None else f"support of {c.master}"]
+        if shown:
+            tags += [f"BS {b.name}" for b in c.bs] + [f"status {st.name}" for st in c.statuses]
+        cards.append(BoardCard(id=c.card if shown else None, label=s.cards[c.card].name if shown else None,
+                               face_up=c.face_up, counters=counters, tags=tuple(tags), group=c.card))
+        for e in c.equipment:
+            cards.append(BoardCard(id=e, label=s.cards[e].name, counters={"weight": s.cards[e].weight or 0},
+                                   tags=(f"equipment of {c.card}", s.cards[e].part or ""), group=c.card))
+    return cards
+
+
+def _public(s: State, cards: tuple[str, ...]) -> tuple[BoardCard, ...]:
+    return tuple(BoardCard(id=c, label=s.cards[c].name) for c in cards)
+
+
 def board(s: State, viewer: str | None = None) -> Board:
+    """Every registered card in one place: fields (characters with their equipment), set zones,
+    decks and hands (counts where hidden), discard piles, removed zones, support lists, the field
+    state."""
     zones = []
     counters: dict[str, dict[str, Any]] = {}
     for p in s.names():
         pl = s.player(p)
+        mine = _sees(viewer, p)
         counters[p] = {"HP": pl.hp, "HP cap": V.hp_cap(s, p), "deck": len(pl.deck), "hand": len(pl.hand)}
-        cards = []
-        for c in sorted(s.field(p), key=lambda c: (c.kind, c.slot or 0)):
-            shown = c.face_up or _sees(viewer, p)
-            counters_c = {"endurance": c.endurance, "WP": c.wp, "speed": V.speed(s, c)} if shown else {}
-            cards.append(BoardCard(id=c.card if shown else None, label=s.cards[c.card].name if shown else None,
-                                   face_up=c.face_up, counters=counters_c,
-                                   tags=tuple([f"slot {c.slot}"] + [b.name for b in c.bs] if shown else [f"slot {c.slot}"])))
-        zones.append(Zone(name="field", owner=p, cards=tuple(cards)))
-        sets = []
-        for x in pl.set_zone:
-            if x is not None:
-                shown = x.face_up or _sees(viewer, p)
-                sets.append(BoardCard(id=x.card if shown else None, label=s.cards[x.card].name if shown else None, face_up=x.face_up))
-        zones.append(Zone(name="set zone", owner=p, cards=tuple(sets)))
+        zones.append(Zone(name="field", owner=p, cards=tuple(_field_cards(s, p, viewer))))
+        sets = tuple(BoardCard(id=x.card if (x.face_up or mine) else None, label=s.cards[x.card].name if (x.face_up or mine) else None,
+                               face_up=x.face_up, tags=(f"set slot {i}",)) for i, x in enumerate(pl.set_zone, 1) if x is not None)
+        zones.append(Zone(name="set zone", owner=p, cards=sets))
         zones.append(Zone(name="deck", owner=p, count=len(pl.deck)))
-        hand = tuple(BoardCard(id=c, label=s.cards[c].name) for c in pl.hand) if _sees(viewer, p) else ()
-        zones.append(Zone(name="hand", owner=p, cards=hand, count=None if hand else len(pl.hand)))
-        zones.append(Zone(name="discard", owner=p, cards=tuple(BoardCard(id=c, label=s.cards[c].name) for c in pl.discard)))
-        zones.append(Zone(name="removed", owner=p, cards=tuple(BoardCard(id=c, label=s.cards[c].name) for c in pl.removed)))
+        zones.append(Zone(name="hand", owner=p, cards=_public(s, pl.hand)) if mine else Zone(name="hand", owner=p, count=len(pl.hand)))
+        zones.append(Zone(name="discard", owner=p, cards=_public(s, pl.discard)))
+        zones.append(Zone(name="removed", owner=p, cards=_public(s, pl.removed)))
+        zones.append(Zone(name="support list", owner=p, cards=_public(s, pl.support_list)) if mine
+                     else Zone(name="support list", owner=p, count=len(pl.support_list)))
     if s.field_state is not None:
-        zones.append(Zone(name="field state", cards=(BoardCard(id=s.field_state.card, label=s.cards[s.field_state.card].name),)))
+        zones.append(Zone(name="field state", cards=_public(s, (s.field_state.card,))))
     turn = s.pl_order[s.pl_index] if s.step == "PL" else (s.main.actor if s.main else "")
+    notes = tuple(s.notes) + tuple(f"open: {o.id}" for o in s.obligations if o.status == "open")
+    if s.action_order:
+        notes += ("order: " + ", ".join(f"{c} ({sp})" for c, sp in zip(s.action_order, s.order_speeds)),)
     return Board(players=s.names(), counters=counters, zones=tuple(zones), turn=turn,
-                 phase=f"turn {s.turn} {s.step}" + (f" {s.main.step}" if s.main else ""), waiting=waiting(s))
+                 phase=f"turn {s.turn} {s.step}" + (f" {s.main.step}" if s.main else ""), waiting=waiting(s), notes=notes)
 
 
 def explain(s: State, query: Mapping[str, Any]) -> dict[str, Any]:
