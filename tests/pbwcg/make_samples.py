@@ -38,7 +38,9 @@ P1_CORE = [
     setc("MG", "MAGIC", "a magic attack"), setc("SM", "SUMMON", "summons supports"), setc("FD", "FIELD", "an area"),
 ]
 P2_CORE = [
-    pc("B1", 10, 6, 6, 4, "BODY", 5, 6, "W2"), pc("B2", 8, 5, 3, 7, "MIND", 9, 3, "W2"),
+    pc("B1", 10, 6, 6, 4, "BODY", 5, 6, "W2"),
+    {**pc("B2", 8, 5, 3, 7, "MIND", 9, 3, "W2"),
+     "abilities": [{"name": "Mind Blast", "attribute": "MIND", "modifier": 2, "wp_cost": 3, "text": "(sample)"}]},
     setc("FD2", "FIELD", "a field that hurts both players"), setc("MG2", "MAGIC", "a magic attack"),
 ]
 

@@ -127,6 +127,10 @@ def test_registered_abilities_bind_the_name_PBW_ACT_20():
     t.idle("B1")
     t.idle("A2")
     t.begin("A1")
+    from adjudicator import registry
+
+    offered = [a for a in registry.get("pbwcg").legal(t.state) if a.type == "ability_used"]
+    assert [a.choices["ability"].values for a in offered] == [({"name": "Smash", "attribute": "BODY", "modifier": 2, "wp_cost": 1},)]
     t.refuse("PBW-ACT-20", "ability_used", "P1", actor="A1", ability={"name": "Fly"}, targets=["B1"])
     t.act("ability_used", "P1", actor="A1", ability={"name": "Smash", "attribute": "BODY", "modifier": 2, "wp_cost": 1}, targets=["B1"])
     assert t.hp("P2") == 18 - (9 - 3)

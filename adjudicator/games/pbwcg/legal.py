@@ -101,6 +101,16 @@ def _check_note(s: State, attacker: Character, targets: list[str]) -> str:
     return "; ".join(parts)
 
 
+def _abilities(s: State, c: Character, targets: list[str]) -> list[LegalAction]:
+    """The abilities the PC's card registers that its WP pays for (PBW-ACT-20, PBW-LIM-21), each
+    against one enemy PC."""
+    usable = [{"name": a.name, "attribute": a.attribute, "modifier": a.modifier, "wp_cost": a.wp_cost}
+              for a in s.cards[c.card].abilities if a.wp_cost <= c.wp]
+    if not usable or not targets:
+        return []
+    return [_la(c.controller, "ability_used", actor=one(c.card), ability=one(*usable), targets=one(*[[t] for t in targets]))]
+
+
 def _main_turn(s: State) -> list[LegalAction]:
     main = s.main
     out: list[LegalAction] = []
@@ -126,6 +136,7 @@ def _main_turn(s: State) -> list[LegalAction]:
             if targets:
                 out.append(_la(who, "normal_attack", _check_note(s, c, targets), actor=one(c.card), target=one(*targets)))
             if c.kind == "PC":
+                out += _abilities(s, c, [t for t in targets if t not in s.names()])
                 slots = [i for i in range(1, s.player(who).max_pc_count + 1) if i != c.slot]
                 out.append(_la(who, "move", actor=one(c.card), to_slot=one(*slots)))
             out.append(_la(who, "wait", actor=one(c.card)))
