@@ -200,3 +200,14 @@ def test_views_hide_hands_and_face_down_cards_PBW_HID_1():
     assert mine["players"]["P1"]["set_zone"][0]["card"] == "X" and theirs["players"]["P1"]["set_zone"][0]["card"] == "(hidden)"
     assert theirs["players"]["P1"]["hand"] == "(hidden)" and theirs["players"]["P1"]["hand_count"] == 4
     assert "X" not in GAME.describe(t.state, "P2") and "X (down)" in GAME.describe(t.state, None)
+
+
+def test_a_bs_from_the_targets_own_ability_comes_without_a_check_PBW_RES_8():
+    """PBW-RES-8: a BS caused by the target's own action needs no receipt check, and as
+    ability_self it ignores the history rule (PBW-LIM-13 (c))."""
+    t = main1(upto="A1")
+    eff(t, {"op": "apply_bs", "character": "A1", "bs": "Rage"}, {"op": "remove_bs", "character": "A1", "bs": "Rage"})
+    t.refuse("PBW-RES-8", "ability_used", "P1", actor="A1", ability={"name": "Berserk", "attribute": "TECH", "bs": "Rage"},
+             targets=["A1"], checks={"A1": {"receipt": {"declarer": "P1", "roller": "P2", "declared": "odd", "die": 1}}})
+    t.act("ability_used", "P1", actor="A1", ability={"name": "Berserk", "attribute": "TECH", "bs": "Rage"}, targets=["A1"])
+    assert [b.name for b in t.char("A1").bs] == ["Rage"] and t.char("A1").bs[0].source == "ability_self"

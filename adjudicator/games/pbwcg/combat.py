@@ -146,10 +146,12 @@ def _attack_character(s: State, atk: Attack, t: str, checks: Checks | None, env:
     s = with_char(s, t, endurance=max(0, target.endurance - e))
     s = note(s, f"{t}: E {atk.value} - DV {V.defence_value(s, target)} = {d} HP damage; endurance -{e}")
     # 5. bad status (PBW-RES-8, PBW-RUL-32)
-    if checks.receipt is not None and not (atk.bs and V.superior(s, tattr, atk.attribute)):
+    own = atk.attacker is not None and atk.attacker.card == t  # a BS from the target's own action: no check
+    receipt = bool(atk.bs) and not own and V.superior(s, tattr, atk.attribute)
+    if checks.receipt is not None and not receipt:
         reject("PBW-RES-8", f"no receipt check is made for {t}: it is made only when the attack's attribute is inferior")
     if atk.bs and s.char(t).endurance > 0:  # type: ignore[union-attr]
-        if V.superior(s, tattr, atk.attribute):
+        if receipt:
             if checks.receipt is None:
                 s = add_obligation(s, "RCPT", t, atk.bs, env.seq, "missed")
             elif check_result(s, checks.receipt, target, env, f"receipt check of {t}"):
