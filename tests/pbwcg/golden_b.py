@@ -322,6 +322,8 @@ def ex25() -> Table:
     three = started({"player_count": 3})
     three["players"] = ["P1", "P2", "P3"]
     three["decks"]["P3"] = three["decks"]["P2"]
-    t.refuse("PBW-RUL-47", **{"type_": three.pop("type"), **three})
+    t.refuse("PBW-OVR-1", **{"type_": three.pop("type"), **three})
+    option_only = started({"player_count": 3})
+    t.refuse("PBW-RUL-47", **{"type_": option_only.pop("type"), **option_only})
     t.enter(started())
     return t

@@ -72,7 +72,11 @@ def test_local_d_and_best_of_are_refused():
     three = started({"player_count": 3})
     with pytest.raises(Violation) as e:
         start(three)
-    assert e.value.rule_id == "PBW-RUL-47"
+    assert e.value.rule_id == "PBW-RUL-47" and "local rule D" in e.value.message
+    three["players"] = ["P1", "P2", "P3"]
+    with pytest.raises(Violation) as e:
+        start(three)
+    assert e.value.rule_id == "PBW-OVR-1"
     with pytest.raises(Violation) as e:
         start(started({"best_of": 3}))
     assert e.value.rule_id == "PBW-RUL-5"

@@ -46,8 +46,8 @@ class Pbwcg(Game):
     event_type = E.Event
     Options = Options
     Reason = Reason
-    #: local rule D (3 or more) is refused by PBW-RUL-47 in ``initial``, with its reason
-    player_count = (2, 6)
+    #: two players (PBW-OVR-1); the option of local rule D is refused by PBW-RUL-47 in ``initial``
+    player_count = (2, 2)
     player_count_rule = ("PBW-OVR-1", "PLAYER_COUNT")
     author_rule = ("PBW-TURN-8", "NOT_ACTOR")
     private_fields = E.PRIVATE_FIELDS
