@@ -141,3 +141,48 @@ def test_correction_equals_the_history_entered_correctly(die, later):
     rec = [o for o in forgot.state.obligations if o.kind == "REC" and o.bs == "Poison"]
     done = [o for o in right.state.obligations if o.kind == "REC" and o.bs == "Poison"]
     assert rec[0].status == "corrected" and done[0].status == "fulfilled"
+
+
+def _burning(n: int, in_place: bool, later: int) -> Table:
+    """A1 holds Burn; at its turn-1 main turn the effect (n HP damage to P1) is entered, or forgotten."""
+    t = Table()
+    t.setup()
+    t.start_turn(ties=[TIE_B1_A2])
+    t.pl_turns()
+    t.act("effect", "judge", source="fixture", ops=[{"op": "apply_bs", "character": "A1", "bs": "Burn"}])
+    t.field_step()
+    while (a := t.next_actor()) != "A1":
+        t.idle(a)
+    t.begin("A1")
+    if in_place:
+        t.act("bs_effect", "P1", actor="A1", bs="Burn", ops=[{"op": "hp_damage", "player": "P1", "n": n}])
+    t.act("normal_attack", "P1", actor="A1", target="B2")
+    t.end("A1")
+    t.idle_rest()
+    t.end_turn()
+    for _ in range(later):
+        t.start_turn()
+        t.pl_turns()
+        t.field_step()
+        while (a := t.next_actor()) is not None:
+            t.begin(a)
+            if a == "A1":
+                t.act("bs_effect", "P1", actor="A1", bs="Burn", ops=[])
+            t.act("wait", t.controller(a), actor=a)
+            t.end(a)
+        t.end_turn()
+    return t
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(0, 12), later=st.integers(0, 1))
+def test_corrected_bs_effect_equals_the_history_entered_correctly(n, later):
+    """PBW-COR-3/-5 for a TRIG obligation: the forgotten bs_effect inserted before the first
+    event that closed it gives the figures of the battle where it was entered in place."""
+    right = _burning(n, True, later)
+    forgot = _burning(n, False, later)
+    closing = next(o.closed_seq for o in forgot.state.obligations if o.kind == "TRIG" and o.character == "A1")
+    forgot.act("correct", "P2", at_seq=closing, reason="Burn forgotten", basis="forgotten_check", confirmations=["P1", "P2"],
+               event={"type": "bs_effect", "by": "P1", "actor": "A1", "bs": "Burn", "ops": [{"op": "hp_damage", "player": "P1", "n": n}]})
+    assert figures(forgot.state) == figures(right.state)
+    assert forgot.hp("P1") == 21 - n
