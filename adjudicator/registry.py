@@ -10,6 +10,7 @@ from adjudicator.protocol import Malformed
 _GAMES: dict[str, str] = {
     "bacdef": "adjudicator.games.bacdef:GAME",
     "demonbrave": "adjudicator.games.demonbrave:GAME",
+    "pbwcg": "adjudicator.games.pbwcg:GAME",
 }
 _loaded: dict[str, Game] = {}
 
