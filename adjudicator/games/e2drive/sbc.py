@@ -127,6 +127,8 @@ def settle(state: State, g: GameState) -> State:
     if any_lost(g):
         return finish(state, g)
     g = slicer_check(g)
+    if g.tie is not None and not set(g.tie.candidates) <= set(order.top_tied(g, options)):
+        g = rep(g, tie=None)  # an effect changed the candidates: the determination is made afresh (E2D-RUL-46)
     if g.phase == "main" and g.acting is None and g.attack is None and g.tie is None and not g.forced_revival:
         g = order.determine(g, options)
     return rep(state, game=g)
