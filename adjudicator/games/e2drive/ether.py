@@ -108,7 +108,8 @@ def release_locks_of(g: GameState, instance: int) -> GameState:
             continue
         pl = pool(g, lk.pool)
         n = min(lk.n, pl.held_lock)
-        g = with_pool(g, lk.pool, rep(pl, held_lock=pl.held_lock - n, on=max(pl.held, pl.on - n) if n else pl.on))
+        freed = rep(pl, held_lock=pl.held_lock - n)
+        g = with_pool(g, lk.pool, rep(freed, on=max(freed.held, pl.on - n)))
     return rep(g, locks=tuple(keep))
 
 
