@@ -69,4 +69,5 @@ class DeckFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 
     deck: tuple[str, ...]
     servants: tuple[str, ...] = ()
-    catalog: Catalog | None = None
+    catalog: Catalog | None = None  # None: the sample catalog
+    note: str = ""

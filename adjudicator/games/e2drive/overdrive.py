@@ -33,8 +33,8 @@ JUNKER = ("self_draw", "trash_to_hand", "opp_discard", "opp_draw")
 def on_overdrive(state: State, ev: Overdrive, ctx) -> State:
     g = state.game
     parse_slot(ev.servant, "$.servant")
-    seat = owner(ev.servant)
-    require_sender(state, ev, seat, "E2D-ACT-26", f"the overdrive of {ev.servant}")
+    seat = owner(g.acting) if g.acting is not None else owner(ev.servant)
+    require_sender(state, ev, seat, "E2D-ACT-26", "an overdrive (the active player's)")
     if not limited(g, seat):
         reject("E2D-LIM-10", f"{seat} is not in the limited state (3 damage cards, one servant left): no overdrive",
                "NOT_LIMITED")
