@@ -17,7 +17,6 @@ from adjudicator.games.e2drive.state import (
     note,
     other,
     parse_slot,
-    pool,
     servant,
     slots_of,
     with_servant,

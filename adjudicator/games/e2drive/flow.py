@@ -21,7 +21,6 @@ from adjudicator.games.e2drive.events import (
 )
 from adjudicator.games.e2drive.state import (
     SEATS,
-    SLOTS,
     GameState,
     PlayerState,
     Pool,
@@ -31,13 +30,10 @@ from adjudicator.games.e2drive.state import (
     Statuses,
     note,
     other,
-    parse_pool,
     parse_slot,
-    player,
     pool,
     servant,
     slots_of,
-    with_player,
     with_pool,
     with_servant,
 )
@@ -256,4 +252,3 @@ def on_concede(state: State, ev: Concede, ctx) -> State:
     return rep(state, game=sbc.lose(g, seat, "concession"))
 
 
-__all__ = ["SLOTS", "parse_pool", "player", "with_player", "servant"]

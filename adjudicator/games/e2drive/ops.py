@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace as rep
 
-from adjudicator.games.e2drive import damage, ether, sbc
+from adjudicator.games.e2drive import damage, sbc
 from adjudicator.games.e2drive import events as E
 from adjudicator.games.e2drive.common import reject, seat_of_name
 from adjudicator.games.e2drive.state import (
@@ -245,85 +245,107 @@ def _discard(state: State, g: GameState, o: E.Discard) -> GameState:
     return with_player(g, rep(p, hand_count=p.hand_count - n, hand_known=tuple(hand), trash=p.trash + tuple(cards)))
 
 
-def apply_one(state: State, g: GameState, o: E.AnyOp, c: OpContext, i: int) -> GameState:  # noqa: C901 - one branch per op
-    options = state.options
-    if isinstance(o, E.Damage):
-        _tens(o.n, "DAMAGE")
-        if o.n <= 0:
-            reject("E2D-EFF-3", f"DAMAGE is more than 0, not {o.n}", "NOT_TENS")
-        _live(g, o.servant, i)
-        return damage.add_damage(g, o.servant, o.n)
-    if isinstance(o, E.Heal):
-        _tens(o.n, "HEAL")
-        _live(g, o.servant, i)
-        return damage.add_damage(g, o.servant, -abs(o.n))
-    if isinstance(o, E.Draw):
-        seat = seat_of_name(state, o.player, f"$.ops[{i}].player")
-        for k in range(o.n):
-            g = sbc.draw(g, seat, o.cards[k] if k < len(o.cards) else None)
-            if sbc.any_lost(g):
-                break
-        return g
-    if isinstance(o, E.Discard):
-        return _discard(state, g, o)
-    if isinstance(o, E.Move):
-        return _move(state, g, o, c, i)
-    if isinstance(o, E.Status):
-        return _status(state, g, o, i)
-    if isinstance(o, (E.Modify, E.SetStat)):
-        amount = o.delta if isinstance(o, E.Modify) else o.value
-        _tens(amount, o.stat)
-        _live(g, o.servant, i)
-        return _modifier(g, o.servant, o.stat, "add" if isinstance(o, E.Modify) else "set", amount, o.duration, c)
-    if isinstance(o, E.Ether):
-        return _ether(g, o, i)
-    if isinstance(o, E.Destroy):
-        parse_slot(o.servant, f"$.ops[{i}].servant")
-        if servant(g, o.servant).destroyed:
-            reject("E2D-EFF-3", f"DESTROY: {o.servant} is already destroyed", "DESTROYED")
-        return damage.destroy(g, o.servant, options)
-    if isinstance(o, E.Revive):
-        return _revive(state, g, o, i)
-    if isinstance(o, E.ActionState):
-        parse_slot(o.servant, f"$.ops[{i}].servant")
-        if g.acting == o.servant:
-            reject("E2D-EFF-3", f"ACTION_STATE: {o.servant} is acting; its action ends with end_action", "ACTING")
-        return with_servant(g, o.servant, rep(servant(g, o.servant), action=o.state))
-    if isinstance(o, E.ExtraAtk):
-        if o.n < 1:
-            reject("E2D-EFF-3", f"EXTRA_ATK raises the allowance by at least 1, not {o.n}", "BAD_N")
-        _live(g, o.servant, i)
-        return _modifier(g, o.servant, "EXTRA", "add", o.n, o.duration, c)
-    if isinstance(o, (E.Restrict, E.Permit)):
-        parse_slot(o.subject, f"$.ops[{i}].subject")
-        r = Restriction(subject=o.subject, action=o.action, permit=isinstance(o, E.Permit), rank=c.rank,
-                        duration=o.duration, source=c.source or "")
-        return rep(g, restrictions=g.restrictions + (r,))
-    if isinstance(o, E.Cost):
-        return rep(g, costs=g.costs + (CostMod(scope=o.scope, delta=o.delta, duration=o.duration, source=c.source or ""),))
-    if isinstance(o, E.RemoveTool):
-        if c.source is None and "E2D-LIM-11" not in c.overrides:
-            reject("E2D-LIM-11", f"{o.card} is in play: it leaves only by a card text (name the source card)", "IN_PLAY")
-        from adjudicator.games.e2drive.tools import take_in_play
+def _damage(state, g, o: E.Damage, c, i):
+    _tens(o.n, "DAMAGE")
+    if o.n <= 0:
+        reject("E2D-EFF-3", f"DAMAGE is more than 0, not {o.n}", "NOT_TENS")
+    _live(g, o.servant, i)
+    return damage.add_damage(g, o.servant, o.n)
 
-        seat = seat_of_name(state, o.player, "$.ops.player") if o.player else None
-        g, found = take_in_play(g, o.card, seat)
-        if not found:
-            reject("E2D-EFF-3", f"REMOVE_TOOL: {o.card} is not in play", "NOT_THERE")
-        return g
-    if isinstance(o, E.EndModifier):
-        for ref in slots_of("P1") + slots_of("P2"):
-            sv = servant(g, ref)
-            if any(m.id == o.id for m in sv.modifiers):
-                return with_servant(g, ref, rep(sv, modifiers=tuple(m for m in sv.modifiers if m.id != o.id)))
-        reject("E2D-EFF-3", f"END_MODIFIER: no modifier {o.id}", "NOT_THERE")
-    if isinstance(o, E.Shuffle):
-        return note(g, f"{o.player} shuffles their deck")
-    if isinstance(o, E.RevealOp):
-        return note(g, f"revealed: {o.card}")
-    if isinstance(o, E.CoinOp):
-        return note(g, f"coin for the effect: {o.result}")
+
+def _heal(state, g, o: E.Heal, c, i):
+    _tens(o.n, "HEAL")
+    _live(g, o.servant, i)
+    return damage.add_damage(g, o.servant, -abs(o.n))
+
+
+def _draw(state, g, o: E.Draw, c, i):
+    seat = seat_of_name(state, o.player, f"$.ops[{i}].player")
+    for k in range(o.n):
+        g = sbc.draw(g, seat, o.cards[k] if k < len(o.cards) else None)
+        if sbc.any_lost(g):
+            break
     return g
+
+
+def _stat_mod(state, g, o: E.Modify | E.SetStat, c, i):
+    amount = o.delta if isinstance(o, E.Modify) else o.value
+    _tens(amount, o.stat)
+    _live(g, o.servant, i)
+    return _modifier(g, o.servant, o.stat, "add" if isinstance(o, E.Modify) else "set", amount, o.duration, c)
+
+
+def _destroy(state, g, o: E.Destroy, c, i):
+    parse_slot(o.servant, f"$.ops[{i}].servant")
+    if servant(g, o.servant).destroyed:
+        reject("E2D-EFF-3", f"DESTROY: {o.servant} is already destroyed", "DESTROYED")
+    return damage.destroy(g, o.servant, state.options)
+
+
+def _action_state(state, g, o: E.ActionState, c, i):
+    parse_slot(o.servant, f"$.ops[{i}].servant")
+    if g.acting == o.servant:
+        reject("E2D-EFF-3", f"ACTION_STATE: {o.servant} is acting; its action ends with end_action", "ACTING")
+    return with_servant(g, o.servant, rep(servant(g, o.servant), action=o.state))
+
+
+def _extra_atk(state, g, o: E.ExtraAtk, c, i):
+    if o.n < 1:
+        reject("E2D-EFF-3", f"EXTRA_ATK raises the allowance by at least 1, not {o.n}", "BAD_N")
+    _live(g, o.servant, i)
+    return _modifier(g, o.servant, "EXTRA", "add", o.n, o.duration, c)
+
+
+def _restrict(state, g, o: E.Restrict | E.Permit, c, i):
+    parse_slot(o.subject, f"$.ops[{i}].subject")
+    r = Restriction(subject=o.subject, action=o.action, permit=isinstance(o, E.Permit), rank=c.rank,
+                    duration=o.duration, source=c.source or "")
+    return rep(g, restrictions=g.restrictions + (r,))
+
+
+def _cost(state, g, o: E.Cost, c, i):
+    return rep(g, costs=g.costs + (CostMod(scope=o.scope, delta=o.delta, duration=o.duration, source=c.source or ""),))
+
+
+def _remove_tool(state, g, o: E.RemoveTool, c, i):
+    if c.source is None and "E2D-LIM-11" not in c.overrides:
+        reject("E2D-LIM-11", f"{o.card} is in play: it leaves only by a card text (name the source card)", "IN_PLAY")
+    from adjudicator.games.e2drive.tools import take_in_play
+
+    seat = seat_of_name(state, o.player, "$.ops.player") if o.player else None
+    g, found = take_in_play(g, o.card, seat)
+    if not found:
+        reject("E2D-EFF-3", f"REMOVE_TOOL: {o.card} is not in play", "NOT_THERE")
+    return g
+
+
+def _end_modifier(state, g, o: E.EndModifier, c, i):
+    for ref in slots_of("P1") + slots_of("P2"):
+        sv = servant(g, ref)
+        if any(m.id == o.id for m in sv.modifiers):
+            return with_servant(g, ref, rep(sv, modifiers=tuple(m for m in sv.modifiers if m.id != o.id)))
+    reject("E2D-EFF-3", f"END_MODIFIER: no modifier {o.id}", "NOT_THERE")
+
+
+def _info(state, g, o: E.Shuffle | E.RevealOp | E.CoinOp, c, i):
+    text = (f"{o.player} shuffles their deck" if isinstance(o, E.Shuffle) else
+            f"revealed: {o.card}" if isinstance(o, E.RevealOp) else f"coin for the effect: {o.result}")
+    return note(g, text)
+
+
+OPS = {
+    E.Damage: _damage, E.Heal: _heal, E.Draw: _draw, E.Discard: lambda s, g, o, c, i: _discard(s, g, o),
+    E.Move: lambda s, g, o, c, i: _move(s, g, o, c, i), E.Status: lambda s, g, o, c, i: _status(s, g, o, i),
+    E.Modify: _stat_mod, E.SetStat: _stat_mod, E.Ether: lambda s, g, o, c, i: _ether(g, o, i), E.Destroy: _destroy,
+    E.Revive: lambda s, g, o, c, i: _revive(s, g, o, i), E.ActionState: _action_state, E.ExtraAtk: _extra_atk,
+    E.Restrict: _restrict, E.Permit: _restrict, E.Cost: _cost, E.RemoveTool: _remove_tool, E.EndModifier: _end_modifier,
+    E.Shuffle: _info, E.RevealOp: _info, E.CoinOp: _info,
+}
+
+
+def apply_one(state: State, g: GameState, o: E.AnyOp, c: OpContext, i: int) -> GameState:
+    """One primitive op (E2D-EFF-3), dispatched by its type."""
+    return OPS[type(o)](state, g, o, c, i)
 
 
 def targeted_by(o: E.AnyOp) -> str | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.games.e2drive import order
@@ -10,7 +9,7 @@ from adjudicator.games.e2drive.explain import explain
 from adjudicator.games.e2drive.legal import legal
 from adjudicator.games.e2drive.flow import match_decided
 from adjudicator.games.e2drive.rules import pending_text
-from adjudicator.games.e2drive.state import SEATS, GameState, Pool, Servant, State, limited, player, servant, slots_of
+from adjudicator.games.e2drive.state import SEATS, Pool, Servant, State, limited, player, servant, slots_of
 from adjudicator.games.e2drive.stats import extra_allowance, stats
 from adjudicator.kit import HIDDEN, Board, BoardCard, Zone
 from adjudicator.protocol import JUDGE, Outcome
