@@ -7,6 +7,7 @@ from __future__ import annotations
 from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive import damage, ether
+from adjudicator.games.e2drive import voided as reuse
 from adjudicator.games.e2drive.common import owner, reject, require_judge, require_sender, restricted
 from adjudicator.games.e2drive.config import Options
 from adjudicator.games.e2drive.events import Attack, Coin, Defense, Evasion
@@ -160,6 +161,7 @@ def on_coin(state: State, ev: Coin, ctx) -> State:
     if a is None or a.step not in ("coin_attacker", "coin_target"):
         reject("E2D-ACT-16", "no invisibility coin is awaited", "NOT_WAITING")
     ref = a.attacker if a.step == "coin_attacker" else a.target
+    g = reuse.check_reuse(g, ev)
     if ev.result == "tails":
         return rep(state, game=close(note(g, f"coin for {ref}: tails"), a, options, void=True))
     sv = servant(g, ref)

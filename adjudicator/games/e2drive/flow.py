@@ -6,6 +6,7 @@ from __future__ import annotations
 from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive import ether, order, sbc
+from adjudicator.games.e2drive import voided as reuse
 from adjudicator.games.e2drive.attack import able_to_attack
 from adjudicator.games.e2drive.common import owner, reject, require_judge, require_sender, restricted, seat_of_name
 from adjudicator.games.e2drive.events import (
@@ -107,6 +108,7 @@ def on_tie_break(state: State, ev: TieBreak, ctx) -> State:
         reject("E2D-ACT-13", "no SPD tie between the players is waiting for a coin", "NOT_WAITING")
     seat = seat_of_name(state, ev.winner, "$.winner")
     mine = [r for r in g.tie.candidates if owner(r) == seat]
+    g = reuse.check_reuse(g, ev)
     g = note(g, f"tie-break ({ev.method}): {seat} goes")
     if len(mine) == 1:
         return rep(state, game=order.become_acting(g, mine[0]))

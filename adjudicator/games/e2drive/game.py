@@ -83,6 +83,12 @@ class E2Drive(Game):
     def step(self, state: State, event: Action, ctx: Context) -> State:
         return R.step(state, event, ctx)
 
+    def after_rewind(self, current: State, target: State, event: Action, ctx: Context) -> State:
+        """The state at ``to_seq``, remembering the abandoned coins and tie-breaks (E2D-RWD-7)."""
+        from adjudicator.games.e2drive.voided import remember
+
+        return remember(current, target, event.to_seq, ctx)  # type: ignore[attr-defined]
+
     def outcome(self, state: State) -> Outcome:
         return V.outcome(state)
 

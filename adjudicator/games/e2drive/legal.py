@@ -7,6 +7,8 @@ from __future__ import annotations
 from adjudicator.games.e2drive import ether, order
 from adjudicator.games.e2drive.attack import able_to_attack, atk_cost, can_defend, can_evade, defend_pools, evasion_cost, legal_targets
 from adjudicator.games.e2drive.common import owner, restricted
+from adjudicator.games.e2drive.events import Coin
+from adjudicator.games.e2drive.voided import offered, point
 from adjudicator.games.e2drive.flow import capacity, compelled, designatable, match_decided, unheld_on
 from adjudicator.games.e2drive.state import SEATS, GameState, State, alive, limited, other, player, pool, servant, slots_of
 from adjudicator.games.e2drive.tools import KIND_RANK, discount_applies, tool_cost
@@ -52,7 +54,9 @@ def _attack(state: State, g: GameState) -> list[LegalAction]:
     assert a is not None
     if a.step in ("coin_attacker", "coin_target"):
         ref = a.attacker if a.step == "coin_attacker" else a.target
-        return [LegalAction(who=JUDGE, type="coin", note=f"invisibility coin for {ref}", choices={"result": one("heads", "tails")})]
+        old = offered(g, point(g, Coin(by=JUDGE, result="heads")))
+        hint = f" (the abandoned branch had {old}, E2D-RWD-7)" if old else ""
+        return [LegalAction(who=JUDGE, type="coin", note=f"invisibility coin for {ref}{hint}", choices={"result": one("heads", "tails")})]
     who = _name(state, owner(a.target))
     pools = defend_pools(owner(a.target), a.target, state.options)
     if a.step == "defense":

@@ -188,6 +188,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     start_seq: int = 0
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    voided_random: tuple[tuple[str, str], ...] = ()  # (decision point, result) of abandoned branches (E2D-RWD-7)
 
 
 class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
