@@ -221,6 +221,7 @@ def board(state: State, viewer: str | None = None) -> Board:
                           "master_on": pv["master"]["on"], "master_size": pv["master"]["size"],
                           "limited": pv["limited"], "upkeep_due": pv["upkeep_due"]}
         cards = []
+        equipment: list[Zone] = []
         for r in slots_of(s):
             sv = v["servants"][r]
             hidden = sv["card"] == HIDDEN
@@ -233,10 +234,11 @@ def board(state: State, viewer: str | None = None) -> Board:
             cards.append(BoardCard(id=None if hidden else sv["card"], label=None if hidden else sv["name"],
                                    face_up=not hidden, turned=sv["action"] == "acted", counters=nums, tags=tags))
             if sv["equipment"]:
-                zones.append(Zone(name=f"{r} equipment", owner=name,
+                equipment.append(Zone(name=f"{r} equipment", owner=name,
                                   cards=tuple(BoardCard(id=t["card"], label=t["card"], tags=(f"owner {t['owner']}",))
                                               for t in sv["equipment"])))
-        zones.insert(0, Zone(name=f"{s} servants", owner=name, cards=tuple(cards)))
+        zones.append(Zone(name=f"{s} servants", owner=name, cards=tuple(cards)))
+        zones += equipment
         zones.append(Zone(name=f"{s} master ether", owner=name,
                           cards=(BoardCard(label=f"{s}.M", counters=dict(pv["master"])),)))
         zones.append(Zone(name=f"{s} tool field", owner=name,
