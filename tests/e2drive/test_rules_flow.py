@@ -126,3 +126,18 @@ def test_multi_game_match_E2D_OVR_8():
     assert (out.status, out.winner, out.reason, out.score) == ("won", "P1", "majority", {"P1": 2, "P2": 0})
     v = t.refuse(ev("game_started"))
     assert (v.rule_id, v.code) == ("E2D-ACT-11", "MATCH_OVER")
+
+
+def test_legal_tells_who_acts_next_and_when_the_table_flips_a_coin():
+    t = table(["F-Alpha", "F-Kappa", "F-Sigma"], ["F-Beta", "F-Rho", "F-Lambda"])
+    notes = {a.type: a.note for a in GAME.legal(t.state) if a.who == "P1"}
+    assert notes["end_action"] == "then P1.S1 acts (SPD 40)"
+    t.enter(ev("end_action", "P1", servant="P1.S3"))
+    t.enter(ev("end_action", "P1", servant="P1.S1"))
+    t.enter(ev("end_action", "P2", servant="P2.S1"))
+    assert t.g.tie is not None and t.g.tie.candidates == ("P1.S2", "P2.S3") and t.g.tie.winner is None
+    offered = [a for a in GAME.legal(t.state) if not a.anytime]
+    assert [(a.who, a.type) for a in offered] == [("judge", "tie_break")]
+    assert offered[0].choices["winner"].values == ("P1", "P2")
+    t.enter(ev("tie_break", winner="P2", method="rps"))
+    assert t.g.acting == "P2.S3"

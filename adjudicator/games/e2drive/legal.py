@@ -131,7 +131,7 @@ def _action(state: State, g: GameState, ref: str) -> list[LegalAction]:
             "attacker": one(ref), "target": one(*legal_targets(g, ref, opts)),
             "payment": one(*ether.payments(g, pools, atk_cost(g, ref)))}))
     if not compelled(g, ref, opts) and not restricted(g, ref, "end_action"):
-        out.append(LegalAction(who=who, type="end_action", choices={"servant": one(ref)}))
+        out.append(LegalAction(who=who, type="end_action", note=after_this(state, g), choices={"servant": one(ref)}))
     if not restricted(g, ref, "effect"):
         out.append(LegalAction(who=who, type="use_effect", note="its effect, as its text says (ops entered)",
                                choices={"servant": one(ref), "payment": one([]), "targets": one([]), "ops": one([])}))
@@ -150,6 +150,20 @@ def _action(state: State, g: GameState, ref: str) -> list[LegalAction]:
             out.append(LegalAction(who=who, type="overdrive", note=f"{servant(g, ref).type} overdrive (1e)", choices={
                 "servant": one(ref), "payment": one([{"pool": f"{seat}.M", "n": 1}]), "params": one(*params)}))
     return out
+
+
+def after_this(state: State, g: GameState) -> str:
+    """Who acts once the acting servant's action ends (E2D-TURN-4), for the judge at the table."""
+    tied = order.top_tied(g, state.options)
+    if not tied:
+        return "then the main phase ends"
+    spd = dict(order.ranked(g, state.options))[tied[0]]
+    if len(tied) == 1:
+        return f"then {tied[0]} acts (SPD {spd})"
+    owners = {owner(r) for r in tied}
+    if len(owners) == 1:
+        return f"then {owners.pop()} picks among {', '.join(tied)} (SPD {spd})"
+    return f"then {', '.join(tied)} tie at SPD {spd}: a coin or rock-paper-scissors from the table (tie_break)"
 
 
 def _hand_cards(state: State, g: GameState, seat: str, pool_: dict) -> list[str]:
