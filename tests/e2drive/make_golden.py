@@ -620,6 +620,21 @@ def ex19() -> None:
     g.write()
 
 
+def ex19d() -> None:
+    g = opening(Golden("ex19d-reuse-voided-coin", "E2D-EX-19", "Rewind before an invisible ATK whose coin was tails: the same ATK again, heads is accepted with a warning"),
+                ["F-Ghost"] + PAWNS, PAWNS + ["F-Pawn-3"], servants={"F-Ghost": GHOST})
+    g.add(je(status("P1.S1", "invisible")), check=sv("P1.S1", face_up=False))
+    mark = g.n
+    g.add(ev("attack", "P1", attacker="P1.S1", target="P2.S1", payment=pay("P1.S1", 1)))
+    g.add(ev("coin", result="tails"), check=sv("P1.S1", action="acted"))
+    g.add(ev("rewind", to_seq=mark, reason="the ATK was declared before the table was ready"), check=sv("P1.S1", action="acting"))
+    g.add(ev("attack", "P1", attacker="P1.S1", target="P2.S1", payment=pay("P1.S1", 1)))
+    g.add(ev("coin", result="heads"),
+          check=merge(sv("P1.S1", face_up=True), {"notes": ["E2D-RWD-7 warning: the abandoned branch had 'tails' at this coin; 'heads' entered",
+                                                           "coin for P1.S1: heads; P1.S1 is face-up, its held unit released but on (E2D-RUL-25)"]}))
+    g.write()
+
+
 def ex20() -> None:
     g = opening(Golden("ex20a-concession", "E2D-EX-20", "A concession entered for the wrong player is rewound; the right one ends the game"),
                 ["F-Sigma"] + PAWNS, PAWNS + ["F-Pawn-3"])
@@ -639,7 +654,7 @@ def ex20() -> None:
 
 
 ALL_EXAMPLES = [ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14, ex15, ex16, ex17, ex18,
-                ex19, ex20]
+                ex19, ex19d, ex20]
 
 
 if __name__ == "__main__":
