@@ -33,7 +33,8 @@ def become_acting(g: GameState, ref: str) -> GameState:
     """E2D-TURN-5: the selected servant acts; its ATK count and paid flag start afresh."""
     sv = servant(g, ref)
     g = with_servant(g, ref, rep(sv, action="acting", atk_count=0, atk_paid=False))
-    return note(rep(g, acting=ref, tie=None), f"{ref} ({sv.name}) acts")
+    who = ref if sv.face_down else f"{ref} ({sv.name})"  # a face-down card is not named (E2D-HID-1)
+    return note(rep(g, acting=ref, tie=None), f"{who} acts")
 
 
 def upkeep_due(g: GameState, seat: str) -> int:
