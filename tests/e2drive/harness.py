@@ -10,7 +10,7 @@ from adjudicator import registry
 from adjudicator.fold import Fold, decode_event
 from adjudicator.protocol import Violation
 from tests.e2drive.builder import catalog, ev, started
-from tests.e2drive.make_golden import EXTRA
+from tests.e2drive.golden_kit import EXTRA
 
 GAME = registry.get("e2drive")
 

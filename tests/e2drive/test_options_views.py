@@ -9,7 +9,7 @@ from adjudicator.kit import HIDDEN
 from adjudicator.protocol import Malformed
 from tests.e2drive.builder import ev, pay, started
 from tests.e2drive.harness import GAME, PAWNS, Table, table
-from tests.e2drive.make_golden import acted, dcard, destroy, dmg, je, status
+from tests.e2drive.golden_kit import acted, dcard, destroy, dmg, je, status
 
 SIGMA = ["F-Sigma"] + PAWNS
 OPP = ["F-Pawn-3"] + PAWNS

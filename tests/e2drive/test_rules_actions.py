@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.e2drive.builder import ev, pay
 from tests.e2drive.harness import PAWNS, table
-from tests.e2drive.make_golden import acted, dcard, destroy, dmg, je, status
+from tests.e2drive.golden_kit import acted, dcard, destroy, dmg, je, status
 
 
 def sigma_acting():

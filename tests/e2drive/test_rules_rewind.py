@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.e2drive.builder import ev, pay
 from tests.e2drive.harness import GAME, PAWNS, table
-from tests.e2drive.make_golden import GHOST, status
+from tests.e2drive.golden_kit import GHOST, status
 
 
 def invisible_attack(options=None):
