@@ -162,3 +162,13 @@ def test_explain_an_attack_with_and_without_def():
     assert out["order"]["acting"] == "P1.S1"
     with pytest.raises(Malformed):
         GAME.explain(t.state, {"unit": "P3.S1"})
+
+
+def test_overdrive_effects_end_with_the_limited_state_when_the_flag_says_so_E2D_RUL_15():
+    for survive, atk in ((True, 60), (False, 50)):
+        t = table(["F-Alpha"] + PAWNS, OPP, options={"overdrive_effects_survive_limited_exit": survive})
+        t.enter(je(dcard("P1"), dcard("P1"), dcard("P1"), destroy("P1.S2"), destroy("P1.S3")))
+        t.enter(ev("overdrive", "P1", servant="P1.S1", payment=pay("P1.M", 1), params={}))
+        assert t.sv("P1.S1")["ATK"] == 60
+        t.enter(je({"op": "REVIVE", "servant": "P1.S2", "with_damage_card": False}, source="F-Tool-1"))
+        assert t.pl("P1")["limited"] is False and t.sv("P1.S1")["ATK"] == atk

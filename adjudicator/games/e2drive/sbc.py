@@ -10,13 +10,17 @@ from adjudicator.games.e2drive.config import Options
 from adjudicator.games.e2drive.state import (
     GameRecord,
     GameState,
+    Overdrive,
     Pool,
     State,
     alive,
+    limited,
     note,
     player,
     servant,
+    slots_of,
     with_player,
+    with_servant,
 )
 from adjudicator.games.e2drive.stats import extra_allowance
 
@@ -89,9 +93,22 @@ def slicer_check(g: GameState) -> GameState:
     return g
 
 
-def end_action(g: GameState, ref: str) -> GameState:
-    from adjudicator.games.e2drive.state import with_servant
+def end_overdrives_outside_limited(g: GameState) -> GameState:
+    """(5) with overdrive_effects_survive_limited_exit = false (E2D-RUL-15): a player who left the
+    limited state loses their servants' overdrive effects."""
+    for seat in ("P1", "P2"):
+        if limited(g, seat):
+            continue
+        for ref in slots_of(seat):
+            sv = servant(g, ref)
+            mods = tuple(m for m in sv.modifiers if m.source != "overdrive")
+            if sv.od.any or mods != sv.modifiers:
+                g = note(with_servant(g, ref, rep(sv, od=Overdrive(), modifiers=mods)),
+                         f"{seat} is no longer limited: {ref}'s overdrive effects end")
+    return g
 
+
+def end_action(g: GameState, ref: str) -> GameState:
     sv = servant(g, ref)
     g = with_servant(g, ref, rep(sv, action="acted"))
     return note(rep(g, acting=None if g.acting == ref else g.acting), f"{ref}'s action ends")
@@ -126,6 +143,8 @@ def settle(state: State, g: GameState) -> State:
             break
     if any_lost(g):
         return finish(state, g)
+    if not options.overdrive_effects_survive_limited_exit:
+        g = end_overdrives_outside_limited(g)
     g = slicer_check(g)
     if g.tie is not None and not set(g.tie.candidates) <= set(order.top_tied(g, options)):
         g = rep(g, tie=None)  # an effect changed the candidates: the determination is made afresh (E2D-RUL-46)
