@@ -194,3 +194,13 @@ def test_acted_servants_and_ATK_limit_E2D_LIM_2():
     t.enter(je(acted("P1.S2")))
     v = t.refuse(ev("attack", "P1", attacker="P1.S2", target="P2.S1", payment=pay("P1.S2", 1)))
     assert (v.rule_id, v.code) == ("E2D-LIM-2", "NO_ATK")
+
+
+def test_an_attack_whose_target_an_effect_destroys_ends_void():
+    t = sigma_acting()
+    t.enter(ev("attack", "P1", attacker="P1.S1", target="P2.S1", payment=pay("P1.S1", 1)))
+    t.enter(je(destroy("P2.S1"), source="F-Quick-1"))
+    assert t.g.attack is None and t.sv("P1.S1")["action"] == "acted" and t.sv("P2.S1")["damage"] == 0
+    assert t.g.tie is not None  # the pawns tie at SPD 10 across players: a coin is due
+    v = t.refuse(ev("defense", "P2", defend=False, payment=[]))
+    assert (v.rule_id, v.code) == ("E2D-ACT-6", "PENDING")

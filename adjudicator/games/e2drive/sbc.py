@@ -93,6 +93,17 @@ def slicer_check(g: GameState) -> GameState:
     return g
 
 
+def drop_broken_attack(g: GameState, options: Options) -> GameState:
+    """An effect destroyed the attacker or the target while the ATK waited for a decision: the ATK
+    is void (E2D-ACT-5: a destroyed servant is never the target of an ATK) and closes."""
+    a = g.attack
+    if a is None or not (servant(g, a.attacker).destroyed or servant(g, a.target).destroyed):
+        return g
+    from adjudicator.games.e2drive.attack import close
+
+    return close(note(g, f"the ATK of {a.attacker} on {a.target} ends: a servant of it was destroyed"), a, options, void=True)
+
+
 def end_overdrives_outside_limited(g: GameState) -> GameState:
     """(5) with overdrive_effects_survive_limited_exit = false (E2D-RUL-15): a player who left the
     limited state loses their servants' overdrive effects."""
@@ -143,6 +154,7 @@ def settle(state: State, g: GameState) -> State:
             break
     if any_lost(g):
         return finish(state, g)
+    g = drop_broken_attack(g, options)
     if not options.overdrive_effects_survive_limited_exit:
         g = end_overdrives_outside_limited(g)
     g = slicer_check(g)
