@@ -203,8 +203,17 @@ def describe(state: State, viewer: str | None = None) -> str:
                          + (f", {', '.join(sv['statuses'])}" if sv["statuses"] else "")
                          + (f", equipment {[t['card'] for t in sv['equipment']]}" if sv["equipment"] else "")
                          + (f", overdrive {sv['overdrive']}" if sv.get("overdrive") else ""))
+    a = v.get("attack")
+    if a:
+        paid = " + ".join(f"{x['pool']}×{x['n']}" for x in a["payment"]) or "0e"
+        lines.append(f"attack: {a['attacker']} → {a['target']} ({paid}{', committed' if a['committed'] else ''}), "
+                     f"waiting for {a['step']}" + (f"; calculated {a['dmg_target']}D / {a['dmg_attacker']}D"
+                                                   if a["step"] == "evasion" else ""))
+    for lk in v.get("locks", []):
+        lines.append(f"lock: {lk['n']} unit(s) of {lk['pool']} held by the Etherizer in {lk['by']}")
     if v.get("order"):
         lines.append("acting order (SPD): " + ", ".join(f"{r} {spd}" for r, spd in v["order"]))
+    lines += [f"! {w}" for w in state.game.warnings]
     return "\n".join(lines)
 
 
