@@ -204,3 +204,34 @@ def test_an_attack_whose_target_an_effect_destroys_ends_void():
     assert t.g.tie is not None  # the pawns tie at SPD 10 across players: a coin is due
     v = t.refuse(ev("defense", "P2", defend=False, payment=[]))
     assert (v.rule_id, v.code) == ("E2D-ACT-6", "PENDING")
+
+
+def test_effect_priority_E2D_RES_13_and_E2D_RES_14_set_conflicts():
+    t = sigma_acting()  # F-Sigma printed ATK 40
+    set_atk = lambda v: {"op": "SET", "servant": "P1.S1", "stat": "ATK", "value": v, "duration": "end_of_turn"}  # noqa: E731
+    t.enter(je(set_atk(90), source="F-Field-D"))  # field tool: rank 5
+    t.enter(je(set_atk(10), source="F-Quick-1"))  # quick tool: rank 2 wins
+    assert t.sv("P1.S1")["ATK"] == 10
+    t.enter(je(set_atk(70), source="F-Quick-1"))  # same rank, another value: both rank-2 SETs cancel, rank 5 applies
+    assert t.sv("P1.S1")["ATK"] == 90
+    t.enter(je({"op": "MODIFY", "servant": "P1.S1", "stat": "ATK", "delta": 20, "duration": "end_of_turn"}))
+    assert t.sv("P1.S1")["ATK"] == 110  # additive modifiers never conflict (E2D-EFF-5)
+
+
+def test_effect_priority_E2D_EFF_5_restrict_and_permit():
+    t = sigma_acting()
+    t.enter(je({"op": "RESTRICT", "subject": "P1.S1", "action": "attack"}, source="F-Tool-1"))  # rank 3
+    v = t.refuse(ev("attack", "P1", attacker="P1.S1", target="P2.S1", payment=pay("P1.S1", 1)))
+    assert (v.rule_id, v.code) == ("E2D-ACT-15", "RESTRICTED")
+    t.enter(je({"op": "PERMIT", "subject": "P1.S1", "action": "attack"}, source="F-Tool-3"))  # rank 3 too: both ignored
+    t.enter(ev("attack", "P1", attacker="P1.S1", target="P2.S1", payment=pay("P1.S1", 1)))
+    assert t.g.attack is not None
+    t2 = sigma_acting()
+    t2.enter(je({"op": "PERMIT", "subject": "P1.S1", "action": "end_action"}, source="F-Field-D"))  # rank 5
+    t2.enter(je({"op": "RESTRICT", "subject": "P1.S1", "action": "end_action"}, source="P2.S1"))  # servant: rank 6
+    t2.enter(ev("end_action", "P1", servant="P1.S1"))  # the field tool's PERMIT outranks the passive
+    assert t2.sv("P1.S1")["action"] == "acted"
+    t3 = sigma_acting()
+    t3.enter(je({"op": "RESTRICT", "subject": "P1.S1", "action": "end_action"}, source="F-Quick-1"))
+    v = t3.refuse(ev("end_action", "P1", servant="P1.S1"))
+    assert (v.rule_id, v.code) == ("E2D-ACT-34", "RESTRICTED")
