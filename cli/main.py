@@ -31,6 +31,8 @@ class Env:
         self.store_url = store_url
         self.as_json = False
         self._store = None
+        self.judge_key: str | None = None  # --judge-key / ADJ_JUDGE_KEY: signs judges' decisions
+        self.player_key: str | None = None  # --player-key / ADJ_PLAYER_KEY: a table terminal's player
 
     def store(self, write: bool = False):
         """The store, opened for reading only unless ``write``: reading never creates a store."""
@@ -42,9 +44,20 @@ class Env:
         return self._store
 
     def service(self, write: bool = False):
+        from adjudicator.judges import SignedStore
         from adjudicator.service import MatchService
 
-        return MatchService(self.store(write))
+        return MatchService(SignedStore(self.store(write), self.judge_signing_key, self.player_signing_key))
+
+    def judge_signing_key(self):
+        from cli.audit import signing_key_or_none
+
+        return signing_key_or_none(self.judge_key)
+
+    def player_signing_key(self):
+        from cli.audit import signing_key_or_none
+
+        return signing_key_or_none(self.player_key)
 
     def emit(self, data: Any, lines: Iterable[str]) -> None:
         if self.as_json:
@@ -73,11 +86,13 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
 
     def deco(f: Callable) -> click.Command:
         @functools.wraps(f)
-        def run(as_json: bool, store_url: str | None = None, **kwargs: Any) -> None:
+        def run(as_json: bool, store_url: str | None = None, judge_key: str | None = None,
+                player_key: str | None = None, **kwargs: Any) -> None:
             env = click.get_current_context().find_object(Env)
             env.as_json = as_json
             if store_url:
                 env.store_url = store_url
+            env.judge_key, env.player_key = judge_key, player_key
             try:
                 check_arguments({"store": env.store_url, **kwargs})
                 f(env, **kwargs)
@@ -94,6 +109,10 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
 
         if uses_store:
             run = click.option("--store", "store_url", metavar="URL", help=STORE_HELP)(run)
+            run = click.option("--judge-key", "judge_key", metavar="FILE", envvar="ADJ_JUDGE_KEY",
+                               help="A registered judge's private key: signs the judge's decisions.")(run)
+            run = click.option("--player-key", "player_key", metavar="FILE", envvar="ADJ_PLAYER_KEY",
+                               help="This terminal's player's private key: signs that player's actions.")(run)
         run = click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(run)
         return (group or main).command(name)(run)
 
@@ -212,9 +231,13 @@ def matches(env: Env) -> None:
 
     service = env.service()
     rows, lines, broken = [], [], 0
+    from cli.audit import signing_modes
+
+    signed = signing_modes(env.store())  # match id -> "players" or "judges", for signed matches
     for info in env.store().matches():
         row: dict[str, Any] = {"match_id": info.match_id, "id": info.match_id, "head_seq": info.head_seq,
-                               "updated_at": info.updated_at}
+                               "updated_at": info.updated_at, "signed": info.match_id in signed,
+                               "signed_by": signed.get(info.match_id)}
         try:
             m = service.load(info.match_id)
         except (IntegrityError, ImportError, AttributeError) as exc:
@@ -224,7 +247,8 @@ def matches(env: Env) -> None:
         else:
             out = m.outcome()
             row.update(game=m.game.name, players=list(m.players), **plain(out))
-            lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}")
+            lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}"
+                         + (f"  signed by {row['signed_by']}" if row["signed"] else ""))
         rows.append(row)
     env.emit({"matches": rows}, lines or ["no matches in the store"])
     if broken:
@@ -335,7 +359,7 @@ def legal(env: Env, match_id: str, player: str | None) -> None:
     from adjudicator.render import legal_lines, outcome_text, plain
 
     match = env.service().load(match_id)
-    actions = match.game.legal(match.state)
+    actions = match.game.legal(match.state) if match.fold.decided() is None else []  # a penalty ended play
     if player is not None:
         actions = [a for a in actions if a.who == player]
     lines = legal_lines(actions) or [f"nothing is open{' for ' + player if player else ''}; outcome: {outcome_text(match.outcome())}"]
@@ -620,11 +644,19 @@ def import_(env: Env, file: str, match_id: str | None) -> None:
 @match_argument
 @click.option("--as", "player", metavar="PLAYER",
               help="What this player may see: private fields hidden, no prev or hash (a view, not a sealed copy).")
-def export(env: Env, match_id: str, player: str | None) -> None:
+@click.option("--with-proof", "proof_path", metavar="FILE",
+              help="Also write the proof that the file is complete (latest checkpoint, head's inclusion, signatures).")
+def export(env: Env, match_id: str, player: str | None, proof_path: str | None) -> None:
     """Print a match as sealed JSONL (seq, recorded_at, prev and hash on every line)."""
     service = env.service()
     viewer = check_viewer(service.load(match_id), player) if player else None
+    if proof_path and player:
+        raise click.BadParameter("a player's view has no hashes to prove: use --with-proof without --as")
     lines = service.export_lines(match_id, viewer=viewer)
+    if proof_path:
+        from cli.audit import write_match_proof
+
+        write_match_proof(env, match_id, proof_path)
     if env.as_json:
         import json
 
@@ -635,11 +667,19 @@ def export(env: Env, match_id: str, player: str | None) -> None:
 
 
 @command()
-@click.argument("match_id", metavar="[MATCH]", required=False)
-def verify(env: Env, match_id: str | None) -> None:
-    """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default)."""
+@click.argument("match_id", metavar="[MATCH | FILE]", required=False)
+@click.option("--proof", "proof_path", metavar="FILE", help="FILE's proof (default: FILE.proof.json beside it, if any).")
+@click.option("--pubkey", "pubkeys", multiple=True, metavar="FILE", help="A key trusted to sign checkpoints (repeatable).")
+def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequence[str]) -> None:
+    """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default);
+    over the whole store, also the audit tree, its signed checkpoints and the judges' signatures.
+    FILE: an exported match, with its proof if there is one."""
     from adjudicator.service import IntegrityError
 
+    if match_id and os.path.isfile(match_id):
+        from cli.audit import verify_file
+
+        return verify_file(env, match_id, proof_path, pubkeys)
     service = env.service()
     ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]
     rows, lines = [], []
@@ -658,6 +698,12 @@ def verify(env: Env, match_id: str | None) -> None:
         lines.append(text)
     failed = [r["match_id"] for r in rows if not r["ok"]]
     data = {"ok": not failed, "matches": rows}
+    if not match_id:
+        from cli.audit import verify_store_ledger
+
+        if not verify_store_ledger(env, pubkeys, data, lines):
+            failed.append("the audit ledger")
+            data["ok"] = False
     if failed:
         if not env.as_json:
             for line in lines:
@@ -692,6 +738,7 @@ def deck_check(env: Env, game: str, file: str, opts: Sequence[str]) -> None:
 
 
 from cli import desk  # noqa: E402  (registers the desk's commands on main)
+from cli import audit as _audit  # noqa: E402,F401  (registers adj audit, adj judges and adj players)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
+from events.ledger_sql import SQLiteLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
 from events.store import IDEM_END, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
 
@@ -72,7 +73,7 @@ def read_only(path: str) -> bool:
     return os.path.isdir(parent) and not os.access(parent, os.W_OK)
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SQLiteLedger, Store):
     """``readonly``: open an existing file for reading only; nothing is created or changed (on
     read-only media, where SQLite cannot make its WAL files, the file is read as immutable)."""
 

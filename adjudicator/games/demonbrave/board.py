@@ -43,7 +43,7 @@ def _zones(s: State, p: Player, viewer: str | None) -> list[Zone]:
         hand = Zone(name="hand", owner=name, count=p.hand_count)
     field = tuple(
         BoardCard(id=c, label=c, turned=u.attacked, counters={"blocks": u.blocks} if u.blocks else {},
-                  group=u.unit_id if u.is_pair else None, tags=(u.unit_id,) if u.is_pair else ())
+                  group=u.unit_id if u.is_pair else None)
         for u in p.field for c in u.cards
     )
     if _sees_rule_cards(s, viewer, name):
