@@ -172,3 +172,11 @@ def test_overdrive_effects_end_with_the_limited_state_when_the_flag_says_so_E2D_
         assert t.sv("P1.S1")["ATK"] == 60
         t.enter(je({"op": "REVIVE", "servant": "P1.S2", "with_damage_card": False}, source="F-Tool-1"))
         assert t.pl("P1")["limited"] is False and t.sv("P1.S1")["ATK"] == atk
+
+
+def test_registrations_are_sealed_from_the_opponent_in_the_log_E2D_HID_5():
+    fields = {"registrations": {"alice": {"deck": ["F-Gear"], "servants": ["F-Alpha"]},
+                                "bob": {"deck": ["F-Mu"], "servants": ["F-Beta"]}}, "players": ["alice", "bob"]}
+    seen = GAME.redact("match_started", "judge", fields, "bob", ("alice", "bob"))
+    assert seen["registrations"] == {"alice": HIDDEN, "bob": {"deck": ["F-Mu"], "servants": ["F-Beta"]}}
+    assert GAME.redact("match_started", "judge", fields, "judge", ("alice", "bob")) == fields
