@@ -11,6 +11,7 @@ _GAMES: dict[str, str] = {
     "bacdef": "adjudicator.games.bacdef:GAME",
     "demonbrave": "adjudicator.games.demonbrave:GAME",
     "pbwcg": "adjudicator.games.pbwcg:GAME",
+    "e2drive": "adjudicator.games.e2drive:GAME",
 }
 _loaded: dict[str, Game] = {}
 
