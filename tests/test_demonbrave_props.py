@@ -16,7 +16,7 @@ from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.config import Config
 from adjudicator.games.demonbrave.ranking import ChoiceError, battle, card_strength, compare_pairs, compare_ranks, rank_cards
-from adjudicator.games.demonbrave.reducer import can_block
+from adjudicator.games.demonbrave.battle import can_block
 from adjudicator.games.demonbrave.state import PLAYER, State
 from adjudicator.protocol import Violation
 

@@ -7,13 +7,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.games.demonbrave import cards as C
-from adjudicator.games.demonbrave import reducer as R
+from adjudicator.games.demonbrave import rules as R
+from adjudicator.games.demonbrave import setup as S
 from adjudicator.games.demonbrave import view as V
 from adjudicator.games.demonbrave.config import Config
+from adjudicator.games.demonbrave.guards import illegal
+from adjudicator.games.demonbrave.match import match_result, match_score
 from adjudicator.games.demonbrave.events import PRIVATE_FIELDS, DbMatchStarted, Event
 from adjudicator.games.demonbrave.state import Result, State
 from adjudicator.kit import Game
-from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Outcome, Rewind, Violation
+from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Outcome, Violation
 
 
 class Reason(enum.StrEnum):
@@ -43,7 +46,7 @@ def _reason(result: Result) -> Reason:
 class DemonBrave(Game):
     name = "demonbrave"
     title = "DemonBrave"
-    rules_versions = R.RULES_VERSIONS
+    rules_versions = S.RULES_VERSIONS
     prefix = "DB"
     event_type = Event
     Options = Config
@@ -56,18 +59,15 @@ class DemonBrave(Game):
     correction_conflict = ("DB-RWD-6", "CORRECTION_CONFLICT")
 
     def initial(self, started: DbMatchStarted, ctx: Context) -> State:
-        return R.initial(started, ctx)
+        return S.initial(started, ctx)
 
     def step(self, state: State, event: Action, ctx: Context) -> State:
-        R.check(state, event, ctx)
-        if isinstance(event, Rewind):  # the gate; DB-RWD-3: the state after it is the state at to_seq
-            return state
-        return R.apply(state, event, ctx)
+        return R.step(state, event, ctx)
 
     def outcome(self, state: State) -> Outcome:
         many = state.config.match_games > 1
-        score = R.match_score(state) if many else None
-        res = R.match_result(state) if many else state.result
+        score = match_score(state) if many else None
+        res = match_result(state) if many else state.result
         if res is None:
             return Outcome(status="in_progress", score=score)
         status = {"WIN": "won", "DRAW": "drawn", "VOID": "void"}[res.outcome]
@@ -97,7 +97,7 @@ class DemonBrave(Game):
     def check_author(self, event: Action, players: Sequence[str]) -> None:
         """Someone outside the match is refused under the DB-ACT rule of the event's type (§5.4)."""
         if event.by != JUDGE and event.by not in players:
-            raise R.illegal(event, f"{event.by!r} is neither a player of this match ({', '.join(players)}) nor the judge")
+            raise illegal(event, f"{event.by!r} is neither a player of this match ({', '.join(players)}) nor the judge")
 
     def owner_of(self, type_: str, by: str, fields: Mapping[str, Any], name: str, players: Sequence[str]) -> str | None:
         """``opening_hands_drawn``'s ``p1_cards`` belong to the first seat, ``p2_cards`` to the second."""

@@ -17,7 +17,8 @@ from adjudicator.games.demonbrave.ranking import (
     rank_view,
     unit_vs_unit,
 )
-from adjudicator.games.demonbrave.reducer import can_block, match_result, match_score
+from adjudicator.games.demonbrave.battle import can_block
+from adjudicator.games.demonbrave.match import match_result, match_score
 from adjudicator.games.demonbrave.state import PLAYER, State, Unit
 from adjudicator.protocol import JUDGE, LegalAction, Malformed
 
