@@ -9,7 +9,7 @@ from typing import Any
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.ranking import (
     ChoiceError,
-    Outcome,
+    BattleOutcome,
     battle,
     compare_ranks,
     is_reversed,
@@ -54,7 +54,7 @@ def _sees_rule_cards(state: State, viewer: str | None, owner: str) -> bool:
     return all(p.selected for p in state.players)  # DB-HID-1: simultaneous reveal
 
 
-def outcome_view(out: Outcome) -> dict[str, Any]:
+def outcome_view(out: BattleOutcome) -> dict[str, Any]:
     d: dict[str, Any] = {"rule": out.rule, "result": out.result, "summary": out.summary}
     if out.trash:
         d["trash"] = [f"{o}:{c}" for o, c in out.trash]
