@@ -133,7 +133,7 @@ def test_docs_show_every_action_with_a_jsonl_line_that_decodes():
     from adjudicator.fold import decode_event
     from adjudicator.games.demonbrave.events import Event
 
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "games" / "demonbrave.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "games" / "demonbrave.md").read_text(encoding="utf-8")
     lines = [line for block in re.findall(r"```jsonl\n(.*?)```", doc, re.S) for line in block.splitlines() if line.strip()]
     shown = set()
     for line in lines:

@@ -539,3 +539,15 @@ def test_fixture_cards_conserved(name):
     r = Replay(name)
     for p in r.state.players:
         assert count_cards(p) == 54
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("ex*.jsonl")))
+def test_fixture_files_are_what_make_fixtures_writes(name, tmp_path):
+    """The golden files and their expectations are written by tests/demonbrave/make_fixtures.py,
+    which adjudicates every line and checks every checkpoint as it writes: none was edited by hand."""
+    from tests.demonbrave.make_fixtures import FILES, build
+
+    example, title, _ = FILES[name]
+    build(name).write(tmp_path / f"{name}.jsonl", example, title)
+    for suffix in (".jsonl", ".expect.json"):
+        assert (tmp_path / f"{name}{suffix}").read_text() == (FIXTURES / f"{name}{suffix}").read_text()
