@@ -707,6 +707,6 @@ def test_db_deck_2_shipped_deck_lists():
     ]
 
 
-def test_db_rwd_7_judge_adjust_by_someone_outside_the_match():
+def test_db_rwd_2_judge_adjust_by_someone_outside_the_match():
     t = started()
-    refuse(t, "DB-RWD-7", "ILLEGAL_ACTION", "judge_adjust", "mallory", ops=[{"op": "NOTE", "text": "x"}], reason="x", says="neither a player")
+    refuse(t, "DB-RWD-2", "JUDGE_ONLY", "judge_adjust", "mallory", ops=[{"op": "NOTE", "text": "x"}], reason="x", says="not even a player")

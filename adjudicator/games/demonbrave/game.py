@@ -11,7 +11,7 @@ from adjudicator.games.demonbrave import rules as R
 from adjudicator.games.demonbrave import setup as S
 from adjudicator.games.demonbrave import view as V
 from adjudicator.games.demonbrave.config import Config
-from adjudicator.games.demonbrave.guards import illegal
+from adjudicator.games.demonbrave.guards import outsider
 from adjudicator.games.demonbrave.match import match_result, match_score
 from adjudicator.games.demonbrave.events import PRIVATE_FIELDS, DbMatchStarted, Event
 from adjudicator.games.demonbrave.state import Result, State
@@ -95,9 +95,10 @@ class DemonBrave(Game):
         return [Violation("DB-DECK-2", problem, "DECK_INVALID") for problem in C.deck_problems(deck)]
 
     def check_author(self, event: Action, players: Sequence[str]) -> None:
-        """Someone outside the match is refused under the DB-ACT rule of the event's type (§5.4)."""
+        """Someone outside the match is refused under the DB-ACT rule of the event's type (§5.4),
+        or, for the judge's events of §8, as JUDGE_ONLY (DB-RWD-2)."""
         if event.by != JUDGE and event.by not in players:
-            raise illegal(event, f"{event.by!r} is neither a player of this match ({', '.join(players)}) nor the judge")
+            raise outsider(event, players)
 
     def owner_of(self, type_: str, by: str, fields: Mapping[str, Any], name: str, players: Sequence[str]) -> str | None:
         """``opening_hands_drawn``'s ``p1_cards`` belong to the first seat, ``p2_cards`` to the second."""

@@ -54,12 +54,12 @@ ACT_RULE: dict[type, str] = {
     DeclareBlock: "DB-ACT-15",
     ResolveBattle: "DB-ACT-16",
     Concede: "DB-ACT-17",
-    JudgeAdjust: "DB-RWD-7",
     DeclareResult: "DB-RWD-11",
     VoidGame: "DB-RWD-11",
-    DbRewind: "DB-RWD-3",
-    DbCorrect: "DB-RWD-6",
 }
+
+#: The judge's events of §8: entered by anyone else, JUDGE_ONLY (DB-RWD-2).
+RWD_EVENTS = (JudgeAdjust, DeclareResult, VoidGame, DbRewind, DbCorrect)
 
 
 def illegal(event: Action, message: str, code: str = "ILLEGAL_ACTION") -> Violation:
@@ -109,3 +109,17 @@ def setup_only(state: State, event: Action) -> None:
 def judge_only(event: Action) -> None:
     if event.by != JUDGE:
         raise Violation("DB-RWD-2", f"only the judge may enter {event_type(event)}; {event.by} cannot", "JUDGE_ONLY")
+
+
+def judge_enters(event: Action, what: str) -> None:
+    """A setup event only the judge enters (R-DB-9, R-DB-18): refused under its own DB-ACT rule."""
+    if event.by != JUDGE:
+        raise illegal(event, f"only the judge enters {what}; {event.by} cannot")
+
+
+def outsider(event: Action, players: tuple[str, ...] | list[str]) -> Violation:
+    """The refusal of an event entered by someone who is neither a player of the match nor the
+    judge: JUDGE_ONLY for the judge's events (DB-RWD-2), else the event's DB-ACT rule."""
+    if isinstance(event, RWD_EVENTS):
+        return Violation("DB-RWD-2", f"only the judge may enter {event_type(event)}; {event.by} is not even a player of this match", "JUDGE_ONLY")
+    return illegal(event, f"{event.by!r} is neither a player of this match ({', '.join(players)}) nor the judge")

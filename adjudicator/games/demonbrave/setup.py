@@ -18,7 +18,7 @@ from adjudicator.games.demonbrave.events import (
     OpeningHandsDrawn,
     RuleCardsSelected,
 )
-from adjudicator.games.demonbrave.guards import actor, illegal, setup_only
+from adjudicator.games.demonbrave.guards import actor, illegal, judge_enters, setup_only
 from adjudicator.games.demonbrave.match import match_result
 from adjudicator.games.demonbrave.state import PLAYER, Player, State
 from adjudicator.kit import decode_options
@@ -35,6 +35,8 @@ def initial(started: DbMatchStarted, ctx: Context) -> State:
             "$.rules_version",
         )
     names = tuple(started.players)  # two different names: checked by the fold (player_count)
+    if started.by != JUDGE and started.by not in names:  # R-DB-18: the judge or a player starts it
+        raise Violation("DB-ACT-1", f"{started.by!r} is neither a player of this match ({', '.join(names)}) nor the judge; only they start it", "ILLEGAL_ACTION")
     for n in names:
         if n in (JUDGE, PLAYER) or not n:
             raise Violation("DB-OVR-1", f"{n!r} cannot be a player's name (it is reserved)", "ILLEGAL_ACTION")
@@ -125,6 +127,7 @@ def on_rule_cards_selected(state: State, ev: RuleCardsSelected, ctx: Context) ->
 
 # -- the first player, the shuffle, the opening hands (DB-ACT-4...7) ----------------------------
 def on_first_player_decided(state: State, ev: FirstPlayerDecided, ctx: Context) -> State:
+    judge_enters(ev, "the first player (DB-SETUP-1 step 5: the judge records the toss)")
     setup_only(state, ev)
     if state.first_player is not None:
         raise illegal(ev, f"the first player is already decided: {state.first_player}")
@@ -140,6 +143,7 @@ def on_first_player_decided(state: State, ev: FirstPlayerDecided, ctx: Context) 
 
 
 def on_decks_shuffled(state: State, ev: DecksShuffled, ctx: Context) -> State:
+    judge_enters(ev, "decks_shuffled (it speaks for both players' decks)")
     setup_only(state, ev)
     if state.first_player is None:
         raise Violation("DB-SETUP-1", "decks are shuffled after the first player is decided", "SETUP_ORDER")
@@ -147,6 +151,7 @@ def on_decks_shuffled(state: State, ev: DecksShuffled, ctx: Context) -> State:
 
 
 def _check_opening_hands(state: State, ev: OpeningHandsDrawn) -> None:
+    judge_enters(ev, "opening_hands_drawn (it speaks for both players' hands)")
     setup_only(state, ev)
     if state.first_player is None:
         raise Violation("DB-SETUP-1", "opening hands are drawn after the first player is decided", "SETUP_ORDER")
