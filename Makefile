@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-deep bench clean
+.PHONY: demo test test-deep bench bench-pg clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -26,6 +26,10 @@ test-deep: $(STAMP)
 	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest
 
 bench: $(STAMP)
+	$(BIN)/pip install --quiet eventsourcing
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+bench-pg: $(STAMP)
 	$(BIN)/python bench/pg_load.py
 
 clean:

@@ -134,7 +134,7 @@ def games(env: Env) -> None:
             g = registry.get(name)
         except Exception as exc:  # a game whose module is missing or broken is listed, not fatal
             rows.append({"name": name, "title": None, "available": False, "error": f"{type(exc).__name__}: {exc}",
-                         "rules_version": None, "rules_versions": [], "options": []})
+                         "rules_version": None, "rules_versions": [], "players": [], "options": [], "reasons": []})
             continue
         rows.append({
             "name": name,
@@ -142,7 +142,9 @@ def games(env: Env) -> None:
             "available": True,
             "rules_version": g.rules_versions[-1],
             "rules_versions": list(g.rules_versions),
+            "players": list(g.player_count),
             "options": plain(list(g.options)),
+            "reasons": g.reasons(),
         })
     opts = {id(o): f"{o['name']}={format_value(o['default'])}" for r in rows for o in r["options"]}
     width = max(map(len, opts.values()), default=0)
@@ -152,9 +154,13 @@ def games(env: Env) -> None:
             lines.append(f"{r['name']}  (unavailable: {r['error']})")
             continue
         older = r["rules_versions"][:-1]
-        lines.append(f"{r['name']}  {r['title']}  rules {r['rules_version']}" + (f" (also {', '.join(older)})" if older else ""))
+        low, high = r["players"]
+        count = f"{low}" if low == high else f"{low}-{high}"
+        lines.append(f"{r['name']}  {r['title']}  rules {r['rules_version']}" + (f" (also {', '.join(older)})" if older else "")
+                     + f"  {count} players")
         lines.extend(f"  --opt {opts[id(o)]:<{width}}  {o['values']}" + (f"  [{o['rule']}]" if o["rule"] else "")
                      for o in r["options"])
+        lines.append(f"  ends by: {', '.join(r['reasons'])}")
     env.emit({"games": rows}, lines)
 
 
@@ -440,13 +446,16 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
 
 @command()
 @match_argument
-def log(env: Env, match_id: str) -> None:
+@click.option("--as", "player", metavar="PLAYER", help="The history as this player may see it (private fields hidden).")
+def log(env: Env, match_id: str, player: str | None) -> None:
     """The whole history: abandoned branches (~) and rejected attempts (x) included."""
-    from adjudicator.render import history, history_lines, milestones, outcome_text, plain
+    from adjudicator.render import history, history_lines, milestones, outcome_text, plain, redacted
 
     service = env.service()
     match = service.load(match_id)
-    rows = history(match.events, match.fold.branches, service.store.rejections(match_id))
+    viewer = check_viewer(match, player)
+    rows = redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
+                    match.game, match.players, viewer)
     out = match.outcome()
     marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
     body: list[str] = []
@@ -456,7 +465,7 @@ def log(env: Env, match_id: str) -> None:
     lines = [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
              *body, f"outcome: {outcome_text(out)}"]
     env.emit({"match_id": match_id, "game": match.game.name, "players": list(match.players), "head_seq": match.head,
-              "history": [r.to_json() for r in rows],
+              "as": player, "history": [r.to_json() for r in rows],
               "branches": [{"rewind_seq": b.rewind_seq, "to_seq": b.to_seq, "abandoned": list(b.abandoned)}
                            for b in match.fold.branches],
               "outcome": plain(out)}, lines)
@@ -469,7 +478,7 @@ def log(env: Env, match_id: str) -> None:
 @click.option("--as", "player", metavar="PLAYER", help="Show changes in what this player may see.")
 def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None) -> None:
     """Step through the events, with what each one changed."""
-    from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain
+    from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain, redacted
 
     service = env.service()
     match = service.load(match_id)
@@ -478,7 +487,8 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
     hi = match.head if hi is None else hi
     if not 1 <= lo <= hi <= match.head:
         raise click.BadParameter(f"{match_id} has events 1 to {match.head}; --from {lo} --to {hi} is not within them")
-    rows = [r for r in history(match.events, match.fold.branches, service.store.rejections(match_id))
+    rows = [r for r in redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
+                                match.game, match.players, viewer)
             if (lo <= r.seq <= hi if r.seq is not None else lo <= r.head_seq + 1 <= hi)]
     game, states = match.game, match.fold.history
     views = {0: {}}  # seq -> the view after it; each event's "after" is the next one's "before"
@@ -556,9 +566,13 @@ def import_(env: Env, file: str, match_id: str | None) -> None:
 
 @command()
 @match_argument
-def export(env: Env, match_id: str) -> None:
+@click.option("--as", "player", metavar="PLAYER",
+              help="What this player may see: private fields hidden, no prev or hash (a view, not a sealed copy).")
+def export(env: Env, match_id: str, player: str | None) -> None:
     """Print a match as sealed JSONL (seq, recorded_at, prev and hash on every line)."""
-    lines = env.service().export_lines(match_id)
+    service = env.service()
+    viewer = check_viewer(service.load(match_id), player) if player else None
+    lines = service.export_lines(match_id, viewer=viewer)
     if env.as_json:
         import json
 
