@@ -126,3 +126,13 @@ def on_resolve_chain_entry(state: State, ev: ResolveChainEntry, ctx: Context) ->
     ops = entry_ops(state, ev)
     chain = state.chain[:-1]  # the entry leaves the chain before its ops run (R-DB-8)
     return O.apply_ops(Z.rep(state, chain=chain, chain_resolving=bool(chain)), ops, ctx.seq)
+
+
+def resolves_as_catalogued(state: State) -> bool:
+    """Whether the top entry can be resolved with ``ops`` left out now: the catalog's canonical
+    ops (or none, for a negated entry) apply (for ``legal``)."""
+    try:
+        on_resolve_chain_entry(state, ResolveChainEntry(by=JUDGE, entry_id=state.chain[-1].entry_id), Context(seq=0))
+    except Violation:
+        return False
+    return True

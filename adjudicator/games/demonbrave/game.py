@@ -9,6 +9,7 @@ from typing import Any
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import rules as R
 from adjudicator.games.demonbrave import setup as S
+from adjudicator.games.demonbrave import explain as X
 from adjudicator.games.demonbrave import view as V
 from adjudicator.games.demonbrave.config import Config
 from adjudicator.games.demonbrave.guards import outsider
@@ -85,7 +86,7 @@ class DemonBrave(Game):
 
     def explain(self, state: State, query: Mapping[str, Any]) -> dict[str, Any]:
         """Which unit is stronger and why (see ``view.explain``)."""
-        return V.explain(state, query)
+        return X.explain(state, query)
 
     def read_deck(self, text: str) -> tuple[str, ...]:
         return C.read_deck(text)

@@ -244,7 +244,22 @@ def step(state: State, event: Action, ctx: Context) -> State:
     after = HANDLERS[type(event)](state, event, ctx)
     if isinstance(event, DbRewind):
         return after
-    return settle(state, after, event, ctx)
+    after = settle(state, after, event, ctx)
+    return Z.rep(after, recent=_recent(state, after, ctx))
+
+
+def _recent(before: State, after: State, ctx: Context) -> tuple[int, ...]:
+    """The effective seqs since the current turn (or the setup) began, this one included. Read
+    from the context, not carried over: an event a correction inserts is stepped under the seq of
+    the correction, which is not where it stands in the history."""
+    if after.turn_start_seq != before.turn_start_seq:
+        return (ctx.seq,)
+    eff, out = ctx.effective, []
+    i = len(eff) - 1
+    while i >= 0 and eff[i] >= after.turn_start_seq:
+        out.append(eff[i])
+        i -= 1
+    return tuple(reversed(out)) + (ctx.seq,)
 
 
 # -- automatic consequences (DB-RES-50, DB-LIM-11) ----------------------------------------------

@@ -51,7 +51,7 @@ def initial(started: DbMatchStarted, ctx: Context) -> State:
             raise Malformed(f"deck for {who!r}, who is not a player ({', '.join(names)})", f"$.decks.{who}")
         C.check_deck(deck, who=f"{who}'s deck")
     players = tuple(Player(name=n, life=cfg.starting_life, deck_registered=decks.get(n)) for n in names)
-    return State(players=players, config=cfg, catalog=catalog)  # type: ignore[arg-type]
+    return State(players=players, config=cfg, catalog=catalog, recent=(ctx.seq,))  # type: ignore[arg-type]
 
 
 def on_game_started(state: State, ev: GameStarted, ctx: Context) -> State:

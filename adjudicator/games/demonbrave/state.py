@@ -162,6 +162,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     match: MatchProgress = MatchProgress()
     hands_drawn: bool = False
     turn_start_seq: int = 0  # the event that started the current turn (DB-RWD-3)
+    #: the effective seqs since the current turn (or the setup) began, for the rewinds ``legal``
+    #: offers; a rewind returns to the state at its target, whose list ends there
+    recent: tuple[int, ...] = ()
     end_seq: int | None = None  # the event that ended the game
 
     # -- lookups ---------------------------------------------------------------------------
