@@ -6,6 +6,8 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import rules as R
 from adjudicator.games.demonbrave import setup as S
@@ -44,6 +46,15 @@ def _reason(result: Result) -> Reason:
     return Reason(text.lower())
 
 
+_REASON_TEXT = {
+    "LIFE_ZERO": "a life reached 0",
+    "BOTH_LIFE_ZERO": "both lives reached 0 together",
+    "FAILED_DRAW": "a draw could not be completed",
+    "STALEMATE": "idle turns with both decks empty",
+    "CONCESSION": "concession",
+}
+
+
 class DemonBrave(Game):
     name = "demonbrave"
     title = "DemonBrave"
@@ -74,6 +85,28 @@ class DemonBrave(Game):
         status = {"WIN": "won", "DRAW": "drawn", "VOID": "void"}[res.outcome]
         return Outcome(status=status, winner=res.winner if res.outcome == "WIN" else None, score=score,  # type: ignore[arg-type]
                        reason=_reason(res).value, detail=res.reason)
+
+    def notes(self, state: State) -> list[str]:
+        """What the last event set off on its own: the battle's result, a chain entry resolved,
+        the phase or turn that follows, expiries, dissolved pairs, lives (``notes.py``)."""
+        return list(state.notes)
+
+    def after_rewind(self, current: State, target: State, event: Action, ctx: Context) -> State:
+        """DB-RWD-3: the state at ``to_seq``; only its note for the table says what happened."""
+        return msgspec.structs.replace(target, notes=(f"rewound: the state after seq {event.to_seq} (DB-RWD-3); what followed it is an abandoned branch",))  # type: ignore[attr-defined]
+
+    def milestones(self, before: State, after: State) -> list[str]:
+        """The result of a game, and of the match when it has several games (DB-RUL-30)."""
+        out = []
+        if after.match.results != before.match.results and after.match.results:
+            r = after.match.results[-1]
+            how = {"WIN": f"won by {r.winner}", "DRAW": "drawn", "VOID": "void: it counts for no one"}[r.outcome]
+            out.append(f"game {r.game_index} {how}: {_REASON_TEXT.get(r.reason, r.reason)}")
+        res = match_result(after)
+        if after.config.match_games > 1 and res is not None and res != match_result(before):
+            score = ", ".join(f"{n} {k}" for n, k in match_score(after).items())
+            out.append(f"match {'won by ' + str(res.winner) if res.outcome == 'WIN' else 'drawn'} ({score})")
+        return out
 
     def view(self, state: State, viewer: str | None = None) -> Mapping[str, Any]:
         return V.view(state, viewer)

@@ -47,6 +47,7 @@ from adjudicator.games.demonbrave.events import (
     RuleCardsSelected,
     VoidGame,
 )
+from adjudicator.games.demonbrave.notes import notes_of
 from adjudicator.games.demonbrave.guards import actor, illegal, need_chain_empty, need_phase, need_turn_player
 from adjudicator.games.demonbrave.state import GameRecord, Player, Result, State
 from adjudicator.protocol import Action, Context, Violation
@@ -245,7 +246,7 @@ def step(state: State, event: Action, ctx: Context) -> State:
     if isinstance(event, DbRewind):
         return after
     after = settle(state, after, event, ctx)
-    return Z.rep(after, recent=_recent(state, after, ctx))
+    return Z.rep(after, recent=_recent(state, after, ctx), notes=notes_of(state, after, event))
 
 
 def _recent(before: State, after: State, ctx: Context) -> tuple[int, ...]:

@@ -165,6 +165,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     #: the effective seqs since the current turn (or the setup) began, for the rewinds ``legal``
     #: offers; a rewind returns to the state at its target, whose list ends there
     recent: tuple[int, ...] = ()
+    #: what the last event set off on its own, for the table (``notes``); not read by any rule
+    notes: tuple[str, ...] = ()
     end_seq: int | None = None  # the event that ended the game
 
     # -- lookups ---------------------------------------------------------------------------
