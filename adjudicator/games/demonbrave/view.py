@@ -10,12 +10,12 @@ from typing import Any
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.battle import can_block
-from adjudicator.games.demonbrave.chain import find_effect, owned_rule_cards, resolves_as_catalogued, uses
+from adjudicator.games.demonbrave.chain import owned_rule_cards, resolves_as_catalogued, uses
 from adjudicator.games.demonbrave.judge import scope_problem
 from adjudicator.games.demonbrave.match import match_result, match_score
 from adjudicator.games.demonbrave.ranking import BattleOutcome, battle, has_status, is_reversed, rank_unit, rank_view
 from adjudicator.games.demonbrave.state import PLAYER, Player, State, Unit
-from adjudicator.kit import choice_text, integer, one, some, text
+from adjudicator.kit import choice_text, one, some, text
 from adjudicator.protocol import JUDGE, Choice, LegalAction
 
 
