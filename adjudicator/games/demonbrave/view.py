@@ -190,8 +190,11 @@ def offer(out: list[LegalAction], who: str, type_: str, note: str = "", *, anyti
 
 
 def some_of(values: list[str], lo: int, hi: int | None = None, *, optional: bool = False) -> Choice:
-    """``some``, or the empty list as the only value when there is nothing to pick from."""
-    return some(values, lo, hi, optional=optional) if values else one([], optional=optional)
+    """``some`` (never more than there is to pick from), or the empty list as the only value when
+    there is nothing to pick from."""
+    if not values:
+        return one([], optional=optional)
+    return some(values, lo, min(lo if hi is None else hi, len(values)), optional=optional)
 
 
 def unlocated(p: Player) -> list[str]:
