@@ -9,14 +9,14 @@ from typing import Any
 import msgspec
 
 from adjudicator.games.demonbrave import cards as C
+from adjudicator.games.demonbrave import explain as X
 from adjudicator.games.demonbrave import rules as R
 from adjudicator.games.demonbrave import setup as S
-from adjudicator.games.demonbrave import explain as X
 from adjudicator.games.demonbrave import view as V
 from adjudicator.games.demonbrave.config import Config
+from adjudicator.games.demonbrave.events import PRIVATE_FIELDS, DbMatchStarted, DbRewind, Event
 from adjudicator.games.demonbrave.guards import outsider
 from adjudicator.games.demonbrave.match import match_result, match_score
-from adjudicator.games.demonbrave.events import PRIVATE_FIELDS, DbMatchStarted, Event
 from adjudicator.games.demonbrave.state import Result, State
 from adjudicator.kit import Game
 from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Outcome, Violation
@@ -91,9 +91,10 @@ class DemonBrave(Game):
         the phase or turn that follows, expiries, dissolved pairs, lives (``notes.py``)."""
         return list(state.notes)
 
-    def after_rewind(self, current: State, target: State, event: Action, ctx: Context) -> State:
+    def after_rewind(self, current: State, target: State, event: DbRewind, ctx: Context) -> State:  # type: ignore[override]
         """DB-RWD-3: the state at ``to_seq``; only its note for the table says what happened."""
-        return msgspec.structs.replace(target, notes=(f"rewound: the state after seq {event.to_seq} (DB-RWD-3); what followed it is an abandoned branch",))  # type: ignore[attr-defined]
+        note = f"rewound: the state after seq {event.to_seq} (DB-RWD-3); what followed it is an abandoned branch"
+        return msgspec.structs.replace(target, notes=(note,))
 
     def milestones(self, before: State, after: State) -> list[str]:
         """The result of a game, and of the match when it has several games (DB-RUL-30)."""

@@ -14,8 +14,9 @@ from adjudicator.protocol import Action
 
 
 def _battle(before: State, event: ResolveBattle) -> list[str]:
-    assert before.attack is not None  # resolve_battle is accepted only with an attack in progress
     a = before.attack
+    if a is None:  # never: resolve_battle is accepted only with an attack in progress
+        return []
     out = battle(before, a, event.choice, strict=False)
     return [f"battle: {a.attacker_player}'s {a.attacker} → {a.target}: {out.summary} [{out.rule}]"]
 

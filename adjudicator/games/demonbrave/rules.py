@@ -47,8 +47,8 @@ from adjudicator.games.demonbrave.events import (
     RuleCardsSelected,
     VoidGame,
 )
-from adjudicator.games.demonbrave.notes import notes_of
 from adjudicator.games.demonbrave.guards import actor, illegal, need_chain_empty, need_phase, need_turn_player
+from adjudicator.games.demonbrave.notes import notes_of
 from adjudicator.games.demonbrave.state import GameRecord, Player, Result, State
 from adjudicator.protocol import Action, Context, Violation
 

@@ -296,7 +296,8 @@ def _attacks(state: State, out: list[LegalAction], tp: str) -> None:
 def _battle(state: State, out: list[LegalAction], tp: str) -> None:
     """The attack in progress: the defender's block, then the battle (DB-ACT-15, DB-ACT-16)."""
     a = state.attack
-    assert a is not None
+    if a is None:
+        return
     if a.target == PLAYER and a.step == "DECLARED":
         blockers = can_block(state, a.defender)
         offer(out, a.defender, "declare_block", blocker=one(*blockers, None), player=one(a.defender, optional=True))
@@ -317,8 +318,9 @@ def _effects(state: State, out: list[LegalAction], who: str) -> None:
     me = state.player(who)
     targets = [e.entry_id for e in state.chain] + [u.unit_id for u in me.field] + [c for u in me.field if u.is_pair for c in u.cards]
     for rc in dict.fromkeys(owned_rule_cards(state, who)):
+        card = state.rule_card(rc)
         open_ids, asserted = [], False
-        for e in state.rule_card(rc).effects if state.rule_card(rc) else ():
+        for e in card.effects if card is not None else ():
             if not turn and e.usable_in_opponent_turn is False:
                 continue
             used = uses(state, who, rc, e.effect_id)
