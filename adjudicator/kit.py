@@ -220,6 +220,7 @@ class BoardCard(msgspec.Struct, frozen=True, kw_only=True):
     turned: bool = False  # rested, tapped, knocked
     counters: dict[str, int] = {}
     tags: tuple[str, ...] = ()
+    group: str | None = None  # cards of one unit (a pair, a stack) share a group and are drawn together
 
 
 class Zone(msgspec.Struct, frozen=True, kw_only=True):
@@ -242,6 +243,7 @@ class Board(msgspec.Struct, frozen=True, kw_only=True):
     turn: str = ""
     phase: str = ""
     waiting: str = ""
+    notes: tuple[str, ...] = ()  # what else the table shows: an attack under way, a chain, lasting effects
 
 
 # -- the base of every game ---------------------------------------------------------------------------

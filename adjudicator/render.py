@@ -73,10 +73,17 @@ def outcome_text(outcome: Outcome) -> str:
     return text
 
 
-def to_move(legal: Iterable[LegalAction]) -> list[str]:
+def to_move(legal: Iterable[LegalAction], viewer: str | None = None) -> list[str]:
     """Who the table is waiting for, in the order the game lists them (actions open at any
-    moment, such as a concession, do not count)."""
-    return list(dict.fromkeys(a.who for a in legal if not a.anytime))
+    moment, such as a concession, do not count).
+
+    For a ``viewer`` other than the judge (None) only what that viewer may know: whether they
+    themselves are to move. Whether someone else has a decision to make can depend on a hidden
+    fact (a face-down card that only its owner and the judge know), so it is never shown."""
+    movers = list(dict.fromkeys(a.who for a in legal if not a.anytime))
+    if viewer is None:
+        return movers
+    return [viewer] if viewer in movers else []
 
 
 def legal_lines(legal: Sequence[LegalAction]) -> list[str]:
