@@ -1,4 +1,4 @@
-"""Write the golden matches of fixtures/demonbrave/ (the worked examples of rules §13).
+"""Write the golden matches of fixtures/demonbrave/golden/ (the worked examples of rules §13).
 
     .venv/bin/python -m tests.demonbrave.make_fixtures
 
