@@ -15,7 +15,7 @@ from tests.test_cli import Adj, ok
 ROOT = Path(__file__).resolve().parent.parent
 MATCHES = {
     "bacdef": ROOT / "fixtures/bacdef/demo-contradiction.jsonl",
-    "demonbrave": ROOT / "fixtures/demonbrave/ex08-double-reversal.jsonl",
+    "demonbrave": ROOT / "fixtures/demonbrave/golden/ex08-double-reversal.jsonl",
 }
 
 

@@ -18,7 +18,7 @@ from tests.test_cli import Adj, fails, ok
 from tests.test_page import enter
 
 BACDEF = "fixtures/bacdef/golden/ex-05-cap-and-fifth-point.jsonl"  # in progress, alice 1 set - bob 0
-DEMONBRAVE = "fixtures/demonbrave/ex03-single-vs-single.jsonl"
+DEMONBRAVE = "fixtures/demonbrave/golden/ex03-single-vs-single.jsonl"
 
 
 def nim(service: MatchService, match_id: str = "n") -> None:

@@ -16,7 +16,7 @@ from tests.test_cli import Adj, fails, ok
 from tests.test_page import enter
 
 BACDEF = "fixtures/bacdef/demo-contradiction.jsonl"
-DEMONBRAVE = "fixtures/demonbrave/ex03-single-vs-single.jsonl"
+DEMONBRAVE = "fixtures/demonbrave/golden/ex03-single-vs-single.jsonl"
 
 
 @pytest.fixture

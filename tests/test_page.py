@@ -21,7 +21,7 @@ from adjudicator.service import MatchService, MemoryStore, parse_lines
 from cli.main import main
 
 BACDEF_FORKS = "fixtures/bacdef/golden/ex-13-judge-error-rewind.jsonl"
-DEMONBRAVE_CORRECTION = "fixtures/demonbrave/ex14-d-correction.jsonl"
+DEMONBRAVE_CORRECTION = "fixtures/demonbrave/golden/ex14-d-correction.jsonl"
 EVIL = "<script>alert(1)</script>"
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.games.demonbrave.ranking import is_reversed
-from adjudicator.games.demonbrave.reducer import match_score
+from adjudicator.games.demonbrave.match import match_score
 from adjudicator.games.demonbrave.state import PLAYER, Player, State
 from adjudicator.games.demonbrave.view import legal
 from adjudicator.kit import Board, BoardCard, Zone

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.games.demonbrave import GAME, compare, explain
+from adjudicator.kit import one
 from adjudicator.protocol import Malformed
 from tests.demonbrave.builder import Table
 from tests.demonbrave.replay import Replay
@@ -116,6 +117,63 @@ def test_legal_lists_the_open_actions():
     assert [a.type for a in GAME.legal(Replay("ex10a-life-zero").state) if a.who != "judge"] == []
 
 
+def offered(state, type_: str, who: str | None = None) -> list:
+    return [a for a in GAME.legal(state) if a.type == type_ and (who is None or a.who == who)]
+
+
+def test_legal_gives_concrete_values_for_every_field():
+    t = Table()
+    t.setup(first=A, hands={A: ["S3", "H3", "DK", "CA", "JK1"]})
+    (play,) = offered(t.state, "play_card", A)
+    assert play.choices["card"].values == ("S3", "H3", "DK", "CA", "JK1")  # the real cards in hand
+    assert play.fields == "card=<S3|H3|DK|CA|JK1> player=alice?" and play.note == "every card in hand is known"
+    effects = offered(t.state, "activate_effect", A)
+    assert [(a.choices["rule_card"].values, a.choices["effect_id"].values) for a in effects] == [
+        (("J",), ("J.reverse",)), (("T-NEG",), ("T-NEG.negate",)), (("T-REV",), ("T-REV.reverse",)),
+        (("T-BURN",), ("T-BURN.burn",)), (("T-BOUNCE",), ("T-BOUNCE.bounce",))]
+    # in alice's turn bob may answer with effects usable in the opponent's turn, or, where the
+    # catalog does not know, with the judge's assertion; T-REV is not usable there (DB-RES-40)
+    answers = offered(t.state, "activate_effect", B)
+    assert [(a.choices["effect_id"].values, a.choices["judge_asserted"]) for a in answers] == [
+        (("J.reverse",), one(True)), (("T-NEG.negate",), one(False, True, optional=True)),
+        (("T-BURN.burn",), one(True)), (("T-BOUNCE.bounce",), one(False, True, optional=True))]
+    assert all(a.anytime for a in answers)
+    t.play("S3", "H3", "DK")
+    (pair,) = offered(t.state, "form_pair", A)
+    assert pair.choices["units"].kind == "some" and pair.choices["units"].values == ("S3", "H3", "DK")
+    t.pair("S3", "H3")
+    (grow,) = offered(t.state, "form_pair", A)  # DK alone cannot form a new pair
+    assert grow.note == "PAIR-1 grows" and grow.choices["units"] == one(["PAIR-1", "DK"])
+
+
+def test_legal_offers_the_battle_choices_db_res_24():
+    r = Replay("ex06-single-vs-pair")
+    s = r.after(r.find("declare_attack"))  # SA attacks PAIR-10 [H5 C10 SQ]: three weaker members
+    (battle,) = offered(s, "resolve_battle")
+    assert (battle.who, battle.choices["choice"].values, battle.choices["choice"].optional) == (A, ("H5", "C10", "SQ"), False)
+    s = r.after(r.find("declare_attack", attacker="H8"))  # H8 (6) against PAIR-12 [S8 D9]: S8 equal
+    (battle,) = offered(s, "resolve_battle")
+    assert (battle.choices["choice"].values, battle.choices["choice"].optional) == (("S8",), True)
+    attacks = offered(r.after(r.find("declare_attack") - 1), "declare_attack")
+    assert [(a.choices["attacker"].values, a.choices["target"].values) for a in attacks] == [
+        (("SA",), ("PAIR-10", "PAIR-11", "PAIR-12"))] * 1 + [((u,), ("PAIR-10", "PAIR-11", "PAIR-12")) for u in ("D6", "H8", "C4")]
+
+
+def test_legal_offers_the_judges_rewind_within_the_turn_db_rwd_3():
+    t = Table().setup(first=A)
+    start = t.seq  # opening_hands_drawn began turn 1
+    t.play("S3")
+    t.play("H9")
+    (rewind,) = offered(t.state, "rewind")
+    assert rewind.who == "judge" and rewind.anytime and rewind.choices["to_seq"].values == (start, start + 1, start + 2)
+    assert rewind.choices["reason"].kind == "text"
+    (correct,) = offered(t.state, "correct")
+    assert correct.choices["at_seq"].values == (start + 1, start + 2)
+    t.ev("rewind", "judge", to_seq=start + 1, reason="H9 was not played")
+    (rewind,) = offered(t.state, "rewind")
+    assert rewind.choices["to_seq"].values == (start, start + 1)  # the abandoned seq is not offered
+
+
 def test_outcome_and_view_of_a_finished_match():
     r = Replay("ex10a-life-zero")
     v = GAME.view(r.state)
@@ -133,7 +191,7 @@ def test_docs_show_every_action_with_a_jsonl_line_that_decodes():
     from adjudicator.fold import decode_event
     from adjudicator.games.demonbrave.events import Event
 
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "games" / "demonbrave.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "games" / "demonbrave.md").read_text(encoding="utf-8")
     lines = [line for block in re.findall(r"```jsonl\n(.*?)```", doc, re.S) for line in block.splitlines() if line.strip()]
     shown = set()
     for line in lines:

@@ -1,7 +1,7 @@
 """Properties (hypothesis): the pair ranking is a total preorder, reversal mirrors the single-card
-order except the joker, classification is consistent; and a state machine of random legal play
-(cards conserved, replay equals incremental state, a refused action changes nothing, events
-round-trip through their stored form)."""
+order except the joker, classification is consistent; and a state machine of random play driven
+by ``legal()`` (every offered action accepted, cards conserved, replay equals incremental state, a
+refused action changes nothing, events round-trip through their stored form)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from adjudicator.games.demonbrave import GAME
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.config import Config
-from adjudicator.games.demonbrave.ranking import ChoiceError, battle, card_strength, compare_pairs, compare_ranks, rank_cards
-from adjudicator.games.demonbrave.reducer import can_block
-from adjudicator.games.demonbrave.state import PLAYER, State
+from adjudicator.games.demonbrave.ranking import ChoiceError, card_strength, compare_pairs, compare_ranks, rank_cards
+from adjudicator.games.demonbrave.state import PLAYER
 from adjudicator.protocol import Violation
+from tests.gamekit import action_fields
 
 A, B = "alice", "bob"
 
@@ -111,59 +111,8 @@ def test_every_pair_outranks_every_plain_single(cfg, rev, x, y):
 
 
 # -- random legal play ----------------------------------------------------------------------------
-def _legal(state: State, ctx, event) -> bool:
-    try:
-        GAME.step(state, event, ctx)
-    except Violation:
-        return False
-    return True
-
-
-def candidates(fold: Fold) -> list[tuple[str, str, dict]]:
-    """Concrete events that are legal now (each one checked)."""
-    s: State = fold.state
-    if s.status != "IN_PROGRESS":
-        return []
-    tp = s.turn_player or A
-    other = s.opponent(tp)
-    raw: list[tuple[str, str, dict]] = []
-    if s.chain:
-        raw.append(("resolve_chain_entry", "judge", {"entry_id": s.chain[-1].entry_id}))
-        raw.append(("resolve_chain_entry", "judge", {"entry_id": s.chain[-1].entry_id, "ops": []}))
-    elif s.attack is not None:
-        a = s.attack
-        if a.target == PLAYER and a.step == "DECLARED":
-            raw.append(("declare_block", a.defender, {"blocker": None}))
-            raw += [("declare_block", a.defender, {"blocker": u}) for u in can_block(s, a.defender)]
-            raw.append(("resolve_battle", tp, {}))
-        else:
-            out = battle(s, a, None, strict=False)
-            raw.append(("resolve_battle", tp, {}))
-            raw += [("resolve_battle", tp, {"choice": c}) for c in out.candidates]
-        raw.append(("activate_effect", other, {"rule_card": "T-NEG", "effect_id": "T-NEG.negate", "targets": ["E1"]}))
-    elif s.phase == "DRAW" and not s.draw_done:
-        p = s.player(tp)
-        raw.append(("draw", tp, {"count": Z.available_draw(s, p, Z.required_draw(s, p))}))
-    else:
-        me = s.player(tp)
-        if s.phase == "MAIN":
-            free = [c for c in C.ALL_CARDS if Z.possible_in_hand(me, c)]
-            raw += [("play_card", tp, {"card": c}) for c in free[:3] + free[-2:]]
-            ids = [u.unit_id for u in me.field]
-            raw += [("form_pair", tp, {"units": [x, y]}) for x in ids[:3] for y in ids[-3:] if x != y]
-            raw.append(("activate_effect", tp, {"rule_card": "J", "effect_id": "J.reverse"}))
-        if s.phase == "BATTLE":
-            foe = s.player(other)
-            for u in me.field:
-                raw.append(("declare_attack", tp, {"attacker": u.unit_id, "target": PLAYER}))
-                raw += [("declare_attack", tp, {"attacker": u.unit_id, "target": t.unit_id}) for t in foe.field[:4]]
-        raw.append(("advance_phase", tp, {}))
-    out = []
-    ctx = fold.context(fold.head + 1)
-    for type_, by, fields in raw:
-        if _legal(s, ctx, decode_event(GAME, type_, by, fields)):
-            out.append((type_, by, fields))
-    return out
+#: actions that end the game: left out so that play goes on (the conformance suite offers them)
+ENDINGS = {"concede", "declare_result", "void_game"}
 
 
 WILD = [
@@ -205,10 +154,16 @@ class DemonBravePlay(RuleBasedStateMachine):
     @precondition(lambda self: self.fold.state.status == "IN_PROGRESS")
     @rule(data=st.data())
     def act(self, data):
-        options = candidates(self.fold)
-        assert options, f"nothing is legal in {GAME.describe(self.fold.state)}"
-        type_, by, fields = data.draw(st.sampled_from(options))
-        self._advance(decode_event(GAME, type_, by, fields))
+        """An action offered by ``legal()``, built from its choices: it must be accepted. The type
+        is drawn first, so that advancing the phase is as likely as playing one more card."""
+        offered = [a for a in GAME.legal(self.fold.state) if a.type not in ENDINGS]
+        plain = [a for a in offered if not a.anytime]
+        assert plain, f"nothing is open in {GAME.describe(self.fold.state)}"
+        pool = plain if data.draw(st.integers(0, 9), label="prefer table actions") else offered
+        type_ = data.draw(st.sampled_from(sorted({a.type for a in pool})), label="type")
+        action = data.draw(st.sampled_from([a for a in pool if a.type == type_]), label="action")
+        fields = data.draw(action_fields(action), label="fields")
+        self._advance(decode_event(GAME, action.type, action.who, fields))
 
     @rule(attempt=st.sampled_from(WILD))
     def refused_attempt_changes_nothing(self, attempt):
