@@ -204,6 +204,46 @@ def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int]) -> dic
     return out
 
 
+#: The viewer of what is said aloud at the table: no player, so no private fact is in its view.
+PUBLIC = ""
+#: How many changes an accepted action lists (``adj replay`` shows them all).
+SHOWN_CHANGES = 6
+
+
+class Effect(NamedTuple):
+    """What an accepted event did, as the whole table may hear it: the changes to the public view,
+    the results it decided (``Game.milestones``), and the phase and wait now (``Game.board``)."""
+
+    changes: list[Change]
+    milestones: list[str]
+    phase: str
+    waiting: str
+
+    def lines(self) -> list[str]:
+        out = [f"  ── {m}" for m in self.milestones]
+        out.extend(f"  {change_line(c).strip()}" for c in self.changes[:SHOWN_CHANGES])
+        if len(self.changes) > SHOWN_CHANGES:
+            out.append(f"  ... and {len(self.changes) - SHOWN_CHANGES} more change(s): adj replay shows them all")
+        now = "; ".join(filter(None, (self.phase, f"waiting for {self.waiting}" if self.waiting else "")))
+        if now:
+            out.append(f"now: {now}")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"changes": [c.to_json() for c in self.changes], "milestones": self.milestones,
+                "phase": self.phase or None, "waiting": self.waiting or None}
+
+
+def effect(game: Any, states: Mapping[int, Any], seq: int) -> Effect:
+    """The ``Effect`` of the event at ``seq`` from the states before and after it."""
+    after = states[seq]
+    before = states.get(seq - 1)
+    changes = diff(plain(game.view(before, PUBLIC)), plain(game.view(after, PUBLIC))) if before is not None else []
+    marks = milestones(game, states, [seq]).get(seq, [])
+    board = game.board(after, PUBLIC)
+    return Effect(changes, marks, board.phase, board.waiting)
+
+
 def outline(data: Any, indent: str = "") -> list[str]:
     """A nested mapping as indented ``key: value`` lines, for explanations read by people."""
     lines: list[str] = []

@@ -422,7 +422,7 @@ def correct(env: Env, match_id: str, action: str, fields: Sequence[str], at_seq:
 def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[str, Any] | None = None,
             brief: bool = False) -> None:
     """Print an accepted action, or raise the rejection (exit 1)."""
-    from adjudicator.render import event_line, outcome_text, plain, to_move
+    from adjudicator.render import effect, event_line, outcome_text, plain, to_move
 
     match = verdict.match
     if not verdict.accepted:
@@ -434,13 +434,15 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
     out = match.outcome()
     movers = to_move(match.game.legal(match.state))
     notes = list(match.game.notes(match.state))
+    did = effect(match.game, match.fold.history, ev.seq)  # in the table's words: public facts only
     data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": ev.flat(),
-            "outcome": plain(out), "to_move": movers, "notes": notes, **(extra_json or {})}
+            "outcome": plain(out), "to_move": movers, "notes": notes, **did.to_json(), **(extra_json or {})}
     if brief:
         return env.emit(data, [match.match_id])
     lines = [f"{match.match_id} seq {event_line(ev.seq, ev.by, ev.type, ev.fields)}", *extra]
     lines.extend(f"  {n}" for n in notes)
-    if out.status != "in_progress":
+    lines.extend(did.lines())
+    if out.status != "in_progress" and not did.milestones:  # a result just decided is among the milestones
         lines.append(f"outcome: {outcome_text(out)}")
     if movers:
         lines.append(f"to move: {', '.join(movers)}")

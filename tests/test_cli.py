@@ -193,9 +193,10 @@ def test_new_setup_reads_json_from_a_file(adj, tmp_path, monkeypatch):
 # -- act ------------------------------------------------------------------------------------------
 def test_act_accepted_prints_the_event_and_who_moves(adj, m):
     ok(adj("act", "m", "take", "player=bob", "count=2", "--by", "bob"),
-       "m seq 3  bob  take  count=2 player=bob\nto move: alice\n")
+       "m seq 3  bob  take  count=2 player=bob\n  pile: 4 -> 2\n  turn: 1 -> 0\n  taken[1]: 0 -> 2\nto move: alice\n")
     ok(adj("act", "m", "take", "player=alice", "count=2", "--by", "alice"),
-       "m seq 4  alice  take  count=2 player=alice\noutcome: won by alice\n")
+       "m seq 4  alice  take  count=2 player=alice\n  ── won by alice\n  pile: 2 -> 0\n  turn: 0 -> 1\n  taken[0]: 3 -> 5\n"
+       "  winner: null -> alice\n")
     out = json.loads(ok(adj("state", "m", "--json")).stdout)
     assert out["outcome"] == {"status": "won", "winner": "alice", "score": None, "reason": "last_stone", "detail": ""}
 
@@ -388,7 +389,8 @@ def test_rewind(adj, m):
     fails(adj("rewind", "m", "--to", "9", "--reason", "x", "--by", "judge"), 1,
           "ADJ-REW-1: cannot rewind to seq 9: it is not an earlier event of the effective history\n")
     ok(adj("rewind", "m", "--to", "1", "--reason", "wrong pile", "--by", "judge"),
-       'm seq 4  judge  rewind  reason="wrong pile" to_seq=1\nabandoned: 2, 3\nto move: alice\n')
+       'm seq 4  judge  rewind  reason="wrong pile" to_seq=1\nabandoned: 2, 3\n  pile: 3 -> 7\n  taken[0]: 3 -> 0\n'
+       '  taken[1]: 1 -> 0\n  rewinds: 0 -> 1\nto move: alice\n')
     fails(adj("rewind", "m", "--to", "1", "--reason", "x", "--by", "judge", "cause=oops"), 2,
           "error: rewind: Object contains unknown field `cause` (at $.cause)\n")
     assert adj.head("m") == 4

@@ -65,12 +65,14 @@ def test_a_second_field_card_is_refused_by_its_rule(adj, placed):
 def test_json_ops_and_integer_lists_on_the_command_line(adj, turn1):
     ok(adj("act", "b", "declare_skill", "player=alice", "card_id=alice-3", "--by", "alice"))
     ok(adj("act", "b", "declare_through", "player=bob", "--by", "bob"))
-    ok(adj("act", "b", "resolve_effect", "instance_id=I1", 'ops=[{"op":"DAMAGE","target":"bob","amount":2}]',
-           "--by", "judge"),
-       'b seq 9  judge  resolve_effect  instance_id=I1 ops=[{"amount":2,"op":"DAMAGE","target":"bob"}]\n'
-       "  auto: packet Q1 (alice->bob, 2, skill)\n"
-       "  waiting for: bob to assign 2 damage point(s) (Q1)\n"
-       "to move: bob\n")
+    lines = ok(adj("act", "b", "resolve_effect", "instance_id=I1", 'ops=[{"op":"DAMAGE","target":"bob","amount":2}]',
+                   "--by", "judge")).stdout.splitlines()
+    assert lines[:5] == ['b seq 9  judge  resolve_effect  instance_id=I1 ops=[{"amount":2,"op":"DAMAGE","target":"bob"}]',
+                         "  auto: packet Q1 (alice->bob, 2, skill)",
+                         "  waiting for: bob to assign 2 damage point(s) (Q1)",
+                         "  set.turn.step: resolution -> damage",
+                         "  set.turn.damage_received.bob: 0 -> 2"]
+    assert lines[-1] == "to move: bob"
     ok(adj("act", "b", "assign_damage", "player=bob", "slots=[1,1]", "--by", "bob"))
     guards = json.loads(ok(adj("state", "b", "--json")).stdout)["state"]["set"]["players"]["bob"]["guards"]
     assert [g["state"] for g in guards] == ["X", "U"]
