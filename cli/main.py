@@ -16,7 +16,9 @@ from typing import Any
 
 import click
 
-from cli.errors import BadInput, IntegrityFailure, Rejected, dumps, translate
+from cli.errors import IntegrityFailure, Rejected, dumps, translate
+from cli.help import complete_action, complete_match, epilog, version
+from cli.io import check_arguments, closed_pipe, read_text
 from cli.values import json_value, pairs
 
 JSON_HELP = "Print one JSON object on stdout (also for a failure)."
@@ -54,8 +56,9 @@ class Env:
                 click.echo(line)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=epilog("adj"))
 @click.option("--store", "store_url", metavar="URL", help=STORE_HELP)
+@version()
 @click.pass_context
 def main(ctx: click.Context, store_url: str | None) -> None:
     """Adjudicate card-game matches: every table action is checked by the rules and kept in
@@ -95,56 +98,19 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
         if uses_store:
             run = click.option("--store", "store_url", metavar="URL", help=STORE_HELP)(run)
         run = click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(run)
-        return (group or main).command(name)(run)
+        parent = group or main
+        full = " ".join(filter(None, (parent.name if group else None, name or f.__name__.rstrip("_"))))
+        return parent.command(name, epilog=epilog(full))(run)
 
     return deco
 
 
-def closed_pipe() -> None:
-    """The reader went away (``adj replay M | head``): end quietly, as a tool killed by SIGPIPE
-    does (exit 141), without a word on stderr and without failing again when stdout is flushed."""
-    import sys
-
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    raise click.exceptions.Exit(141)
-
-
 def match_argument(f: Callable) -> Callable:
-    return click.argument("match_id", metavar="MATCH")(f)
+    return click.argument("match_id", metavar="MATCH", shell_complete=complete_match)(f)
 
 
 def fields_argument(f: Callable) -> Callable:
     return click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")(f)
-
-
-def read_text(path: str) -> str:
-    """A file's text (``-`` is stdin); text that is not UTF-8 is bad input naming the file,
-    the line and the column."""
-    with click.open_file(path, "rb") as fh:
-        data = fh.read()
-    try:
-        return data.decode("utf-8-sig")  # a BOM some editors write is not data
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - data.rfind(b"\n", 0, exc.start)
-        name = "stdin" if path == "-" else path
-        raise BadInput(f"{name} line {line} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at column {column})",
-                       {"error": "malformed", "message": f"line {line} is not valid UTF-8", "path": f"line {line}"}) from None
-
-
-def check_arguments(values: dict[str, Any]) -> None:
-    """Every argument must be text: a byte that is not UTF-8 (kept by Python as a lone
-    surrogate) is bad usage, named, before anything is read or written."""
-    for name, value in values.items():
-        for text in value if isinstance(value, tuple) else (value,):
-            if isinstance(text, str):
-                try:
-                    text.encode("utf-8")
-                except UnicodeEncodeError as exc:
-                    shown = text.encode("utf-8", "backslashreplace").decode("utf-8")
-                    raise BadInput(f"the {name.replace('_', ' ')} argument {shown!r} is not valid UTF-8 "
-                                   f"(character {exc.start + 1})", {"error": "usage", "message": "argument is not valid UTF-8"}) from None
 
 
 def check_viewer(match: Any, player: str | None) -> str | None:
@@ -225,7 +191,7 @@ def matches(env: Env) -> None:
         raise IntegrityFailure(f"{broken} match(es) do not verify: run adj verify")
 
 
-@main.group("store")
+@main.group("store", epilog=epilog("store"))
 def store_group() -> None:
     """Move matches between stores."""
 
@@ -358,7 +324,7 @@ def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None)
 
 @command()
 @match_argument
-@click.argument("action")
+@click.argument("action", shell_complete=complete_action)
 @fields_argument
 @click.option("--by", required=True, help="Who enters the action (a player, or judge).")
 @click.option("--key", "idem_key", metavar="KEY", help="Idempotency key: a retry with the same key writes nothing new.")
@@ -378,7 +344,11 @@ def act(env: Env, match_id: str, action: str, fields: Sequence[str], by: str, id
 @click.option("--reason", required=True)
 @click.option("--by", required=True)
 def rewind(env: Env, match_id: str, fields: Sequence[str], to_seq: int, reason: str, by: str) -> None:
-    """Rewind the effective history to event --to; later events stay in the log, abandoned."""
+    """Rewind the effective history to event --to; later events stay in the log, abandoned.
+
+    FIELD=VALUE pairs are the game's own fields of a rewind: BACDEF's cause=contradiction (a
+    declared contradiction, counted against the set's replays) or cause=judge_error; DemonBrave's
+    judge_override=true. `adj legal MATCH` shows the rewind open now, with its fields."""
     data = pairs(fields, reserved=("by", "type", "to_seq", "reason"))
     data.update(to_seq=to_seq, reason=reason)
     verdict = env.service(write=True).submit(match_id, "rewind", by, data, strict=False)
@@ -646,7 +616,7 @@ def verify(env: Env, match_id: str | None) -> None:
     env.emit(data, lines or ["no matches in the store"])
 
 
-@main.group()
+@main.group(epilog=epilog("deck"))
 def deck() -> None:
     """Deck lists."""
 
