@@ -33,6 +33,10 @@ __all__ = [
     "Violation", "check_match_id", "copy_matches", "open_store", "parse_lines",
 ]
 
+#: Told ``(done, total)`` as long work goes on (a terminal shows it; tests count it).
+Progress = Callable[[int, int], None]
+
+
 def utc_now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
@@ -125,14 +129,14 @@ class MatchService:
             self._folded.popitem(last=False)
 
     # -- loading -----------------------------------------------------------------------------
-    def load(self, match_id: str, *, upto: int | None = None) -> Match:
+    def load(self, match_id: str, *, upto: int | None = None, progress: Progress | None = None) -> Match:
         """Read, verify and fold a match. A stored event that no longer adjudicates is an
         integrity failure: the log was altered, or it was written under other rules."""
         events = self.store.read(match_id, 1, upto)
         if not events:
             raise UnknownMatch(match_id)
         verify_chain(events, match_id)
-        return fold_stored(events)
+        return fold_stored(events, progress)
 
     # -- writing -----------------------------------------------------------------------------
     def new(
@@ -243,7 +247,9 @@ class MatchService:
         return Verdict(True, stored[-1] if stored else None, match)
 
     # -- whole files -------------------------------------------------------------------------
-    def import_lines(self, lines: Iterable[str], match_id: str | None = None, default_id: str = "imported") -> Match:
+    def import_lines(
+        self, lines: Iterable[str], match_id: str | None = None, default_id: str = "imported", progress: Progress | None = None
+    ) -> Match:
         """Import a JSONL match. Every line must be accepted (else ``Violation``, nothing
         written); a file that carries hashes must verify (else ``IntegrityError``) and is
         stored byte for byte, under its own match id.
@@ -260,7 +266,7 @@ class MatchService:
             check_match_id(file_mid)
         mid = match_id or file_mid or default_id
         check_match_id(mid)
-        report, stored = _adjudicate(parsed, mid, self.clock)
+        report, stored = _adjudicate(parsed, mid, self.clock, progress)
         if report.rejections:
             first = report.rejections[0]
             raise Violation(first.rule or "", f"line {first.line} ({first.type}): {first.message}", first.code)
@@ -273,14 +279,14 @@ class MatchService:
             raise UnknownMatch(match_id)
         return [to_line(e) for e in events]
 
-    def verify(self, match_id: str) -> Match:
+    def verify(self, match_id: str, progress: Progress | None = None) -> Match:
         """Hash chain and full re-adjudication; ``IntegrityError`` on any failure."""
-        return self.load(match_id)
+        return self.load(match_id, progress=progress)
 
-    def check_lines(self, lines: Iterable[str], match_id: str = "check") -> CheckReport:
+    def check_lines(self, lines: Iterable[str], match_id: str = "check", progress: Progress | None = None) -> CheckReport:
         parsed = parse_lines(lines)
         check_envelopes(parsed, match_id)
-        return _adjudicate(parsed, match_id, self.clock)[0]
+        return _adjudicate(parsed, match_id, self.clock, progress)[0]
 
     def recheck_rejections(self, match: Match) -> int:
         """Re-adjudicate every rejected attempt recorded for ``match`` (as ``load`` returns it)
@@ -339,7 +345,7 @@ def _same_action(done: StoredEvent, event: Any, key: str) -> None:
     )
 
 
-def fold_stored(events: Sequence[StoredEvent]) -> Match:
+def fold_stored(events: Sequence[StoredEvent], progress: Progress | None = None) -> Match:
     """Fold a verified log. Any event that does not adjudicate is an integrity failure."""
     first = events[0]
     match_id = first.match_id
@@ -355,10 +361,12 @@ def fold_stored(events: Sequence[StoredEvent]) -> Match:
             fold.advance(fold.decode(ev), ev.seq)
         except (Violation, Malformed) as exc:
             raise IntegrityError(match_id, ev.seq, f"stored {ev.type!r} no longer adjudicates: {exc}") from None
+        if progress is not None:
+            progress(ev.seq, len(events))
     return Match(match_id, game, fold, list(events))
 
 
-def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredEvent]]:
+def _adjudicate(parsed, match_id: str, clock, progress: Progress | None = None) -> tuple[CheckReport, list[StoredEvent]]:
     """Adjudicate parsed lines as a table session: a rejected line changes nothing and the
     next line goes on from the same state. Sealed lines (with ``hash``) are verified first, and
     a sealed line that does not decode or adjudicate is an integrity failure."""
@@ -370,7 +378,9 @@ def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredE
     verdicts: list[LineVerdict] = []
     accepted: list[StoredEvent] = []
     prev = ""
-    for no, obj in parsed:
+    for done, (no, obj) in enumerate(parsed, 1):
+        if progress is not None:
+            progress(done, len(parsed))
         env, fields = split_flat(obj)
         seq = fold.head + 1
         try:

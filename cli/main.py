@@ -19,6 +19,7 @@ import click
 from cli.errors import IntegrityFailure, Rejected, dumps, translate
 from cli.help import complete_action, complete_match, epilog, version
 from cli.io import check_arguments, closed_pipe, read_text
+from cli.progress import progress
 from cli.values import json_value, pairs
 
 JSON_HELP = "Print one JSON object on stdout (also for a failure)."
@@ -227,13 +228,16 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
     for mid in ids:
         if not src.head(mid):
             raise click.BadParameter(f"no match {mid!r} in {source!r}", param_hint="'--match'")
-    for mid in ids:
-        try:
-            copied += copy_matches(src, dst, [mid])
-        except Exception:
-            if copied and not env.as_json:
-                click.echo(f"copied before the failure: {', '.join(copied)}", err=True)
-            raise
+    with progress("copying matches", env.as_json) as bar:
+        for mid in ids:
+            try:
+                copied += copy_matches(src, dst, [mid])
+            except Exception:
+                bar.close()
+                if copied and not env.as_json:
+                    click.echo(f"copied before the failure: {', '.join(copied)}", err=True)
+                raise
+            bar(len(copied), len(ids))
     env.emit({"copied": copied, "from": source, "to": target}, [f"copied {len(copied)} match(es): {', '.join(copied)}"])
 
 
@@ -532,7 +536,8 @@ def check(env: Env, file: str) -> None:
     from adjudicator.service import MatchService
     from adjudicator.service import MemoryStore
 
-    report = MatchService(MemoryStore()).check_lines(read_text(file).splitlines())
+    with progress(f"checking {file}", env.as_json) as bar:
+        report = MatchService(MemoryStore()).check_lines(read_text(file).splitlines(), progress=bar)
     m = report.match
     rejected = report.rejections
     out = m.outcome() if m else None
@@ -564,7 +569,9 @@ def import_(env: Env, file: str, match_id: str | None) -> None:
     from adjudicator.render import outcome_text, plain
 
     stem = Path(file).stem if file != "-" else "imported"
-    match = env.service(write=True).import_lines(read_text(file).splitlines(), match_id=match_id, default_id=stem)
+    with progress(f"importing {file}", env.as_json) as bar:
+        match = env.service(write=True).import_lines(read_text(file).splitlines(), match_id=match_id, default_id=stem,
+                                                     progress=bar)
     out = match.outcome()
     env.emit({"match_id": match.match_id, "events": match.head, "outcome": plain(out)},
              [f"imported {match.match_id}: {match.head} events; outcome: {outcome_text(out)}"])
@@ -593,9 +600,10 @@ def verify(env: Env, match_id: str | None) -> None:
     service = env.service()
     ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]
     rows, lines = [], []
-    for mid in ids:
+    for n, mid in enumerate(ids, 1):
         try:
-            match = service.verify(mid)
+            with progress(f"verifying {mid}" + (f" ({n} of {len(ids)})" if len(ids) > 1 else ""), env.as_json) as bar:
+                match = service.verify(mid, progress=bar)
             rechecked = service.recheck_rejections(match)
         except IntegrityError as exc:
             rows.append({"match_id": mid, "ok": False, "events": service.store.head(mid), "error": str(exc)})
