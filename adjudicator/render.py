@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from adjudicator.kit import fields_text
 from adjudicator.protocol import LegalAction, Outcome
 from events.envelope import Rejection, StoredEvent
 
@@ -85,6 +86,12 @@ def to_move(legal: Iterable[LegalAction], viewer: str | None = None) -> list[str
     return [viewer] if viewer in movers else []
 
 
+def action_json(a: LegalAction) -> dict[str, Any]:
+    """An open action in ``--json``: its fields as structured choices, and the line printed."""
+    text = f"{a.type} {a.fields or fields_text(a.choices)}".strip()
+    return {"who": a.who, "type": a.type, "fields": plain(a.choices), "text": text, "note": a.note, "anytime": a.anytime}
+
+
 def legal_lines(legal: Sequence[LegalAction]) -> list[str]:
     """``who: type fields`` lines, grouped by who (in the game's order)."""
     lines = []
@@ -92,8 +99,9 @@ def legal_lines(legal: Sequence[LegalAction]) -> list[str]:
         for a in legal:
             if a.who == who:
                 text = f"{who}: {a.type}"
-                if a.fields:
-                    text += f" {a.fields}"
+                shown = a.fields or fields_text(a.choices)  # the game's text, else its choices
+                if shown:
+                    text += f" {shown}"
                 if a.note:
                     text += f"  ({a.note})"
                 lines.append(text)
@@ -112,25 +120,31 @@ class Row(NamedTuple):
     rule: str | None = None  # set for a rejected attempt
     message: str | None = None
     head_seq: int | None = None  # for a rejected attempt: the head it was tried at
+    source: StoredEvent | Rejection | None = None  # what the row shows
 
     def to_json(self) -> dict[str, Any]:
-        if self.seq is None:
-            return {
-                "rejected": True,
-                "head_seq": self.head_seq,
-                "by": self.by,
-                "type": self.type,
-                "fields": self.fields,
-                "rule": self.rule,
-                "message": self.message,
-            }
-        return {
-            "seq": self.seq,
-            "by": self.by,
-            "type": self.type,
-            "fields": self.fields,
-            "abandoned_by": self.abandoned_by,
-        }
+        """An event entry (``kind`` "event": the event object and ``abandoned_by``), or a rejected
+        attempt (``kind`` "rejected": the refusal object with the fields tried); docs/json.md."""
+        src = self.source
+        if isinstance(src, Rejection):
+            return {"kind": "rejected", **refusal_json(src.match_id, src.head_seq, src.type, src.by, src.rule, src.code,
+                                                        src.message), "fields": self.fields, "recorded_at": src.recorded_at}
+        if isinstance(src, StoredEvent):
+            return {"kind": "event", **event_json(src), "abandoned_by": self.abandoned_by}
+        raise ValueError("a history row needs the event or the attempt it shows")
+
+
+def event_json(ev: StoredEvent) -> dict[str, Any]:
+    """The event object of ``--json``: the envelope, and the event's own fields as ``fields``."""
+    return {"match_id": ev.match_id, "seq": ev.seq, "type": ev.type, "by": ev.by, "recorded_at": ev.recorded_at,
+            "fields": ev.fields, "prev": ev.prev, "hash": ev.hash}
+
+
+def refusal_json(match_id: str | None, head_seq: int | None, type_: str | None, by: str | None, rule: str,
+                 code: str | None, message: str, line: int | None = None) -> dict[str, Any]:
+    """The refusal object of ``--json``, the same for an action, a file's line and a recorded attempt."""
+    return {"accepted": False, "match_id": match_id, "head_seq": head_seq, "line": line, "type": type_, "by": by,
+            "rule": rule, "code": code, "message": message}
 
 
 def abandoned_by(branches: Iterable[Any]) -> dict[int, int]:
@@ -147,11 +161,12 @@ def history(events: Sequence[StoredEvent], branches: Iterable[Any], rejections: 
         tried.setdefault(r.head_seq, []).append(r)
 
     def attempts(head: int) -> list[Row]:
-        return [Row(None, r.by, r.type, dict(r.fields), rule=r.rule, message=r.message, head_seq=r.head_seq) for r in tried.pop(head, ())]
+        return [Row(None, r.by, r.type, dict(r.fields), rule=r.rule, message=r.message, head_seq=r.head_seq, source=r)
+                for r in tried.pop(head, ())]
 
     rows = attempts(0)
     for ev in events:
-        rows.append(Row(ev.seq, ev.by, ev.type, dict(ev.fields), gone.get(ev.seq)))
+        rows.append(Row(ev.seq, ev.by, ev.type, dict(ev.fields), gone.get(ev.seq), source=ev))
         rows.extend(attempts(ev.seq))
     for head in sorted(tried):  # attempts at a head the log no longer has: keep them visible
         rows.extend(attempts(head))

@@ -29,7 +29,7 @@ from events.store import ConflictError, Store, StoreError, UnknownMatch, check_i
 
 #: What the command line needs of the stores, so that it speaks to ``adjudicator`` only.
 __all__ = [
-    "ConflictError", "IntegrityError", "Malformed", "MatchService", "MemoryStore", "StoreError", "UnknownMatch",
+    "ConflictError", "IntegrityError", "LineRefused", "Malformed", "MatchService", "MemoryStore", "StoreError", "UnknownMatch",
     "Violation", "check_match_id", "copy_matches", "open_store", "parse_lines",
 ]
 
@@ -74,6 +74,8 @@ class Verdict:
     event: StoredEvent | None
     match: Match
     violation: Violation | None = None
+    type: str | None = None  # of a refused attempt: what was tried, and by whom
+    by: str | None = None
 
 
 @dataclass
@@ -85,6 +87,15 @@ class LineVerdict:
     rule: str | None = None
     code: str | None = None
     message: str | None = None
+    head_seq: int | None = None  # how many lines were accepted before this one
+
+
+class LineRefused(Violation):
+    """A line of an imported file was refused by a rule: nothing was imported."""
+
+    def __init__(self, verdict: LineVerdict):
+        self.verdict = verdict
+        super().__init__(verdict.rule or "", f"line {verdict.line} ({verdict.type}): {verdict.message}", verdict.code)
 
 
 @dataclass
@@ -218,7 +229,7 @@ class MatchService:
             match.fold.preview(event, match.head + 1)
         except Violation as v:
             if type_ == "match_started":
-                return Verdict(False, None, match, v)
+                return Verdict(False, None, match, v, type_, by)
             self.store.record_rejection(
                 Rejection(
                     match_id=match_id,
@@ -229,9 +240,10 @@ class MatchService:
                     fields=fields,
                     rule=v.rule_id,
                     message=v.message,
+                    code=v.code,
                 )
             )
-            return Verdict(False, None, match, v)
+            return Verdict(False, None, match, v, type_, by)
         draft = Draft(type=type_, by=by, recorded_at=self.clock(), fields=fields)
         stored = self.store.append(match_id, [draft], match.head, idempotency_key=idempotency_key)
         if stored and stored[-1].seq <= match.head:  # the key was used meanwhile, by another process
@@ -268,8 +280,7 @@ class MatchService:
         check_match_id(mid)
         report, stored = _adjudicate(parsed, mid, self.clock, progress)
         if report.rejections:
-            first = report.rejections[0]
-            raise Violation(first.rule or "", f"line {first.line} ({first.type}): {first.message}", first.code)
+            raise LineRefused(report.rejections[0])
         self.store.append_stored(stored, 0)
         return self.load(mid)
 
@@ -394,7 +405,7 @@ def _adjudicate(parsed, match_id: str, clock, progress: Progress | None = None) 
         except Violation as v:
             if sealed:
                 raise IntegrityError(match_id, env.get("seq"), f"sealed {env['type']!r} does not adjudicate: {v}") from None
-            verdicts.append(LineVerdict(no, env["type"], env["by"], False, v.rule_id, v.code, v.message))
+            verdicts.append(LineVerdict(no, env["type"], env["by"], False, v.rule_id, v.code, v.message, fold.head))
             continue
         verdicts.append(LineVerdict(no, env["type"], env["by"], True))
         if sealed:

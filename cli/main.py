@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from cli.errors import IntegrityFailure, Rejected, dumps, translate
+from cli.errors import IntegrityFailure, Rejected, Unsupported, dumps, translate
 from cli.help import complete_action, complete_match, epilog, version
 from cli.io import check_arguments, closed_pipe, read_text
 from cli.progress import progress
@@ -174,17 +174,16 @@ def matches(env: Env) -> None:
     service = env.service()
     rows, lines, broken = [], [], 0
     for info in env.store().matches():
-        row: dict[str, Any] = {"match_id": info.match_id, "id": info.match_id, "head_seq": info.head_seq,
-                               "updated_at": info.updated_at}
+        row: dict[str, Any] = {"match_id": info.match_id, "head_seq": info.head_seq, "updated_at": info.updated_at}
         try:
             m = service.load(info.match_id)
         except (IntegrityError, ImportError, AttributeError) as exc:
             broken += isinstance(exc, IntegrityError)
-            row.update(game=None, players=[], status="unreadable", winner=None, score=None, error=str(exc))
+            row.update(game=None, players=[], outcome=None, error=str(exc))
             lines.append(f"{info.match_id}  {info.head_seq} events  UNREADABLE: {exc}")
         else:
             out = m.outcome()
-            row.update(game=m.game.name, players=list(m.players), **plain(out))
+            row.update(game=m.game.name, players=list(m.players), outcome=plain(out), error=None)
             lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}")
         rows.append(row)
     env.emit({"matches": rows}, lines or ["no matches in the store"])
@@ -296,14 +295,16 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
 @click.option("--as", "player", metavar="PLAYER", help="Only this person's own actions (default: all, as the judge sees them).")
 def legal(env: Env, match_id: str, player: str | None) -> None:
     """Which actions are open now, and for whom."""
-    from adjudicator.render import legal_lines, outcome_text, plain
+    from adjudicator.render import action_json, legal_lines, outcome_text, plain
 
     match = env.service().load(match_id)
+    check_viewer(match, player)
     actions = match.game.legal(match.state)
     if player is not None:
         actions = [a for a in actions if a.who == player]
     lines = legal_lines(actions) or [f"nothing is open{' for ' + player if player else ''}; outcome: {outcome_text(match.outcome())}"]
-    env.emit(plain(actions), lines)
+    env.emit({"match_id": match_id, "as": player, "actions": [action_json(a) for a in actions],
+              "outcome": plain(match.outcome())}, lines)
 
 
 @command()
@@ -313,6 +314,7 @@ def legal(env: Env, match_id: str, player: str | None) -> None:
 def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None) -> None:
     """Why the rules decide as they do: compare two units (A B), rank one (A), or, with none,
     explain what is in progress (for games that can explain themselves)."""
+    from adjudicator.kit import Game
     from adjudicator.render import outline, plain
 
     match = env.service().load(match_id)
@@ -322,6 +324,8 @@ def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None)
     if len(units) > 2:
         raise click.BadParameter("name at most two units to compare", param_hint="UNITS")
     query = {"a": units[0], "b": units[1]} if len(units) == 2 else {"unit": units[0]} if units else {}
+    if type(match.game).explain is Game.explain:  # the kit's default: this game explains nothing
+        raise Unsupported(f"{match.game.name} has nothing to explain; adj state shows the position")
     result = plain(match.game.explain(st, query))
     env.emit(result, outline(result))
 
@@ -396,20 +400,19 @@ def correct(env: Env, match_id: str, action: str, fields: Sequence[str], at_seq:
 def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[str, Any] | None = None,
             brief: bool = False) -> None:
     """Print an accepted action, or raise the rejection (exit 1)."""
-    from adjudicator.render import effect, event_line, outcome_text, plain, to_move
+    from adjudicator.render import effect, event_json, event_line, outcome_text, plain, refusal_json, to_move
 
     match = verdict.match
     if not verdict.accepted:
         v = verdict.violation
-        raise Rejected(f"{v.rule_id}: {v.message}", {"accepted": False, "match_id": match.match_id,
-                                                     "head_seq": match.head, "rule": v.rule_id, "code": v.code,
-                                                     "message": v.message})
+        raise Rejected(f"{v.rule_id}: {v.message}",
+                       refusal_json(match.match_id, match.head, verdict.type, verdict.by, v.rule_id, v.code, v.message))
     ev = verdict.event
     out = match.outcome()
     movers = to_move(match.game.legal(match.state))
     notes = list(match.game.notes(match.state))
     did = effect(match.game, match.fold.history, ev.seq)  # in the table's words: public facts only
-    data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": ev.flat(),
+    data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": event_json(ev),
             "outcome": plain(out), "to_move": movers, "notes": notes, **did.to_json(), **(extra_json or {})}
     if brief:
         return env.emit(data, [match.match_id])
@@ -519,13 +522,15 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
         steps.append(step)
     out = game.outcome(states[hi])
     lines.append(f"outcome after seq {hi}: {outcome_text(out)}")
-    env.emit({"match_id": match_id, "from": lo, "to": hi, "as": player, "steps": steps,
+    env.emit({"match_id": match_id, "from": lo, "to": hi, "as": player, "history": steps,
               "outcome": plain(out)}, lines)
 
 
 # -- whole files and audits -----------------------------------------------------------------------
 def _verdict_json(v: Any) -> dict[str, Any]:
-    return {"line": v.line, "type": v.type, "by": v.by, "rule": v.rule, "code": v.code, "message": v.message}
+    from adjudicator.render import refusal_json
+
+    return refusal_json(None, v.head_seq, v.type, v.by, v.rule, v.code, v.message, v.line)
 
 
 @command(uses_store=False)
@@ -581,12 +586,13 @@ def import_(env: Env, file: str, match_id: str | None) -> None:
 @match_argument
 def export(env: Env, match_id: str) -> None:
     """Print a match as sealed JSONL (seq, recorded_at, prev and hash on every line)."""
-    lines = env.service().export_lines(match_id)
     if env.as_json:
-        import json
+        from adjudicator.render import event_json
 
-        click.echo(dumps({"match_id": match_id, "events": [json.loads(line) for line in lines]}))
+        events = env.service().load(match_id).events
+        click.echo(dumps({"match_id": match_id, "events": len(events), "history": [event_json(e) for e in events]}))
     else:
+        lines = env.service().export_lines(match_id)
         for line in lines:
             click.echo(line)
 

@@ -45,12 +45,12 @@ def turn1(adj, placed):
 def test_new_with_deck_files_and_legal_for_each_player(adj, deck):
     out = json.loads(ok(adj("new", "bacdef", "--player", "alice", "--player", "bob", "--deck", f"alice={deck}",
                             "--deck", f"bob={deck}", "--opt", "contradiction_replays=1", "--json")).stdout)
-    assert out["event"]["decks"] == {"alice": list("ABBCDEF"), "bob": list("ABBCDEF")}
-    assert out["event"]["options"] == {"contradiction_replays": 1}
+    assert out["event"]["fields"]["decks"] == {"alice": list("ABBCDEF"), "bob": list("ABBCDEF")}
+    assert out["event"]["fields"]["options"] == {"contradiction_replays": 1}
     result = ok(adj("legal", "bacdef-1"))
     assert result.stdout.splitlines()[0] == (
         "alice: place_guards player=alice card_ids=[2 of alice-1, alice-2, alice-3, alice-4, alice-5, alice-6, alice-7]")
-    assert {(a["who"], a["type"]) for a in json.loads(ok(adj("legal", "bacdef-1", "--json")).stdout)} == {
+    assert {(a["who"], a["type"]) for a in json.loads(ok(adj("legal", "bacdef-1", "--json")).stdout)["actions"]} == {
         ("alice", "place_guards"), ("alice", "concede_set"), ("bob", "place_guards"), ("bob", "concede_set")}
 
 

@@ -93,5 +93,8 @@ def test_history_places_attempts_after_the_head_they_were_tried_at():
         "  3  judge  rewind         to_seq=1",
         "x    bob    take           [rejected: R-7: later]",
     ]
-    assert rows[3].to_json() == {"seq": 2, "by": "alice", "type": "take", "fields": {"n": 1}, "abandoned_by": 3}
-    assert rows[2].to_json()["rejected"] is True
+    assert rows[3].to_json() == {"kind": "event", "match_id": "m", "seq": 2, "type": "take", "by": "alice", "recorded_at": "",
+                                 "fields": {"n": 1}, "prev": "", "hash": "", "abandoned_by": 3}
+    assert rows[2].to_json() == {"kind": "rejected", "accepted": False, "match_id": "m", "head_seq": 1, "line": None,
+                                 "type": "take", "by": "bob", "rule": "R-1", "code": None, "message": "no",
+                                 "fields": {"n": 9}, "recorded_at": ""}
