@@ -236,9 +236,10 @@ class Effect(NamedTuple):
 
     def lines(self) -> list[str]:
         out = [f"  ── {m}" for m in self.milestones]
-        out.extend(f"  {change_line(c).strip()}" for c in self.changes[:SHOWN_CHANGES])
-        if len(self.changes) > SHOWN_CHANGES:
-            out.append(f"  ... and {len(self.changes) - SHOWN_CHANGES} more change(s): adj replay shows them all")
+        simple = [c for c in self.changes if _simple(c.old) and _simple(c.new)]  # a whole object is no table talk
+        out.extend(f"  {change_line(c).strip()}" for c in simple[:SHOWN_CHANGES])
+        if len(self.changes) > min(len(simple), SHOWN_CHANGES):
+            out.append(f"  ... and {len(self.changes) - min(len(simple), SHOWN_CHANGES)} more change(s): adj replay shows them all")
         now = "; ".join(filter(None, (self.phase, f"waiting for {self.waiting}" if self.waiting else "")))
         if now:
             out.append(f"now: {now}")
@@ -247,6 +248,15 @@ class Effect(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         return {"changes": [c.to_json() for c in self.changes], "milestones": self.milestones,
                 "phase": self.phase or None, "waiting": self.waiting or None}
+
+
+def _simple(value: Any) -> bool:
+    """A value said in a few words: a scalar, or a list of scalars."""
+    if isinstance(value, Mapping):
+        return False
+    if isinstance(value, (list, tuple)):
+        return all(not isinstance(v, (Mapping, list, tuple)) for v in value)
+    return True
 
 
 def effect(game: Any, states: Mapping[int, Any], seq: int) -> Effect:
