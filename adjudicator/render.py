@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from adjudicator.kit import fields_text
+from adjudicator.kit import HIDDEN, fields_text
 from adjudicator.protocol import LegalAction, Outcome
 from events.envelope import Rejection, StoredEvent
 
@@ -128,9 +128,12 @@ class Row(NamedTuple):
         src = self.source
         if isinstance(src, Rejection):
             return {"kind": "rejected", **refusal_json(src.match_id, src.head_seq, src.type, src.by, src.rule, src.code,
-                                                        src.message), "fields": self.fields, "recorded_at": src.recorded_at}
+                                                        self.message or ""), "fields": self.fields, "recorded_at": src.recorded_at}
         if isinstance(src, StoredEvent):
-            return {"kind": "event", **event_json(src), "abandoned_by": self.abandoned_by}
+            out = {"kind": "event", **event_json(src), "fields": self.fields, "abandoned_by": self.abandoned_by}
+            if self.fields != src.fields:  # redacted for a viewer: the hash of the whole event would betray it
+                out.update(prev=None, hash=None)
+            return out
         raise ValueError("a history row needs the event or the attempt it shows")
 
 
@@ -138,6 +141,15 @@ def event_json(ev: StoredEvent) -> dict[str, Any]:
     """The event object of ``--json``: the envelope, and the event's own fields as ``fields``."""
     return {"match_id": ev.match_id, "seq": ev.seq, "type": ev.type, "by": ev.by, "recorded_at": ev.recorded_at,
             "fields": ev.fields, "prev": ev.prev, "hash": ev.hash}
+
+
+def event_json_from_line(line: str) -> dict[str, Any]:
+    """The event object of an exported line (a player's export has no ``prev`` or ``hash``: null)."""
+    flat = msgspec.json.decode(line)
+    envelope = ("match_id", "seq", "type", "by", "recorded_at", "prev", "hash")
+    out = {k: flat.get(k) for k in envelope}
+    out["fields"] = {k: v for k, v in flat.items() if k not in envelope}
+    return {k: out[k] for k in ("match_id", "seq", "type", "by", "recorded_at", "fields", "prev", "hash")}
 
 
 def refusal_json(match_id: str | None, head_seq: int | None, type_: str | None, by: str | None, rule: str,
@@ -171,6 +183,20 @@ def history(events: Sequence[StoredEvent], branches: Iterable[Any], rejections: 
     for head in sorted(tried):  # attempts at a head the log no longer has: keep them visible
         rows.extend(attempts(head))
     return rows
+
+
+def redacted(rows: Sequence[Row], game: Any, players: Sequence[str], viewer: str | None) -> list[Row]:
+    """The history as ``viewer`` may see it: each event's private fields hidden unless the viewer
+    owns them (``Game.redact``). A rejected attempt whose fields had to be hidden keeps its rule
+    but not its message, which may quote what was hidden."""
+    if viewer is None:
+        return list(rows)
+    out = []
+    for r in rows:
+        fields = game.redact(r.type, r.by, r.fields, viewer, players)
+        hid = fields != r.fields
+        out.append(r._replace(fields=fields, message=HIDDEN if hid and r.message is not None else r.message))
+    return out
 
 
 def history_lines(rows: Sequence[Row]) -> list[str]:

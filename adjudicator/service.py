@@ -63,7 +63,7 @@ class Match:
         return self.fold.entries[0].event.players  # type: ignore[attr-defined]
 
     def outcome(self) -> Outcome:
-        return self.game.outcome(self.fold.state)
+        return self.fold.outcome()  # the game's, unless a judge's penalty decided it
 
 
 @dataclass
@@ -282,13 +282,26 @@ class MatchService:
         if report.rejections:
             raise LineRefused(report.rejections[0])
         self.store.append_stored(stored, 0)
-        return self.load(mid)
+        match: Match = report.match  # type: ignore[assignment]  # every line accepted: there is one
+        self._remember(match)  # adjudicated once: no second read and fold
+        return match
 
-    def export_lines(self, match_id: str) -> list[str]:
-        events = self.store.read(match_id)
-        if not events:
-            raise UnknownMatch(match_id)
-        return [to_line(e) for e in events]
+    def export_lines(self, match_id: str, viewer: str | None = None) -> list[str]:
+        """The match as sealed JSONL; for a ``viewer`` (a player), the lines that player may see:
+        private fields hidden (``Game.redact``) and no ``prev`` or ``hash``, since a redacted line
+        no longer matches its hash. Such a file is a view of the log, not a copy to import."""
+        if viewer is None:
+            events = self.store.read(match_id)
+            if not events:
+                raise UnknownMatch(match_id)
+            return [to_line(e) for e in events]
+        match = self.load(match_id)
+        out = []
+        for e in match.events:
+            fields = match.game.redact(e.type, e.by, e.fields, viewer, match.players)
+            line = {"match_id": e.match_id, "seq": e.seq, "type": e.type, "by": e.by, "recorded_at": e.recorded_at, **fields}
+            out.append(msgspec.json.encode(line, order="sorted").decode())
+        return out
 
     def verify(self, match_id: str, progress: Progress | None = None) -> Match:
         """Hash chain and full re-adjudication; ``IntegrityError`` on any failure."""

@@ -32,11 +32,15 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "correct": ("adj correct g1 --at 12 draw player=bob count=1 cards=[H7] --reason 'draw forgotten' --by judge",),
     "state": ("adj state table-3", "adj state table-3 --at 23 --as alice", "adj state table-3 --json"),
     "log": ("adj log table-3",),
-    "replay": ("adj replay table-3 --from 10 --to 20", "adj replay table-3 --as bob | less"),
+    "replay": ("adj replay table-3 --from 10 --to 20", "adj replay table-3 --as bob | less",
+               "adj replay table-3 --html table-3.html"),
     "check": ("adj check table-3.jsonl", "adj check - --json < table-3.jsonl"),
     "import": ("adj import table-3.jsonl", "adj import old-export.jsonl --id table-3b"),
     "export": ("adj export table-3 > table-3.jsonl",),
     "verify": ("adj verify", "adj verify table-3 --json"),
+    "note": ("adj note table-3 \"bob's F was seen by alice\" --at 23 --by judge",),
+    "penalty": ("adj penalty table-3 --player bob --infraction slow_play --penalty warning --at 30 --reason 'third reminder' --by judge",),
+    "diff": ("adj diff table-3 10 23", "adj diff table-3 10 23 --as alice --json"),
     "deck check": ("adj deck check bacdef alice.txt", "adj deck check demonbrave deck.txt --opt rule_cards_per_player=3"),
 }
 

@@ -100,7 +100,7 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
             run = click.option("--store", "store_url", metavar="URL", help=STORE_HELP)(run)
         run = click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(run)
         parent = group or main
-        full = " ".join(filter(None, (parent.name if group else None, name or f.__name__.rstrip("_"))))
+        full = " ".join(filter(None, (parent.name if parent is not main else None, name or f.__name__.rstrip("_"))))
         return parent.command(name, epilog=epilog(full))(run)
 
     return deco
@@ -141,7 +141,7 @@ def games(env: Env) -> None:
             g = registry.get(name)
         except Exception as exc:  # a game whose module is missing or broken is listed, not fatal
             rows.append({"name": name, "title": None, "available": False, "error": f"{type(exc).__name__}: {exc}",
-                         "rules_version": None, "rules_versions": [], "options": []})
+                         "rules_version": None, "rules_versions": [], "players": [], "options": [], "reasons": []})
             continue
         rows.append({
             "name": name,
@@ -149,7 +149,9 @@ def games(env: Env) -> None:
             "available": True,
             "rules_version": g.rules_versions[-1],
             "rules_versions": list(g.rules_versions),
+            "players": list(g.player_count),
             "options": plain(list(g.options)),
+            "reasons": g.reasons(),
         })
     opts = {id(o): f"{o['name']}={format_value(o['default'])}" for r in rows for o in r["options"]}
     width = max(map(len, opts.values()), default=0)
@@ -159,9 +161,13 @@ def games(env: Env) -> None:
             lines.append(f"{r['name']}  (unavailable: {r['error']})")
             continue
         older = r["rules_versions"][:-1]
-        lines.append(f"{r['name']}  {r['title']}  rules {r['rules_version']}" + (f" (also {', '.join(older)})" if older else ""))
+        low, high = r["players"]
+        count = f"{low}" if low == high else f"{low}-{high}"
+        lines.append(f"{r['name']}  {r['title']}  rules {r['rules_version']}" + (f" (also {', '.join(older)})" if older else "")
+                     + f"  {count} players")
         lines.extend(f"  --opt {opts[id(o)]:<{width}}  {o['values']}" + (f"  [{o['rule']}]" if o["rule"] else "")
                      for o in r["options"])
+        lines.append(f"  ends by: {', '.join(r['reasons'])}")
     env.emit({"games": rows}, lines)
 
 
@@ -409,7 +415,7 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
                        refusal_json(match.match_id, match.head, verdict.type, verdict.by, v.rule_id, v.code, v.message))
     ev = verdict.event
     out = match.outcome()
-    movers = to_move(match.game.legal(match.state))
+    movers = to_move(match.game.legal(match.state)) if out.status == "in_progress" else []
     notes = list(match.game.notes(match.state))
     did = effect(match.game, match.fold.history, ev.seq)  # in the table's words: public facts only
     data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": event_json(ev),
@@ -445,8 +451,9 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
         raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {at_seq}", param_hint="'--at'")
     gone = abandoned_by(match.fold.branches).get(at_seq)
     game = match.game
-    out = game.outcome(st)
-    movers = to_move(game.legal(st), viewer)  # for a viewer: only whether they are to move
+    out = match.fold.outcome(at_seq)
+    # for a viewer: only whether they are to move
+    movers = to_move(game.legal(st), viewer) if out.status == "in_progress" else []
     head = f"{match_id} after seq {at_seq}" + (" (head)" if at_seq == match.head else f" of {match.head}")
     if gone is not None:
         head += f", abandoned by rewind at {gone}"
@@ -463,13 +470,16 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
 
 @command()
 @match_argument
-def log(env: Env, match_id: str) -> None:
+@click.option("--as", "player", metavar="PLAYER", help="The history as this player may see it (private fields hidden).")
+def log(env: Env, match_id: str, player: str | None) -> None:
     """The whole history: abandoned branches (~) and rejected attempts (x) included."""
-    from adjudicator.render import history, history_lines, milestones, outcome_text, plain
+    from adjudicator.render import history, history_lines, milestones, outcome_text, plain, redacted
 
     service = env.service()
     match = service.load(match_id)
-    rows = history(match.events, match.fold.branches, service.store.rejections(match_id))
+    viewer = check_viewer(match, player)
+    rows = redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
+                    match.game, match.players, viewer)
     out = match.outcome()
     marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
     body: list[str] = []
@@ -479,7 +489,7 @@ def log(env: Env, match_id: str) -> None:
     lines = [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
              *body, f"outcome: {outcome_text(out)}"]
     env.emit({"match_id": match_id, "game": match.game.name, "players": list(match.players), "head_seq": match.head,
-              "history": [r.to_json() for r in rows],
+              "as": player, "history": [r.to_json() for r in rows],
               "branches": [{"rewind_seq": b.rewind_seq, "to_seq": b.to_seq, "abandoned": list(b.abandoned)}
                            for b in match.fold.branches],
               "outcome": plain(out)}, lines)
@@ -490,9 +500,14 @@ def log(env: Env, match_id: str) -> None:
 @click.option("--from", "lo", type=int, metavar="SEQ", help="First event (default 1).")
 @click.option("--to", "hi", type=int, metavar="SEQ", help="Last event (default the head).")
 @click.option("--as", "player", metavar="PLAYER", help="Show changes in what this player may see.")
-def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None) -> None:
+@click.option("--html", "html", metavar="FILE", help="Write the match as one self-contained page (docs/desk.md).")
+def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None, html: str | None) -> None:
     """Step through the events, with what each one changed."""
-    from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain
+    from adjudicator.changes import step_changes
+    from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain, redacted
+
+    if html:
+        return desk.write_page(env, match_id, html, player)
 
     service = env.service()
     match = service.load(match_id)
@@ -501,7 +516,8 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
     hi = match.head if hi is None else hi
     if not 1 <= lo <= hi <= match.head:
         raise click.BadParameter(f"{match_id} has events 1 to {match.head}; --from {lo} --to {hi} is not within them")
-    rows = [r for r in history(match.events, match.fold.branches, service.store.rejections(match_id))
+    rows = [r for r in redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
+                                match.game, match.players, viewer)
             if (lo <= r.seq <= hi if r.seq is not None else lo <= r.head_seq + 1 <= hi)]
     game, states = match.game, match.fold.history
     views = {0: {}}  # seq -> the view after it; each event's "after" is the next one's "before"
@@ -518,9 +534,11 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
         if row.seq is not None:
             changes = diff(view_at(row.seq - 1), view_at(row.seq))
             step["changes"] = [c.to_json() for c in changes]
-            lines.extend(f"      {change_line(c)}" for c in changes)
+            words = step_changes(game, states, row.seq, viewer)  # the table's words; paths for a game without a board
+            step["words"] = [w.to_json() for w in words]
+            lines.extend(f"      {text}" for text in [f"  {w.text}" for w in words] or [change_line(c) for c in changes])
         steps.append(step)
-    out = game.outcome(states[hi])
+    out = match.fold.outcome(hi)
     lines.append(f"outcome after seq {hi}: {outcome_text(out)}")
     env.emit({"match_id": match_id, "from": lo, "to": hi, "as": player, "history": steps,
               "outcome": plain(out)}, lines)
@@ -584,15 +602,19 @@ def import_(env: Env, file: str, match_id: str | None) -> None:
 
 @command()
 @match_argument
-def export(env: Env, match_id: str) -> None:
+@click.option("--as", "player", metavar="PLAYER",
+              help="What this player may see: private fields hidden, no prev or hash (a view, not a sealed copy).")
+def export(env: Env, match_id: str, player: str | None) -> None:
     """Print a match as sealed JSONL (seq, recorded_at, prev and hash on every line)."""
+    service = env.service()
+    viewer = check_viewer(service.load(match_id), player) if player else None
+    lines = service.export_lines(match_id, viewer=viewer)
     if env.as_json:
-        from adjudicator.render import event_json
+        from adjudicator.render import event_json_from_line
 
-        events = env.service().load(match_id).events
-        click.echo(dumps({"match_id": match_id, "events": len(events), "history": [event_json(e) for e in events]}))
+        history = [event_json_from_line(line) for line in lines]
+        click.echo(dumps({"match_id": match_id, "events": len(history), "history": history}))
     else:
-        lines = env.service().export_lines(match_id)
         for line in lines:
             click.echo(line)
 
@@ -654,6 +676,8 @@ def deck_check(env: Env, game: str, file: str, opts: Sequence[str]) -> None:
         raise Rejected("\n".join(f"{v.rule_id}: {v.message}" for v in errors), data)
     env.emit(data, ["ok"])
 
+
+from cli import desk  # noqa: E402  (registers the desk's commands on main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -45,8 +45,8 @@ class Event(_Out, kw_only=True):
     by: str
     recorded_at: str
     fields: dict[str, Any]
-    prev: str
-    hash: str
+    prev: str | None  # None in a player's export (``--as``): a redacted event has no hash of its own
+    hash: str | None
 
 
 class Change(_Out, kw_only=True):
@@ -60,6 +60,7 @@ class EventEntry(Event, kw_only=True, tag="event", tag_field="kind"):
 
     abandoned_by: int | None
     changes: list[Change] | None = None
+    words: list[dict[str, Any]] | None = None  # replay: the changes in the table's words (the board's)
 
 
 class AttemptEntry(Refusal, kw_only=True, tag="rejected", tag_field="kind"):
@@ -192,6 +193,7 @@ class Log(_Out, kw_only=True):
     game: str
     players: list[str]
     head_seq: int
+    as_: str | None = msgspec.field(name="as", default=None)
     history: list[Union[EventEntry, AttemptEntry]]
     branches: list[Branch]
     outcome: Outcome
@@ -221,6 +223,8 @@ class GameRow(_Out, kw_only=True):
     rules_version: str | None
     rules_versions: list[str]
     options: list[Option]
+    players: list[int] | None = None  # fewest and most
+    reasons: list[str] | None = None  # the outcome reason codes
 
 
 class Games(_Out, kw_only=True):
@@ -246,6 +250,34 @@ class Copied(_Out, kw_only=True):
     to: str
 
 
+class PageWritten(_Out, kw_only=True):
+    """``adj replay --html FILE``."""
+
+    match_id: str
+    html: str
+    as_: str | None = msgspec.field(name="as")
+    events: int
+    bytes: int
+
+
+class TableChange(_Out, kw_only=True):
+    kind: str
+    player: str | None
+    zone: str | None
+    card: str | None
+    from_: Any = msgspec.field(name="from", default=None)
+    to: Any = None
+    text: str
+
+
+class Diff(_Out, kw_only=True):
+    match_id: str
+    from_: int = msgspec.field(name="from")
+    to: int
+    as_: str | None = msgspec.field(name="as")
+    changes: list[TableChange]
+
+
 #: command -> (what it prints when it succeeds, what it may print when it fails)
 COMMANDS: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "games": (Games, (Error,)),
@@ -260,6 +292,10 @@ COMMANDS: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "state": (State, (Error,)),
     "log": (Log, (Error,)),
     "replay": (Replay, (Error,)),
+    "replay --html": (PageWritten, (Error,)),
+    "note": (Accepted, (Refusal, Error)),
+    "penalty": (Accepted, (Refusal, Error)),
+    "diff": (Diff, (Error,)),
     "check": (Check, (Check, Error)),
     "import": (Imported, (Refusal, Error)),
     "export": (Exported, (Error,)),

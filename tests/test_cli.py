@@ -120,8 +120,9 @@ def test_games_lists_versions_and_options_and_survives_a_missing_module(adj, mon
     result = ok(adj("games"))
     lines = result.stdout.splitlines()
     assert "ghost  (unavailable: ModuleNotFoundError: No module named 'no_such_module')" in lines
-    i = lines.index("nim  Nim (test game)  rules 1")
+    i = lines.index("nim  Nim (test game)  rules 1  2 players")
     assert lines[i + 1].split() == ["--opt", "pile=10", "int", ">=", "1", "[NIM-SET-1]"]
+    assert lines[i + 2] == "  ends by: last_stone"
 
     games = {g["name"]: g for g in json.loads(ok(adj("games", "--json")).stdout)["games"]}
     assert games["nim"] == {
@@ -130,7 +131,9 @@ def test_games_lists_versions_and_options_and_survives_a_missing_module(adj, mon
         "available": True,
         "rules_version": "1",
         "rules_versions": ["1"],
+        "players": [2, 2],
         "options": [{"name": "pile", "default": 10, "values": "int >= 1", "rule": "NIM-SET-1"}],
+        "reasons": ["last_stone"],
     }
     assert games["ghost"]["available"] is False
 

@@ -28,7 +28,10 @@ def adj(tmp_path):
 
 
 def run(adj: Adj, command: str, *args: str) -> tuple[int, object]:
-    result = adj(*command.split(), *args, "--json")
+    words = command.split()
+    if words[-1] == "--html":  # adj replay MATCH --html FILE
+        words, args = words[:-1], (args[0], "--html", *args[1:])
+    result = adj(*words, *args, "--json")
     return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else None
 
 
@@ -47,7 +50,11 @@ def test_every_command_succeeds_in_its_schema(adj, tmp_path):
         ("rewind", "m", "--to", "2", "--reason", "r", "--by", "judge"),
         ("correct", "m", "--at", "3", "take", "player=bob", "count=1", "--reason", "r", "--by", "judge"),
         ("new", "nim", "--player", "x", "--player", "y"), ("deck check", "bacdef", str(deck)),
-        ("store copy", adj.path, str(tmp_path / "copy.sqlite3")),
+        ("store copy", adj.path, str(tmp_path / "copy.sqlite3")), ("log", "m", "--as", "bob"), ("export", "m", "--as", "bob"),
+        ("replay --html", "m", str(tmp_path / "m.html")), ("diff", "m", "1", "3"),
+        ("note", "m", "slow", "--at", "2", "--by", "judge"),
+        ("penalty", "m", "--player", "bob", "--infraction", "slow_play", "--penalty", "warning", "--at", "2",
+         "--reason", "r", "--by", "judge"),
     ]
     seen = set()
     for command, *args in calls:

@@ -7,7 +7,7 @@ literal that is exactly a rule ID (``BAC-LIM-4``), whether passed to ``reject``/
 
 A test "asserts" a rule when the ID appears quoted in a test file under ``tests/bacdef/``
 (as in ``t.reject(line, "BAC-LIM-4", "E_ALREADY_PLACED")``). A rule the reducer names but no
-event can reach is listed in ``UNREACHABLE`` with the reason; it must still be cited (test
+event can reach is listed in ``UNREACHABLE`` (``tests/bacdef/__init__.py``) with the reason; it must still be cited (test
 name or docstring) by the test of the behaviour it stands for.
 """
 
@@ -17,21 +17,12 @@ import ast
 import re
 from pathlib import Path
 
+from tests.bacdef import UNREACHABLE
+
 ROOT = Path(__file__).resolve().parents[2]
 REDUCER = ROOT / "adjudicator" / "games" / "bacdef"
 TESTS = Path(__file__).resolve().parent
 RULE_ID = re.compile(r"^BAC-[A-Z]+-\d+$")
-
-UNREACHABLE = {
-    # E_AUTO_INSTANCE: an automatic instance (knock, no battle effect) is resolved by the
-    # reducer as soon as it reaches the head of the queue, so a resolve_effect naming it is
-    # refused earlier, by BAC-RES-4 (not the head) or BAC-TURN-10 (another choice awaited).
-    "BAC-RES-5": "an automatic instance never waits at the head of the queue",
-    # LASTING and NOTE have no field that can be illegal: they never give E_BAD_OP.
-    "BAC-EFF-13": "LASTING has no illegal form",
-    "BAC-EFF-14": "NOTE has no illegal form",
-}
-
 
 def reducer_rule_ids() -> set[str]:
     found: set[str] = set()
