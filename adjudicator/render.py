@@ -252,28 +252,36 @@ SHOWN_CHANGES = 6
 
 
 class Effect(NamedTuple):
-    """What an accepted event did, as the whole table may hear it: the changes to the public view,
-    the results it decided (``Game.milestones``), and the phase and wait now (``Game.board``)."""
+    """What an accepted event did, as the whole table may hear it: the results it decided
+    (``Game.milestones``), the changes on the table in its words (``adjudicator.changes``, from
+    ``Game.board``), the changes to the public view (for a game that draws no board), and the
+    phase and wait now."""
 
     changes: list[Change]
     milestones: list[str]
     phase: str
     waiting: str
+    words: list[Any] = []  # ``adjudicator.changes.BoardChange``
 
     def lines(self) -> list[str]:
         out = [f"  ── {m}" for m in self.milestones]
-        simple = [c for c in self.changes if _simple(c.old) and _simple(c.new)]  # a whole object is no table talk
-        out.extend(f"  {change_line(c).strip()}" for c in simple[:SHOWN_CHANGES])
-        if len(self.changes) > min(len(simple), SHOWN_CHANGES):
-            out.append(f"  ... and {len(self.changes) - min(len(simple), SHOWN_CHANGES)} more change(s): adj replay shows them all")
+        if self.words:
+            said = [w.text for w in self.words]
+            total = len(said)
+        else:  # no board: the view's changes, those said in a few words (a whole object is no table talk)
+            said = [change_line(c).strip() for c in self.changes if _simple(c.old) and _simple(c.new)]
+            total = len(self.changes)
+        out.extend(f"  {text}" for text in said[:SHOWN_CHANGES])
+        if total > min(len(said), SHOWN_CHANGES):
+            out.append(f"  ... and {total - min(len(said), SHOWN_CHANGES)} more change(s): adj replay shows them all")
         now = "; ".join(filter(None, (self.phase, f"waiting for {self.waiting}" if self.waiting else "")))
-        if now:
+        if now and not any(w.kind == "phase" for w in self.words):  # else the change of phase said it
             out.append(f"now: {now}")
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"changes": [c.to_json() for c in self.changes], "milestones": self.milestones,
-                "phase": self.phase or None, "waiting": self.waiting or None}
+        return {"changes": [c.to_json() for c in self.changes], "words": [w.to_json() for w in self.words],
+                "milestones": self.milestones, "phase": self.phase or None, "waiting": self.waiting or None}
 
 
 def _simple(value: Any) -> bool:
@@ -292,7 +300,9 @@ def effect(game: Any, states: Mapping[int, Any], seq: int) -> Effect:
     changes = diff(plain(game.view(before, PUBLIC)), plain(game.view(after, PUBLIC))) if before is not None else []
     marks = milestones(game, states, [seq]).get(seq, [])
     board = game.board(after, PUBLIC)
-    return Effect(changes, marks, board.phase, board.waiting)
+    from adjudicator.changes import step_changes
+
+    return Effect(changes, marks, board.phase, board.waiting, step_changes(game, states, seq, PUBLIC))
 
 
 def outline(data: Any, indent: str = "") -> list[str]:

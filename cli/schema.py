@@ -86,6 +86,16 @@ class Error(_Out, kw_only=True):
     written: bool = False
 
 
+class TableChange(_Out, kw_only=True):
+    kind: str
+    player: str | None
+    zone: str | None
+    card: str | None
+    from_: Any = msgspec.field(name="from", default=None)
+    to: Any = None
+    text: str
+
+
 # -- what each command prints ----------------------------------------------------------------------
 class Accepted(_Out, kw_only=True):
     """``act``, ``new``, ``rewind``, ``correct`` when the action is accepted."""
@@ -99,6 +109,7 @@ class Accepted(_Out, kw_only=True):
     notes: list[str]
     milestones: list[str]
     changes: list[Change]
+    words: list[TableChange]  # the changes on the table in its words (a game that draws a board)
     phase: str | None
     waiting: str | None
     abandoned: list[int] | None = None  # rewind: the seqs it abandoned
@@ -258,16 +269,6 @@ class PageWritten(_Out, kw_only=True):
     as_: str | None = msgspec.field(name="as")
     events: int
     bytes: int
-
-
-class TableChange(_Out, kw_only=True):
-    kind: str
-    player: str | None
-    zone: str | None
-    card: str | None
-    from_: Any = msgspec.field(name="from", default=None)
-    to: Any = None
-    text: str
 
 
 class Diff(_Out, kw_only=True):

@@ -70,8 +70,8 @@ def test_json_ops_and_integer_lists_on_the_command_line(adj, turn1):
     assert lines[:5] == ['b seq 9  judge  resolve_effect  instance_id=I1 ops=[{"amount":2,"op":"DAMAGE","target":"bob"}]',
                          "  auto: packet Q1 (alice->bob, 2, skill)",
                          "  waiting for: bob to assign 2 damage point(s) (Q1)",
-                         "  set.turn.step: resolution -> damage",
-                         "  set.turn.damage_received.bob: 0 -> 2"]
+                         "  bob damage this turn 0 -> 2",
+                         "  phase: set 1, turn 1: Resolution step -> set 1, turn 1: Damage step"]
     assert lines[-1] == "to move: bob"
     ok(adj("act", "b", "assign_damage", "player=bob", "slots=[1,1]", "--by", "bob"))
     guards = json.loads(ok(adj("state", "b", "--json")).stdout)["state"]["set"]["players"]["bob"]["guards"]

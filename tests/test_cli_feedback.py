@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.changes import step_changes
 from adjudicator.render import PUBLIC, diff, plain
 from adjudicator.service import MatchService, MemoryStore
 from tests.test_cli import Adj, ok
@@ -34,7 +35,7 @@ def test_bacdef_the_end_phase_that_ends_a_set_announces_the_set(adj, tmp_path):
     assert out[0] == "b seq 45  judge  confirm_end_phase"
     assert out[1] == ("  ── set 1: won by bob — alice had no guard left and took damage (turn 6); "
                       "match alice 0 - 1 bob")
-    assert "  set_wins.bob: 0 -> 1" in out
+    assert out[-1] == "to move: alice, bob" and "  alice D 5 -> 0" in out  # the table's words (Game.board)
 
 
 def test_bacdef_a_conceded_set_announces_the_set_and_the_match(adj, tmp_path):
@@ -50,9 +51,10 @@ def test_bacdef_a_conceded_set_announces_the_set_and_the_match(adj, tmp_path):
 def test_demonbrave_each_advance_says_the_phase_it_leaves_and_enters(adj, tmp_path):
     start_from(adj, tmp_path, DEMONBRAVE, 21, "d")
     assert ok(adj("act", "d", "advance_phase", "--by", "alice")).stdout.splitlines()[:2] == [
-        "d seq 22  alice  advance_phase", "  phase: BATTLE -> END"]
+        "d seq 22  alice  advance_phase", "  phase: game 1, turn 2: BATTLE phase -> game 1, turn 2: END phase"]
     assert ok(adj("act", "d", "advance_phase", "--by", "alice")).stdout.splitlines()[:4] == [
-        "d seq 23  alice  advance_phase", "  turn: 2 -> 3", "  turn_player: alice -> bob", "  phase: END -> DRAW"]
+        "d seq 23  alice  advance_phase", "  turn: alice -> bob", "  phase: game 1, turn 2: END phase -> game 1, turn 3: DRAW phase",
+        "  waiting for bob, alice, judge"]
 
 
 def test_what_changed_is_said_in_public_terms_only(adj, tmp_path):
@@ -65,3 +67,5 @@ def test_what_changed_is_said_in_public_terms_only(adj, tmp_path):
     data = json.loads(ok(adj("act", "b", event["type"], *fields, "--by", event["by"], "--json")).stdout)
     public = diff(plain(match.game.view(match.fold.state_at(20), PUBLIC)), plain(match.game.view(match.state, PUBLIC)))
     assert data["changes"] == [c.to_json() for c in public]
+    words = step_changes(match.game, match.fold.history, 21, PUBLIC)
+    assert data["words"] == [w.to_json() for w in words]
