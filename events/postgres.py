@@ -68,8 +68,10 @@ CREATE TABLE IF NOT EXISTS rejections (
     recorded_at text   NOT NULL,
     attempted   text   NOT NULL,
     rule        text   NOT NULL,
-    message     text   NOT NULL
+    message     text   NOT NULL,
+    code        text
 );
+ALTER TABLE rejections ADD COLUMN IF NOT EXISTS code text;
 CREATE INDEX IF NOT EXISTS rejections_match ON rejections (match_id, id);
 """
 
@@ -193,6 +195,8 @@ class PostgresStore(PostgresLedger, Store):
             cur.execute(
                 "SELECT to_regclass('events') IS NOT NULL AND to_regclass('events_idem') IS NOT NULL"
                 " AND to_regclass('rejections') IS NOT NULL AND to_regclass('rejections_match') IS NOT NULL"
+                " AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+                " AND table_name = 'rejections' AND column_name = 'code')"
             )
             if cur.fetchone()[0]:
                 return
@@ -319,8 +323,8 @@ class PostgresStore(PostgresLedger, Store):
     def record_rejection(self, rejection: Rejection) -> None:
         with self._using(f"recording a rejection in match {rejection.match_id!r}") as cur:
             cur.execute(
-                'INSERT INTO rejections (match_id, head_seq, type, "by", recorded_at, attempted, rule, message)'
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                'INSERT INTO rejections (match_id, head_seq, type, "by", recorded_at, attempted, rule, message, code)'
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 rejection_row(rejection),
             )
 
@@ -355,7 +359,7 @@ class PostgresStore(PostgresLedger, Store):
     def rejections(self, match_id: str) -> list[Rejection]:
         with self._using(f"read of the rejections of match {match_id!r}") as cur:
             cur.execute(
-                'SELECT match_id, head_seq, type, "by", recorded_at, attempted, rule, message'
+                'SELECT match_id, head_seq, type, "by", recorded_at, attempted, rule, message, code'
                 " FROM rejections WHERE match_id = %s ORDER BY id",
                 (match_id,),
             )

@@ -77,7 +77,7 @@ def test_replay_words_each_step_like_diff(adj):
     assert lines[1:3] == ["        H9 moved from alice's field to alice's trash",
                           "        over: attack: bob's DK → alice's H9, declared"]
     data = json.loads(ok(adj("replay", "d", "--from", "31", "--to", "31", "--json")).stdout)
-    assert [w["text"] for w in data["steps"][0]["words"]] == [line.strip() for line in lines[1:3]]
+    assert [w["text"] for w in data["history"][0]["words"]] == [line.strip() for line in lines[1:3]]
 
 
 def test_words_for_faces_counters_and_groups():
