@@ -28,7 +28,7 @@ from adjudicator.protocol import JUDGE
 from adjudicator.render import Row, abandoned_by, format_fields, history, milestones, outcome_text
 
 #: The kinds of timeline items with a marker on the track, and their legend.
-MARK_KINDS = ("rejected", "fork", "rewind", "correction", "result", "note", "penalty")
+MARK_KINDS = ("rejected", "rewind", "correction", "result", "note", "penalty")
 
 
 def script_json(data: Any) -> str:
@@ -134,12 +134,14 @@ class PageBuilder:
             if r.seq is not None and r.type == "correct" and isinstance(r.fields.get("at_seq"), int):
                 inserted_before.setdefault(r.fields["at_seq"], []).append(r)
         items: list[dict[str, Any]] = []
+        outcomes = _Pool()  # the outcome after each event, in words (results and penalties included)
         per: dict[str, dict[str, list[Any]]] = {_name(v): {"b": [], "t": [], "c": [], "m": []} for v in self.viewers}
         for row in self.rows:
             seq = row.seq
             at = seq if seq is not None else row.head_seq or 0
             kind = "rejected" if seq is None else row.type if row.type in ("note", "penalty") else "event"
-            item: dict[str, Any] = {"seq": seq, "head": at, "by": row.by, "type": row.type, "kind": kind}
+            item: dict[str, Any] = {"seq": seq, "head": at, "by": row.by, "type": row.type, "kind": kind,
+                                    "o": outcomes.add(outcome_text(fold.outcome(at))) if at else 0}
             if seq is not None and seq in gone:
                 item["ab"] = gone[seq]
                 item["fork"] = fork_of[gone[seq]]
@@ -172,6 +174,7 @@ class PageBuilder:
             "items": items,
             "per": per,
             "forks": [{"rewind": b.rewind_seq, "to": b.to_seq, "abandoned": list(b.abandoned)} for b in fold.branches],
+            "outcomes": outcomes.items or ["in progress"],
         }
 
     def _marks(self, row: Row, shown: Row, viewer: str | None, results: Mapping[int, list[str]],

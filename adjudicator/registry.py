@@ -10,6 +10,8 @@ from adjudicator.protocol import Malformed
 _GAMES: dict[str, str] = {
     "bacdef": "adjudicator.games.bacdef:GAME",
     "demonbrave": "adjudicator.games.demonbrave:GAME",
+    "pbwcg": "adjudicator.games.pbwcg:GAME",
+    "e2drive": "adjudicator.games.e2drive:GAME",
 }
 _loaded: dict[str, Game] = {}
 

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from adjudicator.kit import HIDDEN
+from adjudicator.kit import HIDDEN, fields_text
 from adjudicator.protocol import LegalAction, Outcome
 from events.envelope import Rejection, StoredEvent
 
@@ -86,6 +86,12 @@ def to_move(legal: Iterable[LegalAction], viewer: str | None = None) -> list[str
     return [viewer] if viewer in movers else []
 
 
+def action_json(a: LegalAction) -> dict[str, Any]:
+    """An open action in ``--json``: its fields as structured choices, and the line printed."""
+    text = f"{a.type} {a.fields or fields_text(a.choices)}".strip()
+    return {"who": a.who, "type": a.type, "fields": plain(a.choices), "text": text, "note": a.note, "anytime": a.anytime}
+
+
 def legal_lines(legal: Sequence[LegalAction]) -> list[str]:
     """``who: type fields`` lines, grouped by who (in the game's order)."""
     lines = []
@@ -93,8 +99,9 @@ def legal_lines(legal: Sequence[LegalAction]) -> list[str]:
         for a in legal:
             if a.who == who:
                 text = f"{who}: {a.type}"
-                if a.fields:
-                    text += f" {a.fields}"
+                shown = a.fields or fields_text(a.choices)  # the game's text, else its choices
+                if shown:
+                    text += f" {shown}"
                 if a.note:
                     text += f"  ({a.note})"
                 lines.append(text)
@@ -113,25 +120,43 @@ class Row(NamedTuple):
     rule: str | None = None  # set for a rejected attempt
     message: str | None = None
     head_seq: int | None = None  # for a rejected attempt: the head it was tried at
+    source: StoredEvent | Rejection | None = None  # what the row shows
 
     def to_json(self) -> dict[str, Any]:
-        if self.seq is None:
-            return {
-                "rejected": True,
-                "head_seq": self.head_seq,
-                "by": self.by,
-                "type": self.type,
-                "fields": self.fields,
-                "rule": self.rule,
-                "message": self.message,
-            }
-        return {
-            "seq": self.seq,
-            "by": self.by,
-            "type": self.type,
-            "fields": self.fields,
-            "abandoned_by": self.abandoned_by,
-        }
+        """An event entry (``kind`` "event": the event object and ``abandoned_by``), or a rejected
+        attempt (``kind`` "rejected": the refusal object with the fields tried); docs/json.md."""
+        src = self.source
+        if isinstance(src, Rejection):
+            return {"kind": "rejected", **refusal_json(src.match_id, src.head_seq, src.type, src.by, src.rule, src.code,
+                                                        self.message or ""), "fields": self.fields, "recorded_at": src.recorded_at}
+        if isinstance(src, StoredEvent):
+            out = {"kind": "event", **event_json(src), "fields": self.fields, "abandoned_by": self.abandoned_by}
+            if self.fields != src.fields:  # redacted for a viewer: the hash of the whole event would betray it
+                out.update(prev=None, hash=None)
+            return out
+        raise ValueError("a history row needs the event or the attempt it shows")
+
+
+def event_json(ev: StoredEvent) -> dict[str, Any]:
+    """The event object of ``--json``: the envelope, and the event's own fields as ``fields``."""
+    return {"match_id": ev.match_id, "seq": ev.seq, "type": ev.type, "by": ev.by, "recorded_at": ev.recorded_at,
+            "fields": ev.fields, "prev": ev.prev, "hash": ev.hash}
+
+
+def event_json_from_line(line: str) -> dict[str, Any]:
+    """The event object of an exported line (a player's export has no ``prev`` or ``hash``: null)."""
+    flat = msgspec.json.decode(line)
+    envelope = ("match_id", "seq", "type", "by", "recorded_at", "prev", "hash")
+    out = {k: flat.get(k) for k in envelope}
+    out["fields"] = {k: v for k, v in flat.items() if k not in envelope}
+    return {k: out[k] for k in ("match_id", "seq", "type", "by", "recorded_at", "fields", "prev", "hash")}
+
+
+def refusal_json(match_id: str | None, head_seq: int | None, type_: str | None, by: str | None, rule: str,
+                 code: str | None, message: str, line: int | None = None) -> dict[str, Any]:
+    """The refusal object of ``--json``, the same for an action, a file's line and a recorded attempt."""
+    return {"accepted": False, "match_id": match_id, "head_seq": head_seq, "line": line, "type": type_, "by": by,
+            "rule": rule, "code": code, "message": message}
 
 
 def abandoned_by(branches: Iterable[Any]) -> dict[int, int]:
@@ -148,11 +173,12 @@ def history(events: Sequence[StoredEvent], branches: Iterable[Any], rejections: 
         tried.setdefault(r.head_seq, []).append(r)
 
     def attempts(head: int) -> list[Row]:
-        return [Row(None, r.by, r.type, dict(r.fields), rule=r.rule, message=r.message, head_seq=r.head_seq) for r in tried.pop(head, ())]
+        return [Row(None, r.by, r.type, dict(r.fields), rule=r.rule, message=r.message, head_seq=r.head_seq, source=r)
+                for r in tried.pop(head, ())]
 
     rows = attempts(0)
     for ev in events:
-        rows.append(Row(ev.seq, ev.by, ev.type, dict(ev.fields), gone.get(ev.seq)))
+        rows.append(Row(ev.seq, ev.by, ev.type, dict(ev.fields), gone.get(ev.seq), source=ev))
         rows.extend(attempts(ev.seq))
     for head in sorted(tried):  # attempts at a head the log no longer has: keep them visible
         rows.extend(attempts(head))
@@ -217,6 +243,66 @@ def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int]) -> dic
             continue
         out[seq] = list(game.milestones(before, after))
     return out
+
+
+#: The viewer of what is said aloud at the table: no player, so no private fact is in its view.
+PUBLIC = ""
+#: How many changes an accepted action lists (``adj replay`` shows them all).
+SHOWN_CHANGES = 6
+
+
+class Effect(NamedTuple):
+    """What an accepted event did, as the whole table may hear it: the results it decided
+    (``Game.milestones``), the changes on the table in its words (``adjudicator.changes``, from
+    ``Game.board``), the changes to the public view (for a game that draws no board), and the
+    phase and wait now."""
+
+    changes: list[Change]
+    milestones: list[str]
+    phase: str
+    waiting: str
+    words: list[Any] = []  # ``adjudicator.changes.BoardChange``
+
+    def lines(self) -> list[str]:
+        out = [f"  ── {m}" for m in self.milestones]
+        if self.words:
+            said = [w.text for w in self.words]
+            total = len(said)
+        else:  # no board: the view's changes, those said in a few words (a whole object is no table talk)
+            said = [change_line(c).strip() for c in self.changes if _simple(c.old) and _simple(c.new)]
+            total = len(self.changes)
+        out.extend(f"  {text}" for text in said[:SHOWN_CHANGES])
+        if total > min(len(said), SHOWN_CHANGES):
+            out.append(f"  ... and {total - min(len(said), SHOWN_CHANGES)} more change(s): adj replay shows them all")
+        now = "; ".join(filter(None, (self.phase, f"waiting for {self.waiting}" if self.waiting else "")))
+        if now and not any(w.kind == "phase" for w in self.words):  # else the change of phase said it
+            out.append(f"now: {now}")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"changes": [c.to_json() for c in self.changes], "words": [w.to_json() for w in self.words],
+                "milestones": self.milestones, "phase": self.phase or None, "waiting": self.waiting or None}
+
+
+def _simple(value: Any) -> bool:
+    """A value said in a few words: a scalar, or a list of scalars."""
+    if isinstance(value, Mapping):
+        return False
+    if isinstance(value, (list, tuple)):
+        return all(not isinstance(v, (Mapping, list, tuple)) for v in value)
+    return True
+
+
+def effect(game: Any, states: Mapping[int, Any], seq: int) -> Effect:
+    """The ``Effect`` of the event at ``seq`` from the states before and after it."""
+    after = states[seq]
+    before = states.get(seq - 1)
+    changes = diff(plain(game.view(before, PUBLIC)), plain(game.view(after, PUBLIC))) if before is not None else []
+    marks = milestones(game, states, [seq]).get(seq, [])
+    board = game.board(after, PUBLIC)
+    from adjudicator.changes import step_changes
+
+    return Effect(changes, marks, board.phase, board.waiting, step_changes(game, states, seq, PUBLIC))
 
 
 def outline(data: Any, indent: str = "") -> list[str]:

@@ -29,9 +29,13 @@ from events.store import ConflictError, Store, StoreError, UnknownMatch, check_i
 
 #: What the command line needs of the stores, so that it speaks to ``adjudicator`` only.
 __all__ = [
-    "ConflictError", "IntegrityError", "Malformed", "MatchService", "MemoryStore", "StoreError", "UnknownMatch",
+    "ConflictError", "IntegrityError", "LineRefused", "Malformed", "MatchService", "MemoryStore", "StoreError", "UnknownMatch",
     "Violation", "check_match_id", "copy_matches", "open_store", "parse_lines",
 ]
+
+#: Told ``(done, total)`` as long work goes on (a terminal shows it; tests count it).
+Progress = Callable[[int, int], None]
+
 
 def utc_now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
@@ -70,6 +74,8 @@ class Verdict:
     event: StoredEvent | None
     match: Match
     violation: Violation | None = None
+    type: str | None = None  # of a refused attempt: what was tried, and by whom
+    by: str | None = None
 
 
 @dataclass
@@ -81,6 +87,15 @@ class LineVerdict:
     rule: str | None = None
     code: str | None = None
     message: str | None = None
+    head_seq: int | None = None  # how many lines were accepted before this one
+
+
+class LineRefused(Violation):
+    """A line of an imported file was refused by a rule: nothing was imported."""
+
+    def __init__(self, verdict: LineVerdict):
+        self.verdict = verdict
+        super().__init__(verdict.rule or "", f"line {verdict.line} ({verdict.type}): {verdict.message}", verdict.code)
 
 
 @dataclass
@@ -125,14 +140,14 @@ class MatchService:
             self._folded.popitem(last=False)
 
     # -- loading -----------------------------------------------------------------------------
-    def load(self, match_id: str, *, upto: int | None = None) -> Match:
+    def load(self, match_id: str, *, upto: int | None = None, progress: Progress | None = None) -> Match:
         """Read, verify and fold a match. A stored event that no longer adjudicates is an
         integrity failure: the log was altered, or it was written under other rules."""
         events = self.store.read(match_id, 1, upto)
         if not events:
             raise UnknownMatch(match_id)
         verify_chain(events, match_id)
-        return fold_stored(events)
+        return fold_stored(events, progress)
 
     # -- writing -----------------------------------------------------------------------------
     def new(
@@ -214,7 +229,7 @@ class MatchService:
             match.fold.preview(event, match.head + 1)
         except Violation as v:
             if type_ == "match_started":
-                return Verdict(False, None, match, v)
+                return Verdict(False, None, match, v, type_, by)
             self.store.record_rejection(
                 Rejection(
                     match_id=match_id,
@@ -225,9 +240,10 @@ class MatchService:
                     fields=fields,
                     rule=v.rule_id,
                     message=v.message,
+                    code=v.code,
                 )
             )
-            return Verdict(False, None, match, v)
+            return Verdict(False, None, match, v, type_, by)
         draft = Draft(type=type_, by=by, recorded_at=self.clock(), fields=fields)
         stored = self.store.append(match_id, [draft], match.head, idempotency_key=idempotency_key)
         if stored and stored[-1].seq <= match.head:  # the key was used meanwhile, by another process
@@ -243,7 +259,9 @@ class MatchService:
         return Verdict(True, stored[-1] if stored else None, match)
 
     # -- whole files -------------------------------------------------------------------------
-    def import_lines(self, lines: Iterable[str], match_id: str | None = None, default_id: str = "imported") -> Match:
+    def import_lines(
+        self, lines: Iterable[str], match_id: str | None = None, default_id: str = "imported", progress: Progress | None = None
+    ) -> Match:
         """Import a JSONL match. Every line must be accepted (else ``Violation``, nothing
         written); a file that carries hashes must verify (else ``IntegrityError``) and is
         stored byte for byte, under its own match id.
@@ -260,10 +278,9 @@ class MatchService:
             check_match_id(file_mid)
         mid = match_id or file_mid or default_id
         check_match_id(mid)
-        report, stored = _adjudicate(parsed, mid, self.clock)
+        report, stored = _adjudicate(parsed, mid, self.clock, progress)
         if report.rejections:
-            first = report.rejections[0]
-            raise Violation(first.rule or "", f"line {first.line} ({first.type}): {first.message}", first.code)
+            raise LineRefused(report.rejections[0])
         self.store.append_stored(stored, 0)
         match: Match = report.match  # type: ignore[assignment]  # every line accepted: there is one
         self._remember(match)  # adjudicated once: no second read and fold
@@ -286,14 +303,14 @@ class MatchService:
             out.append(msgspec.json.encode(line, order="sorted").decode())
         return out
 
-    def verify(self, match_id: str) -> Match:
+    def verify(self, match_id: str, progress: Progress | None = None) -> Match:
         """Hash chain and full re-adjudication; ``IntegrityError`` on any failure."""
-        return self.load(match_id)
+        return self.load(match_id, progress=progress)
 
-    def check_lines(self, lines: Iterable[str], match_id: str = "check") -> CheckReport:
+    def check_lines(self, lines: Iterable[str], match_id: str = "check", progress: Progress | None = None) -> CheckReport:
         parsed = parse_lines(lines)
         check_envelopes(parsed, match_id)
-        return _adjudicate(parsed, match_id, self.clock)[0]
+        return _adjudicate(parsed, match_id, self.clock, progress)[0]
 
     def recheck_rejections(self, match: Match) -> int:
         """Re-adjudicate every rejected attempt recorded for ``match`` (as ``load`` returns it)
@@ -352,7 +369,7 @@ def _same_action(done: StoredEvent, event: Any, key: str) -> None:
     )
 
 
-def fold_stored(events: Sequence[StoredEvent]) -> Match:
+def fold_stored(events: Sequence[StoredEvent], progress: Progress | None = None) -> Match:
     """Fold a verified log. Any event that does not adjudicate is an integrity failure."""
     first = events[0]
     match_id = first.match_id
@@ -368,10 +385,12 @@ def fold_stored(events: Sequence[StoredEvent]) -> Match:
             fold.advance(fold.decode(ev), ev.seq)
         except (Violation, Malformed) as exc:
             raise IntegrityError(match_id, ev.seq, f"stored {ev.type!r} no longer adjudicates: {exc}") from None
+        if progress is not None:
+            progress(ev.seq, len(events))
     return Match(match_id, game, fold, list(events))
 
 
-def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredEvent]]:
+def _adjudicate(parsed, match_id: str, clock, progress: Progress | None = None) -> tuple[CheckReport, list[StoredEvent]]:
     """Adjudicate parsed lines as a table session: a rejected line changes nothing and the
     next line goes on from the same state. Sealed lines (with ``hash``) are verified first, and
     a sealed line that does not decode or adjudicate is an integrity failure."""
@@ -383,7 +402,9 @@ def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredE
     verdicts: list[LineVerdict] = []
     accepted: list[StoredEvent] = []
     prev = ""
-    for no, obj in parsed:
+    for done, (no, obj) in enumerate(parsed, 1):
+        if progress is not None:
+            progress(done, len(parsed))
         env, fields = split_flat(obj)
         seq = fold.head + 1
         try:
@@ -397,7 +418,7 @@ def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredE
         except Violation as v:
             if sealed:
                 raise IntegrityError(match_id, env.get("seq"), f"sealed {env['type']!r} does not adjudicate: {v}") from None
-            verdicts.append(LineVerdict(no, env["type"], env["by"], False, v.rule_id, v.code, v.message))
+            verdicts.append(LineVerdict(no, env["type"], env["by"], False, v.rule_id, v.code, v.message, fold.head))
             continue
         verdicts.append(LineVerdict(no, env["type"], env["by"], True))
         if sealed:

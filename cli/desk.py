@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from cli.errors import Rejected
-from cli.main import Env, check_viewer, command, main, match_argument
+from cli.main import Env, check_viewer, command, main, match_argument, viewer_label
 
 #: as ``adjudicator.judging.PENALTIES`` (not imported at start-up; a test keeps the two equal)
 PENALTIES = ("caution", "warning", "game_loss", "match_loss", "disqualification")
@@ -28,6 +28,8 @@ def write_page(env: Env, match_id: str, path: str, player: str | None) -> None:
     html = render_page(match, service.store.rejections(match_id), viewer)
     with click.open_file(path, "w", encoding="utf-8") as fh:
         fh.write(html)
+    if path == "-":  # the page went to stdout: nothing else may
+        return
     who = f"as {viewer}" if viewer else "for the judge"
     env.emit({"match_id": match_id, "html": path, "as": player, "events": match.head, "bytes": len(html.encode())},
              [f"wrote {path}: {match_id}, {match.head} events, {who}"])
@@ -83,6 +85,6 @@ def diff(env: Env, match_id: str, a: int, b: int, player: str | None) -> None:
             raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {seq}", param_hint=name)
     game, states = match.game, match.fold.history
     changes = board_changes(game.board(states[a], viewer), game.board(states[b], viewer))
-    head = f"{match_id}: after seq {a} -> after seq {b}" + (f", as {player}" if player else "")
+    head = f"{match_id}: after seq {a} -> after seq {b}" + (f", as {viewer_label(match, player)}" if player else "")
     env.emit({"match_id": match_id, "from": a, "to": b, "as": player, "changes": [c.to_json() for c in changes]},
              [head, *(grouped_lines(changes, match.players) or ["no change on the table"])])

@@ -57,6 +57,13 @@ class BadInput(AdjError):
         return f"error: {self.message}"
 
 
+class Unsupported(BadInput):
+    """The game does not offer what was asked (an explanation, say)."""
+
+    def __init__(self, message: str):
+        super().__init__(message, {"error": "unsupported", "message": message})
+
+
 class IntegrityFailure(AdjError):
     """A hash, a link, a sequence or a re-adjudicated verdict does not verify."""
 
@@ -70,13 +77,15 @@ def translate(exc: BaseException) -> AdjError | None:
     if isinstance(exc, click.UsageError):  # raised by a command's body, after parsing
         return BadInput(exc.format_message(), {"error": "usage", "message": exc.format_message()})
     from adjudicator.protocol import Malformed, Violation
-    from adjudicator.service import ConflictError, IntegrityError, StoreError, UnknownMatch
+    from adjudicator.render import refusal_json
+    from adjudicator.service import ConflictError, IntegrityError, LineRefused, StoreError, UnknownMatch
 
+    if isinstance(exc, LineRefused):
+        v = exc.verdict
+        return Rejected(f"{exc.rule_id}: {exc.message}",
+                        refusal_json(None, v.head_seq, v.type, v.by, v.rule or "", v.code, v.message or "", v.line))
     if isinstance(exc, Violation):
-        return Rejected(
-            f"{exc.rule_id}: {exc.message}",
-            {"accepted": False, "rule": exc.rule_id, "code": exc.code, "message": exc.message},
-        )
+        return Rejected(f"{exc.rule_id}: {exc.message}", refusal_json(None, None, None, None, exc.rule_id, exc.code, exc.message))
     if isinstance(exc, ConflictError):
         if exc.expected_seq == 0:  # the id is taken: a usage error (choose another), not a refusal
             text = f"{exc}; nothing was written"
@@ -91,12 +100,11 @@ def translate(exc: BaseException) -> AdjError | None:
         return Conflict(
             text,
             {
-                "accepted": False,
-                "conflict": True,
+                "error": "conflict",
                 "written": False,
                 "match_id": exc.match_id,
                 "expected_seq": exc.expected_seq,
-                "actual_seq": exc.actual_seq,
+                "head_seq": exc.actual_seq,
                 "message": text,
             },
         )

@@ -16,7 +16,10 @@ from typing import Any
 
 import click
 
-from cli.errors import BadInput, IntegrityFailure, Rejected, dumps, translate
+from cli.errors import IntegrityFailure, Rejected, Unsupported, dumps, translate
+from cli.help import complete_action, complete_match, epilog, version
+from cli.io import check_arguments, closed_pipe, read_text
+from cli.progress import progress
 from cli.values import json_value, pairs
 
 JSON_HELP = "Print one JSON object on stdout (also for a failure)."
@@ -31,6 +34,8 @@ class Env:
         self.store_url = store_url
         self.as_json = False
         self._store = None
+        self.judge_key: str | None = None  # --judge-key / ADJ_JUDGE_KEY: signs judges' decisions
+        self.player_key: str | None = None  # --player-key / ADJ_PLAYER_KEY: a table terminal's player
 
     def store(self, write: bool = False):
         """The store, opened for reading only unless ``write``: reading never creates a store."""
@@ -42,9 +47,20 @@ class Env:
         return self._store
 
     def service(self, write: bool = False):
+        from adjudicator.judges import SignedStore
         from adjudicator.service import MatchService
 
-        return MatchService(self.store(write))
+        return MatchService(SignedStore(self.store(write), self.judge_signing_key, self.player_signing_key))
+
+    def judge_signing_key(self):
+        from cli.audit import signing_key_or_none
+
+        return signing_key_or_none(self.judge_key)
+
+    def player_signing_key(self):
+        from cli.audit import signing_key_or_none
+
+        return signing_key_or_none(self.player_key)
 
     def emit(self, data: Any, lines: Iterable[str]) -> None:
         if self.as_json:
@@ -54,8 +70,9 @@ class Env:
                 click.echo(line)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=epilog("adj"))
 @click.option("--store", "store_url", metavar="URL", help=STORE_HELP)
+@version()
 @click.pass_context
 def main(ctx: click.Context, store_url: str | None) -> None:
     """Adjudicate card-game matches: every table action is checked by the rules and kept in
@@ -73,11 +90,13 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
 
     def deco(f: Callable) -> click.Command:
         @functools.wraps(f)
-        def run(as_json: bool, store_url: str | None = None, **kwargs: Any) -> None:
+        def run(as_json: bool, store_url: str | None = None, judge_key: str | None = None,
+                player_key: str | None = None, **kwargs: Any) -> None:
             env = click.get_current_context().find_object(Env)
             env.as_json = as_json
             if store_url:
                 env.store_url = store_url
+            env.judge_key, env.player_key = judge_key, player_key
             try:
                 check_arguments({"store": env.store_url, **kwargs})
                 f(env, **kwargs)
@@ -94,57 +113,24 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
 
         if uses_store:
             run = click.option("--store", "store_url", metavar="URL", help=STORE_HELP)(run)
+            run = click.option("--judge-key", "judge_key", metavar="FILE", envvar="ADJ_JUDGE_KEY",
+                               help="A registered judge's private key: signs the judge's decisions.")(run)
+            run = click.option("--player-key", "player_key", metavar="FILE", envvar="ADJ_PLAYER_KEY",
+                               help="This terminal's player's private key: signs that player's actions.")(run)
         run = click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(run)
-        return (group or main).command(name)(run)
+        parent = group or main
+        full = " ".join(filter(None, (parent.name if parent is not main else None, name or f.__name__.rstrip("_"))))
+        return parent.command(name, epilog=epilog(full))(run)
 
     return deco
 
 
-def closed_pipe() -> None:
-    """The reader went away (``adj replay M | head``): end quietly, as a tool killed by SIGPIPE
-    does (exit 141), without a word on stderr and without failing again when stdout is flushed."""
-    import sys
-
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    raise click.exceptions.Exit(141)
-
-
 def match_argument(f: Callable) -> Callable:
-    return click.argument("match_id", metavar="MATCH")(f)
+    return click.argument("match_id", metavar="MATCH", shell_complete=complete_match)(f)
 
 
 def fields_argument(f: Callable) -> Callable:
     return click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")(f)
-
-
-def read_text(path: str) -> str:
-    """A file's text (``-`` is stdin); text that is not UTF-8 is bad input naming the file,
-    the line and the column."""
-    with click.open_file(path, "rb") as fh:
-        data = fh.read()
-    try:
-        return data.decode("utf-8-sig")  # a BOM some editors write is not data
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - data.rfind(b"\n", 0, exc.start)
-        name = "stdin" if path == "-" else path
-        raise BadInput(f"{name} line {line} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at column {column})",
-                       {"error": "malformed", "message": f"line {line} is not valid UTF-8", "path": f"line {line}"}) from None
-
-
-def check_arguments(values: dict[str, Any]) -> None:
-    """Every argument must be text: a byte that is not UTF-8 (kept by Python as a lone
-    surrogate) is bad usage, named, before anything is read or written."""
-    for name, value in values.items():
-        for text in value if isinstance(value, tuple) else (value,):
-            if isinstance(text, str):
-                try:
-                    text.encode("utf-8")
-                except UnicodeEncodeError as exc:
-                    shown = text.encode("utf-8", "backslashreplace").decode("utf-8")
-                    raise BadInput(f"the {name.replace('_', ' ')} argument {shown!r} is not valid UTF-8 "
-                                   f"(character {exc.start + 1})", {"error": "usage", "message": "argument is not valid UTF-8"}) from None
 
 
 def check_viewer(match: Any, player: str | None) -> str | None:
@@ -212,26 +198,30 @@ def matches(env: Env) -> None:
 
     service = env.service()
     rows, lines, broken = [], [], 0
+    from cli.audit import signing_modes
+
+    signed = signing_modes(env.store())  # match id -> "players" or "judges", for signed matches
     for info in env.store().matches():
-        row: dict[str, Any] = {"match_id": info.match_id, "id": info.match_id, "head_seq": info.head_seq,
-                               "updated_at": info.updated_at}
+        row: dict[str, Any] = {"match_id": info.match_id, "head_seq": info.head_seq, "updated_at": info.updated_at,
+                               "signed": info.match_id in signed, "signed_by": signed.get(info.match_id)}
         try:
             m = service.load(info.match_id)
         except (IntegrityError, ImportError, AttributeError) as exc:
             broken += isinstance(exc, IntegrityError)
-            row.update(game=None, players=[], status="unreadable", winner=None, score=None, error=str(exc))
+            row.update(game=None, players=[], outcome=None, error=str(exc))
             lines.append(f"{info.match_id}  {info.head_seq} events  UNREADABLE: {exc}")
         else:
             out = m.outcome()
-            row.update(game=m.game.name, players=list(m.players), **plain(out))
-            lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}")
+            row.update(game=m.game.name, players=list(m.players), outcome=plain(out), error=None)
+            lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}"
+                         + (f"  signed by {row['signed_by']}" if row["signed"] else ""))
         rows.append(row)
     env.emit({"matches": rows}, lines or ["no matches in the store"])
     if broken:
         raise IntegrityFailure(f"{broken} match(es) do not verify: run adj verify")
 
 
-@main.group("store")
+@main.group("store", epilog=epilog("store"))
 def store_group() -> None:
     """Move matches between stores."""
 
@@ -267,13 +257,16 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
     for mid in ids:
         if not src.head(mid):
             raise click.BadParameter(f"no match {mid!r} in {source!r}", param_hint="'--match'")
-    for mid in ids:
-        try:
-            copied += copy_matches(src, dst, [mid])
-        except Exception:
-            if copied and not env.as_json:
-                click.echo(f"copied before the failure: {', '.join(copied)}", err=True)
-            raise
+    with progress("copying matches", env.as_json) as bar:
+        for mid in ids:
+            try:
+                copied += copy_matches(src, dst, [mid])
+            except Exception:
+                bar.close()
+                if copied and not env.as_json:
+                    click.echo(f"copied before the failure: {', '.join(copied)}", err=True)
+                raise
+            bar(len(copied), len(ids))
     env.emit({"copied": copied, "from": source, "to": target}, [f"copied {len(copied)} match(es): {', '.join(copied)}"])
 
 
@@ -332,14 +325,16 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
 @click.option("--as", "player", metavar="PLAYER", help="Only this person's own actions (default: all, as the judge sees them).")
 def legal(env: Env, match_id: str, player: str | None) -> None:
     """Which actions are open now, and for whom."""
-    from adjudicator.render import legal_lines, outcome_text, plain
+    from adjudicator.render import action_json, legal_lines, outcome_text, plain
 
     match = env.service().load(match_id)
-    actions = match.game.legal(match.state)
+    check_viewer(match, player)
+    actions = match.game.legal(match.state) if match.fold.decided() is None else []  # a penalty ended play
     if player is not None:
         actions = [a for a in actions if a.who == player]
     lines = legal_lines(actions) or [f"nothing is open{' for ' + player if player else ''}; outcome: {outcome_text(match.outcome())}"]
-    env.emit(plain(actions), lines)
+    env.emit({"match_id": match_id, "as": player, "actions": [action_json(a) for a in actions],
+              "outcome": plain(match.outcome())}, lines)
 
 
 @command()
@@ -349,6 +344,7 @@ def legal(env: Env, match_id: str, player: str | None) -> None:
 def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None) -> None:
     """Why the rules decide as they do: compare two units (A B), rank one (A), or, with none,
     explain what is in progress (for games that can explain themselves)."""
+    from adjudicator.kit import Game
     from adjudicator.render import outline, plain
 
     match = env.service().load(match_id)
@@ -358,13 +354,15 @@ def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None)
     if len(units) > 2:
         raise click.BadParameter("name at most two units to compare", param_hint="UNITS")
     query = {"a": units[0], "b": units[1]} if len(units) == 2 else {"unit": units[0]} if units else {}
+    if type(match.game).explain is Game.explain:  # the kit's default: this game explains nothing
+        raise Unsupported(f"{match.game.name} has nothing to explain; adj state shows the position")
     result = plain(match.game.explain(st, query))
     env.emit(result, outline(result))
 
 
 @command()
 @match_argument
-@click.argument("action")
+@click.argument("action", shell_complete=complete_action)
 @fields_argument
 @click.option("--by", required=True, help="Who enters the action (a player, or judge).")
 @click.option("--key", "idem_key", metavar="KEY", help="Idempotency key: a retry with the same key writes nothing new.")
@@ -384,7 +382,11 @@ def act(env: Env, match_id: str, action: str, fields: Sequence[str], by: str, id
 @click.option("--reason", required=True)
 @click.option("--by", required=True)
 def rewind(env: Env, match_id: str, fields: Sequence[str], to_seq: int, reason: str, by: str) -> None:
-    """Rewind the effective history to event --to; later events stay in the log, abandoned."""
+    """Rewind the effective history to event --to; later events stay in the log, abandoned.
+
+    FIELD=VALUE pairs are the game's own fields of a rewind: BACDEF's cause=contradiction (a
+    declared contradiction, counted against the set's replays) or cause=judge_error; DemonBrave's
+    judge_override=true. `adj legal MATCH` shows the rewind open now, with its fields."""
     data = pairs(fields, reserved=("by", "type", "to_seq", "reason"))
     data.update(to_seq=to_seq, reason=reason)
     verdict = env.service(write=True).submit(match_id, "rewind", by, data, strict=False)
@@ -428,25 +430,26 @@ def correct(env: Env, match_id: str, action: str, fields: Sequence[str], at_seq:
 def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[str, Any] | None = None,
             brief: bool = False) -> None:
     """Print an accepted action, or raise the rejection (exit 1)."""
-    from adjudicator.render import event_line, outcome_text, plain, to_move
+    from adjudicator.render import effect, event_json, event_line, outcome_text, plain, refusal_json, to_move
 
     match = verdict.match
     if not verdict.accepted:
         v = verdict.violation
-        raise Rejected(f"{v.rule_id}: {v.message}", {"accepted": False, "match_id": match.match_id,
-                                                     "head_seq": match.head, "rule": v.rule_id, "code": v.code,
-                                                     "message": v.message})
+        raise Rejected(f"{v.rule_id}: {v.message}",
+                       refusal_json(match.match_id, match.head, verdict.type, verdict.by, v.rule_id, v.code, v.message))
     ev = verdict.event
     out = match.outcome()
     movers = to_move(match.game.legal(match.state)) if out.status == "in_progress" else []
     notes = list(match.game.notes(match.state))
-    data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": ev.flat(),
-            "outcome": plain(out), "to_move": movers, "notes": notes, **(extra_json or {})}
+    did = effect(match.game, match.fold.history, ev.seq)  # in the table's words: public facts only
+    data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": event_json(ev),
+            "outcome": plain(out), "to_move": movers, "notes": notes, **did.to_json(), **(extra_json or {})}
     if brief:
         return env.emit(data, [match.match_id])
     lines = [f"{match.match_id} seq {event_line(ev.seq, ev.by, ev.type, ev.fields)}", *extra]
     lines.extend(f"  {n}" for n in notes)
-    if out.status != "in_progress":
+    lines.extend(did.lines())
+    if out.status != "in_progress" and not did.milestones:  # a result just decided is among the milestones
         lines.append(f"outcome: {outcome_text(out)}")
     if movers:
         lines.append(f"to move: {', '.join(movers)}")
@@ -561,13 +564,15 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
         steps.append(step)
     out = match.fold.outcome(hi)
     lines.append(f"outcome after seq {hi}: {outcome_text(out)}")
-    env.emit({"match_id": match_id, "from": lo, "to": hi, "as": player, "steps": steps,
+    env.emit({"match_id": match_id, "from": lo, "to": hi, "as": player, "history": steps,
               "outcome": plain(out)}, lines)
 
 
 # -- whole files and audits -----------------------------------------------------------------------
 def _verdict_json(v: Any) -> dict[str, Any]:
-    return {"line": v.line, "type": v.type, "by": v.by, "rule": v.rule, "code": v.code, "message": v.message}
+    from adjudicator.render import refusal_json
+
+    return refusal_json(None, v.head_seq, v.type, v.by, v.rule, v.code, v.message, v.line)
 
 
 @command(uses_store=False)
@@ -578,7 +583,8 @@ def check(env: Env, file: str) -> None:
     from adjudicator.service import MatchService
     from adjudicator.service import MemoryStore
 
-    report = MatchService(MemoryStore()).check_lines(read_text(file).splitlines())
+    with progress(f"checking {file}", env.as_json) as bar:
+        report = MatchService(MemoryStore()).check_lines(read_text(file).splitlines(), progress=bar)
     m = report.match
     rejected = report.rejections
     out = m.outcome() if m else None
@@ -610,7 +616,9 @@ def import_(env: Env, file: str, match_id: str | None) -> None:
     from adjudicator.render import outcome_text, plain
 
     stem = Path(file).stem if file != "-" else "imported"
-    match = env.service(write=True).import_lines(read_text(file).splitlines(), match_id=match_id, default_id=stem)
+    with progress(f"importing {file}", env.as_json) as bar:
+        match = env.service(write=True).import_lines(read_text(file).splitlines(), match_id=match_id, default_id=stem,
+                                                     progress=bar)
     out = match.outcome()
     env.emit({"match_id": match.match_id, "events": match.head, "outcome": plain(out)},
              [f"imported {match.match_id}: {match.head} events; outcome: {outcome_text(out)}"])
@@ -620,32 +628,50 @@ def import_(env: Env, file: str, match_id: str | None) -> None:
 @match_argument
 @click.option("--as", "player", metavar="PLAYER",
               help="What this player may see: private fields hidden, no prev or hash (a view, not a sealed copy).")
-def export(env: Env, match_id: str, player: str | None) -> None:
+@click.option("--with-proof", "proof_path", metavar="FILE",
+              help="Also write the proof that the file is complete (latest checkpoint, head's inclusion, signatures).")
+def export(env: Env, match_id: str, player: str | None, proof_path: str | None) -> None:
     """Print a match as sealed JSONL (seq, recorded_at, prev and hash on every line)."""
     service = env.service()
     viewer = check_viewer(service.load(match_id), player) if player else None
+    if proof_path and player:
+        raise click.BadParameter("a player's view has no hashes to prove: use --with-proof without --as")
     lines = service.export_lines(match_id, viewer=viewer)
-    if env.as_json:
-        import json
+    if proof_path:
+        from cli.audit import write_match_proof
 
-        click.echo(dumps({"match_id": match_id, "events": [json.loads(line) for line in lines]}))
+        write_match_proof(env, match_id, proof_path)
+    if env.as_json:
+        from adjudicator.render import event_json_from_line
+
+        history = [event_json_from_line(line) for line in lines]
+        click.echo(dumps({"match_id": match_id, "events": len(history), "history": history}))
     else:
         for line in lines:
             click.echo(line)
 
 
 @command()
-@click.argument("match_id", metavar="[MATCH]", required=False)
-def verify(env: Env, match_id: str | None) -> None:
-    """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default)."""
+@click.argument("match_id", metavar="[MATCH | FILE]", required=False)
+@click.option("--proof", "proof_path", metavar="FILE", help="FILE's proof (default: FILE.proof.json beside it, if any).")
+@click.option("--pubkey", "pubkeys", multiple=True, metavar="FILE", help="A key trusted to sign checkpoints (repeatable).")
+def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequence[str]) -> None:
+    """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default);
+    over the whole store, also the audit tree, its signed checkpoints and the judges' signatures.
+    FILE: an exported match, with its proof if there is one."""
     from adjudicator.service import IntegrityError
 
+    if match_id and os.path.isfile(match_id):
+        from cli.audit import verify_file
+
+        return verify_file(env, match_id, proof_path, pubkeys)
     service = env.service()
     ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]
     rows, lines = [], []
-    for mid in ids:
+    for n, mid in enumerate(ids, 1):
         try:
-            match = service.verify(mid)
+            with progress(f"verifying {mid}" + (f" ({n} of {len(ids)})" if len(ids) > 1 else ""), env.as_json) as bar:
+                match = service.verify(mid, progress=bar)
             rechecked = service.recheck_rejections(match)
         except IntegrityError as exc:
             rows.append({"match_id": mid, "ok": False, "events": service.store.head(mid), "error": str(exc)})
@@ -658,6 +684,12 @@ def verify(env: Env, match_id: str | None) -> None:
         lines.append(text)
     failed = [r["match_id"] for r in rows if not r["ok"]]
     data = {"ok": not failed, "matches": rows}
+    if not match_id:
+        from cli.audit import verify_store_ledger
+
+        if not verify_store_ledger(env, pubkeys, data, lines):
+            failed.append("the audit ledger")
+            data["ok"] = False
     if failed:
         if not env.as_json:
             for line in lines:
@@ -666,7 +698,7 @@ def verify(env: Env, match_id: str | None) -> None:
     env.emit(data, lines or ["no matches in the store"])
 
 
-@main.group()
+@main.group(epilog=epilog("deck"))
 def deck() -> None:
     """Deck lists."""
 
@@ -692,6 +724,7 @@ def deck_check(env: Env, game: str, file: str, opts: Sequence[str]) -> None:
 
 
 from cli import desk  # noqa: E402  (registers the desk's commands on main)
+from cli import audit as _audit  # noqa: E402,F401  (registers adj audit, adj judges and adj players)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

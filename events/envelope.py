@@ -70,6 +70,7 @@ class Rejection(msgspec.Struct, frozen=True, kw_only=True):
     fields: dict[str, Any]
     rule: str
     message: str
+    code: str | None = None  # the game's reason code of the refusal, where it gives one
 
 
 def canonical(obj: Any) -> bytes:

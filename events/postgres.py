@@ -34,6 +34,7 @@ from contextlib import contextmanager
 
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
+from events.ledger_sql import PostgresLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
 from events.store import IDEM_END, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
 
@@ -67,8 +68,10 @@ CREATE TABLE IF NOT EXISTS rejections (
     recorded_at text   NOT NULL,
     attempted   text   NOT NULL,
     rule        text   NOT NULL,
-    message     text   NOT NULL
+    message     text   NOT NULL,
+    code        text
 );
+ALTER TABLE rejections ADD COLUMN IF NOT EXISTS code text;
 CREATE INDEX IF NOT EXISTS rejections_match ON rejections (match_id, id);
 """
 
@@ -115,7 +118,7 @@ def _reason(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
-class PostgresStore(Store):
+class PostgresStore(PostgresLedger, Store):
     """The store interface over one PostgreSQL connection (autocommit, explicit transactions).
 
     One object is safe to share between threads (calls are serialised); processes each open
@@ -192,6 +195,8 @@ class PostgresStore(Store):
             cur.execute(
                 "SELECT to_regclass('events') IS NOT NULL AND to_regclass('events_idem') IS NOT NULL"
                 " AND to_regclass('rejections') IS NOT NULL AND to_regclass('rejections_match') IS NOT NULL"
+                " AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+                " AND table_name = 'rejections' AND column_name = 'code')"
             )
             if cur.fetchone()[0]:
                 return
@@ -318,8 +323,8 @@ class PostgresStore(Store):
     def record_rejection(self, rejection: Rejection) -> None:
         with self._using(f"recording a rejection in match {rejection.match_id!r}") as cur:
             cur.execute(
-                'INSERT INTO rejections (match_id, head_seq, type, "by", recorded_at, attempted, rule, message)'
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                'INSERT INTO rejections (match_id, head_seq, type, "by", recorded_at, attempted, rule, message, code)'
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 rejection_row(rejection),
             )
 
@@ -354,7 +359,7 @@ class PostgresStore(Store):
     def rejections(self, match_id: str) -> list[Rejection]:
         with self._using(f"read of the rejections of match {match_id!r}") as cur:
             cur.execute(
-                'SELECT match_id, head_seq, type, "by", recorded_at, attempted, rule, message'
+                'SELECT match_id, head_seq, type, "by", recorded_at, attempted, rule, message, code'
                 " FROM rejections WHERE match_id = %s ORDER BY id",
                 (match_id,),
             )

@@ -50,14 +50,19 @@ def event_from_row(row: Sequence[Any]) -> StoredEvent:
     )
 
 
+#: The columns of a rejection row, in this order, in every SQL backend (``code`` came later: a
+#: store made before it gains the column on its first write, and reads NULL from older rows).
+REJECTION_COLUMNS = ("match_id", "head_seq", "type", "by", "recorded_at", "attempted", "rule", "message", "code")
+
+
 def rejection_row(r: Rejection) -> tuple:
-    return (r.match_id, r.head_seq, r.type, r.by, r.recorded_at, canonical(r.fields).decode(), r.rule, r.message)
+    return (r.match_id, r.head_seq, r.type, r.by, r.recorded_at, canonical(r.fields).decode(), r.rule, r.message, r.code)
 
 
 def rejection_from_row(row: Sequence[Any]) -> Rejection:
-    m, h, t, b, ra, attempted, rule, message = row
+    m, h, t, b, ra, attempted, rule, message, code = row
     try:
         fields = decode_json(attempted)
     except msgspec.DecodeError as exc:
         raise IntegrityError(m, None, f"a stored rejection does not decode ({exc})") from None
-    return Rejection(match_id=m, head_seq=h, type=t, by=b, recorded_at=ra, fields=fields, rule=rule, message=message)
+    return Rejection(match_id=m, head_seq=h, type=t, by=b, recorded_at=ra, fields=fields, rule=rule, message=message, code=code)

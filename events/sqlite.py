@@ -18,6 +18,7 @@ from contextlib import contextmanager
 
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
+from events.ledger_sql import SQLiteLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
 from events.store import IDEM_END, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
 
@@ -44,7 +45,8 @@ CREATE TABLE IF NOT EXISTS rejections (
     recorded_at TEXT    NOT NULL,
     attempted   TEXT    NOT NULL,
     rule        TEXT    NOT NULL,
-    message     TEXT    NOT NULL
+    message     TEXT    NOT NULL,
+    code        TEXT
 );
 CREATE INDEX IF NOT EXISTS rejections_match ON rejections (match_id, id);
 """
@@ -72,7 +74,7 @@ def read_only(path: str) -> bool:
     return os.path.isdir(parent) and not os.access(parent, os.W_OK)
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SQLiteLedger, Store):
     """``readonly``: open an existing file for reading only; nothing is created or changed (on
     read-only media, where SQLite cannot make its WAL files, the file is read as immutable)."""
 
@@ -104,6 +106,8 @@ class SQLiteStore(Store):
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(SCHEMA)
+                if not self._has_code(self._db):  # a store made before rejections kept their code
+                    self._db.execute("ALTER TABLE rejections ADD COLUMN code TEXT")
                 break
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
@@ -117,6 +121,10 @@ class SQLiteStore(Store):
         if "readonly" in str(exc) or read_only(self.url):
             return StoreError(f"the store at {self.url} is read-only")
         return StoreError(f"{what}: {exc}")
+
+    @staticmethod
+    def _has_code(db: sqlite3.Connection) -> bool:
+        return any(row[1] == "code" for row in db.execute("PRAGMA table_info(rejections)"))
 
     @staticmethod
     def _open_read_only(path: str) -> sqlite3.Connection:
@@ -262,15 +270,16 @@ class SQLiteStore(Store):
     def record_rejection(self, rejection: Rejection) -> None:
         with self._using(f"recording a rejection in match {rejection.match_id!r}") as db:
             db.execute(
-                "INSERT INTO rejections (match_id, head_seq, type, by, recorded_at, attempted, rule, message)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rejections (match_id, head_seq, type, by, recorded_at, attempted, rule, message, code)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rejection_row(rejection),
             )
 
     def rejections(self, match_id: str) -> list[Rejection]:
         with self._using(f"read of the rejections of match {match_id!r}") as db:
+            code = "code" if self._has_code(db) else "NULL"  # read-only, a store older than the column
             rows = db.execute(
-                "SELECT match_id, head_seq, type, by, recorded_at, attempted, rule, message"
+                f"SELECT match_id, head_seq, type, by, recorded_at, attempted, rule, message, {code}"
                 " FROM rejections WHERE match_id = ? ORDER BY id",
                 (match_id,),
             ).fetchall()

@@ -145,7 +145,7 @@ def test_new_prints_the_id_and_numbers_matches_per_game(adj):
     data = json.loads(ok(adj("state", "nim-2", "--json")).stdout)
     assert data["state"]["pile"] == 3
     out = json.loads(ok(adj("new", "nim", "--player", "carol", "--player", "dan", "--id", "final", "--json")).stdout)
-    assert (out["accepted"], out["match_id"], out["seq"], out["event"]["players"], out["to_move"]) == (
+    assert (out["accepted"], out["match_id"], out["seq"], out["event"]["fields"]["players"], out["to_move"]) == (
         True, "final", 1, ["carol", "dan"], ["carol"])
 
 
@@ -196,9 +196,10 @@ def test_new_setup_reads_json_from_a_file(adj, tmp_path, monkeypatch):
 # -- act ------------------------------------------------------------------------------------------
 def test_act_accepted_prints_the_event_and_who_moves(adj, m):
     ok(adj("act", "m", "take", "player=bob", "count=2", "--by", "bob"),
-       "m seq 3  bob  take  count=2 player=bob\nto move: alice\n")
+       "m seq 3  bob  take  count=2 player=bob\n  pile: 4 -> 2\n  turn: 1 -> 0\n  taken[1]: 0 -> 2\nto move: alice\n")
     ok(adj("act", "m", "take", "player=alice", "count=2", "--by", "alice"),
-       "m seq 4  alice  take  count=2 player=alice\noutcome: won by alice\n")
+       "m seq 4  alice  take  count=2 player=alice\n  ── won by alice\n  pile: 2 -> 0\n  turn: 0 -> 1\n  taken[0]: 3 -> 5\n"
+       "  winner: null -> alice\n")
     out = json.loads(ok(adj("state", "m", "--json")).stdout)
     assert out["outcome"] == {"status": "won", "winner": "alice", "score": None, "reason": "last_stone", "detail": ""}
 
@@ -206,8 +207,8 @@ def test_act_accepted_prints_the_event_and_who_moves(adj, m):
 def test_act_json(adj, m):
     out = json.loads(ok(adj("act", "m", "take", "player=bob", "count=1", "--by", "bob", "--json")).stdout)
     assert (out["accepted"], out["seq"], out["to_move"], out["outcome"]["status"]) == (True, 3, ["alice"], "in_progress")
-    assert {k: out["event"][k] for k in ("match_id", "seq", "type", "by", "player", "count")} == {
-        "match_id": "m", "seq": 3, "type": "take", "by": "bob", "player": "bob", "count": 1}
+    assert {k: out["event"][k] for k in ("match_id", "seq", "type", "by", "fields")} == {
+        "match_id": "m", "seq": 3, "type": "take", "by": "bob", "fields": {"player": "bob", "count": 1}}
     assert len(out["event"]["hash"]) == 64
 
 
@@ -216,8 +217,9 @@ def test_act_rejected_by_a_rule_exits_1_and_records_the_attempt(adj, m):
           "NIM-TAKE-1: bob may take 1 to 3 stones, not 4\n")
     fails(adj("act", "m", "take", "player=alice", "count=1", "--by", "alice", "--json"), 1,
           "NIM-TURN-1: it is bob's turn, not alice's\n",
-          json.dumps({"accepted": False, "match_id": "m", "head_seq": 2, "rule": "NIM-TURN-1", "code": None,
-                      "message": "it is bob's turn, not alice's"}, separators=(",", ":")) + "\n")
+          json.dumps({"accepted": False, "match_id": "m", "head_seq": 2, "line": None, "type": "take", "by": "alice",
+                      "rule": "NIM-TURN-1", "code": None, "message": "it is bob's turn, not alice's"},
+                     separators=(",", ":")) + "\n")
     assert adj.head("m") == 2
     assert adj.rejections("m") == [(2, "take", "NIM-TAKE-1"), (2, "take", "NIM-TURN-1")]
 
@@ -273,8 +275,8 @@ def test_act_conflict_writes_nothing_and_says_so(adj, m, monkeypatch):
     fails(adj("act", "m", "take", "player=bob", "count=2", "--by", "bob"), 1, message)
     result = adj("act", "m", "take", "player=bob", "count=2", "--by", "bob", "--json")
     assert (result.exit_code, result.stderr) == (1, message)
-    assert json.loads(result.stdout) == {"accepted": False, "conflict": True, "written": False, "match_id": "m",
-                                         "expected_seq": 2, "actual_seq": 3, "message": message.rstrip("\n")}
+    assert json.loads(result.stdout) == {"error": "conflict", "written": False, "match_id": "m",
+                                         "expected_seq": 2, "head_seq": 3, "message": message.rstrip("\n")}
     assert adj.head("m") == 3
     assert adj.rejections("m") == []
 
@@ -289,13 +291,14 @@ def test_act_unknown_store_option_placement(adj, m):
 # -- legal, state ---------------------------------------------------------------------------------
 def test_legal(adj, m):
     ok(adj("legal", "m"), "bob: take player=bob count=<1-3>\n")
-    ok(adj("legal", "m", "--json"), '[{"who":"bob","type":"take","fields":"player=bob count=<1-3>","note":"","anytime":false,'
-               '"choices":{"player":{"kind":"one","values":["bob"],"min":0,"max":null,"optional":false},'
-               '"count":{"kind":"int","values":[],"min":1,"max":3,"optional":false}}}]\n')
+    assert json.loads(ok(adj("legal", "m", "--json")).stdout)["actions"] == [
+        {"who": "bob", "type": "take", "text": "take player=bob count=<1-3>", "note": "", "anytime": False,
+         "fields": {"player": {"kind": "one", "values": ["bob"], "min": 0, "max": None, "optional": False},
+                    "count": {"kind": "int", "values": [], "min": 1, "max": 3, "optional": False}}}]
     ok(adj("act", "m", "take", "player=bob", "count=3", "--by", "bob"))
     ok(adj("act", "m", "take", "player=alice", "count=1", "--by", "alice"))
     ok(adj("legal", "m"), "nothing is open; outcome: won by alice\n")
-    ok(adj("legal", "m", "--json"), "[]\n")
+    assert json.loads(ok(adj("legal", "m", "--json")).stdout)["actions"] == []
 
 
 def test_state_now_at_a_seq_and_as_a_player(adj, branched):
@@ -374,7 +377,7 @@ def test_replay_shows_what_each_event_changed(adj, branched):
         "outcome after seq 6: in progress",
     ]) + "\n")
     data = json.loads(ok(adj("replay", "m", "--to", "1", "--json")).stdout)
-    assert data["steps"][0]["changes"][:2] == [{"path": "players", "new": ["alice", "bob"]}, {"path": "pile", "new": 7}]
+    assert data["history"][0]["changes"][:2] == [{"path": "players", "new": ["alice", "bob"]}, {"path": "pile", "new": 7}]
 
 
 @pytest.mark.parametrize("args", [["--from", "3", "--to", "2"], ["--to", "7"], ["--from", "0"]])
@@ -391,7 +394,8 @@ def test_rewind(adj, m):
     fails(adj("rewind", "m", "--to", "9", "--reason", "x", "--by", "judge"), 1,
           "ADJ-REW-1: cannot rewind to seq 9: it is not an earlier event of the effective history\n")
     ok(adj("rewind", "m", "--to", "1", "--reason", "wrong pile", "--by", "judge"),
-       'm seq 4  judge  rewind  reason="wrong pile" to_seq=1\nabandoned: 2, 3\nto move: alice\n')
+       'm seq 4  judge  rewind  reason="wrong pile" to_seq=1\nabandoned: 2, 3\n  pile: 3 -> 7\n  taken[0]: 3 -> 0\n'
+       '  taken[1]: 1 -> 0\n  rewinds: 0 -> 1\nto move: alice\n')
     fails(adj("rewind", "m", "--to", "1", "--reason", "x", "--by", "judge", "cause=oops"), 2,
           "error: rewind: Object contains unknown field `cause` (at $.cause)\n")
     assert adj.head("m") == 4
@@ -460,8 +464,8 @@ def test_check_reports_every_rejected_line_and_goes_on(adj, tmp_path):
     result = adj("check", path, "--json")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert data["rejection"] == {"line": 2, "type": "take", "by": "bob", "rule": "NIM-TURN-1", "code": None,
-                                 "message": "it is alice's turn, not bob's"}
+    assert data["rejection"] == {"accepted": False, "match_id": None, "head_seq": 1, "line": 2, "type": "take", "by": "bob",
+                                 "rule": "NIM-TURN-1", "code": None, "message": "it is alice's turn, not bob's"}
     assert [(r["line"], r["rule"]) for r in data["rejections"]] == [(2, "NIM-TURN-1"), (3, "NIM-TAKE-1")]
     assert (data["events"], data["accepted"], data["state"]["pile"]) == (4, 2, 3)
 
@@ -509,7 +513,10 @@ def test_export_is_sealed_and_checks_clean(adj, branched, tmp_path):
     assert [e["prev"] for e in events[1:]] == [e["hash"] for e in events[:-1]]
     path = write_jsonl(tmp_path / "x.jsonl", events)
     ok(adj("check", path), "6 events read, 6 accepted, 0 rejected\noutcome: in progress\n")
-    assert json.loads(ok(adj("export", "m", "--json")).stdout) == {"match_id": "m", "events": events}
+    history = [{**{k: e[k] for k in ("match_id", "seq", "type", "by", "recorded_at", "prev", "hash")},
+                "fields": {k: v for k, v in e.items() if k not in ("match_id", "seq", "type", "by", "recorded_at", "prev", "hash")}}
+               for e in events]
+    assert json.loads(ok(adj("export", "m", "--json")).stdout) == {"match_id": "m", "events": 6, "history": history}
 
 
 def tamper_field(events):
@@ -620,9 +627,10 @@ def test_matches(adj, branched):
     ok(adj("act", "quick", "take", "player=carol", "count=1", "--by", "carol"))
     ok(adj("matches"), "m  nim  alice v bob  6 events  in progress\nquick  nim  carol v dan  2 events  won by carol\n")
     rows = json.loads(ok(adj("matches", "--json")).stdout)["matches"]
-    assert [(r["id"], r["match_id"], r["game"], r["players"], r["head_seq"], r["status"], r["winner"]) for r in rows] == [
-        ("m", "m", "nim", ["alice", "bob"], 6, "in_progress", None),
-        ("quick", "quick", "nim", ["carol", "dan"], 2, "won", "carol"),
+    assert [(r["match_id"], r["game"], r["players"], r["head_seq"], r["outcome"]["status"], r["outcome"]["winner"])
+            for r in rows] == [
+        ("m", "nim", ["alice", "bob"], 6, "in_progress", None),
+        ("quick", "nim", ["carol", "dan"], 2, "won", "carol"),
     ]
 
 

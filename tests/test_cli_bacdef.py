@@ -45,12 +45,12 @@ def turn1(adj, placed):
 def test_new_with_deck_files_and_legal_for_each_player(adj, deck):
     out = json.loads(ok(adj("new", "bacdef", "--player", "alice", "--player", "bob", "--deck", f"alice={deck}",
                             "--deck", f"bob={deck}", "--opt", "contradiction_replays=1", "--json")).stdout)
-    assert out["event"]["decks"] == {"alice": list("ABBCDEF"), "bob": list("ABBCDEF")}
-    assert out["event"]["options"] == {"contradiction_replays": 1}
+    assert out["event"]["fields"]["decks"] == {"alice": list("ABBCDEF"), "bob": list("ABBCDEF")}
+    assert out["event"]["fields"]["options"] == {"contradiction_replays": 1}
     result = ok(adj("legal", "bacdef-1"))
     assert result.stdout.splitlines()[0] == (
         "alice: place_guards player=alice card_ids=[2 of alice-1, alice-2, alice-3, alice-4, alice-5, alice-6, alice-7]")
-    assert {(a["who"], a["type"]) for a in json.loads(ok(adj("legal", "bacdef-1", "--json")).stdout)} == {
+    assert {(a["who"], a["type"]) for a in json.loads(ok(adj("legal", "bacdef-1", "--json")).stdout)["actions"]} == {
         ("alice", "place_guards"), ("alice", "concede_set"), ("bob", "place_guards"), ("bob", "concede_set"), ("judge", "rewind")}
 
 
@@ -65,12 +65,14 @@ def test_a_second_field_card_is_refused_by_its_rule(adj, placed):
 def test_json_ops_and_integer_lists_on_the_command_line(adj, turn1):
     ok(adj("act", "b", "declare_skill", "player=alice", "card_id=alice-3", "--by", "alice"))
     ok(adj("act", "b", "declare_through", "player=bob", "--by", "bob"))
-    ok(adj("act", "b", "resolve_effect", "instance_id=I1", 'ops=[{"op":"DAMAGE","target":"bob","amount":2}]',
-           "--by", "judge"),
-       'b seq 9  judge  resolve_effect  instance_id=I1 ops=[{"amount":2,"op":"DAMAGE","target":"bob"}]\n'
-       "  auto: packet Q1 (alice->bob, 2, skill)\n"
-       "  waiting for: bob to assign 2 damage point(s) (Q1)\n"
-       "to move: bob\n")
+    lines = ok(adj("act", "b", "resolve_effect", "instance_id=I1", 'ops=[{"op":"DAMAGE","target":"bob","amount":2}]',
+                   "--by", "judge")).stdout.splitlines()
+    assert lines[:5] == ['b seq 9  judge  resolve_effect  instance_id=I1 ops=[{"amount":2,"op":"DAMAGE","target":"bob"}]',
+                         "  auto: packet Q1 (alice->bob, 2, skill)",
+                         "  waiting for: bob to assign 2 damage point(s) (Q1)",
+                         "  bob damage this turn 0 -> 2",
+                         "  phase: set 1, turn 1: Resolution step -> set 1, turn 1: Damage step"]
+    assert lines[-1] == "to move: bob"
     ok(adj("act", "b", "assign_damage", "player=bob", "slots=[1,1]", "--by", "bob"))
     guards = json.loads(ok(adj("state", "b", "--json")).stdout)["state"]["set"]["players"]["bob"]["guards"]
     assert [g["state"] for g in guards] == ["X", "U"]

@@ -112,9 +112,12 @@ def test_every_writing_command_says_the_store_is_read_only(adj, m, tmp_path, mon
 # -- 10: a closed pipe -------------------------------------------------------------------------------
 def test_a_closed_pipe_ends_quietly(tmp_path):
     env = {**os.environ, "ADJ_STORE": str(tmp_path / "s.sqlite3")}
-    adj = [sys.executable, "-m", "cli.main"]
-    subprocess.run([*adj, "import", "fixtures/bacdef/demo-contradiction.jsonl"], env=env, check=True, capture_output=True)
-    proc = subprocess.Popen([*adj, "replay", "demo-contradiction"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdout.readline().startswith(b"    1  judge  match_started")
+    adj = [sys.executable, "-c", "from tests.test_store_support import register_nim; register_nim(); "
+                                 "from cli.main import main; main(prog_name='adj')"]
+    takes = [take("alice" if n % 2 == 0 else "bob", 1) for n in range(3000)]  # a log of about 120 kB of lines:
+    path = write_jsonl(tmp_path / "long.jsonl", [{**START, "options": {"pile": 5000}}, *takes])  # more than a pipe holds
+    subprocess.run([*adj, "import", path], env=env, check=True, capture_output=True)
+    proc = subprocess.Popen([*adj, "log", "long"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().startswith(b"long: nim, alice v bob, 3001 events")
     proc.stdout.close()
-    assert (proc.wait(timeout=60), proc.stderr.read()) == (141, b"")
+    assert (proc.wait(timeout=120), proc.stderr.read()) == (141, b"")

@@ -12,7 +12,7 @@ from tests.test_cli import Adj, fails, ok
 @pytest.fixture
 def adj(tmp_path):
     a = Adj(tmp_path / "store.sqlite3")
-    ok(a("import", "fixtures/demonbrave/ex07-pair-vs-pair.jsonl"))
+    ok(a("import", "fixtures/demonbrave/golden/ex07-pair-vs-pair.jsonl"))
     return a
 
 

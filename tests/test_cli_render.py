@@ -93,5 +93,20 @@ def test_history_places_attempts_after_the_head_they_were_tried_at():
         "  3  judge  rewind         to_seq=1",
         "x    bob    take           [rejected: R-7: later]",
     ]
-    assert rows[3].to_json() == {"seq": 2, "by": "alice", "type": "take", "fields": {"n": 1}, "abandoned_by": 3}
-    assert rows[2].to_json()["rejected"] is True
+    assert rows[3].to_json() == {"kind": "event", "match_id": "m", "seq": 2, "type": "take", "by": "alice", "recorded_at": "",
+                                 "fields": {"n": 1}, "prev": "", "hash": "", "abandoned_by": 3}
+    assert rows[2].to_json() == {"kind": "rejected", "accepted": False, "match_id": "m", "head_seq": 1, "line": None,
+                                 "type": "take", "by": "bob", "rule": "R-1", "code": None, "message": "no",
+                                 "fields": {"n": 9}, "recorded_at": ""}
+
+
+def test_legal_lines_show_structured_choices_where_the_game_gives_no_text():
+    from adjudicator.kit import integer, one, some
+    from adjudicator.protocol import LegalAction
+    from adjudicator.render import action_json, legal_lines
+
+    acts = [LegalAction(who="bob", type="assign", choices={"player": one("bob"), "slots": some([1, 2, 3], 1, 2)}),
+            LegalAction(who="bob", type="take", fields="count=<1-3>", choices={"count": integer(1, 3)})]
+    assert legal_lines(acts) == ["bob: assign player=bob slots=[1-2 of 1|2|3]", "bob: take count=<1-3>"]
+    assert action_json(acts[0])["text"] == "assign player=bob slots=[1-2 of 1|2|3]"
+    assert action_json(acts[0])["fields"]["slots"] == {"kind": "some", "values": (1, 2, 3), "min": 1, "max": 2, "optional": False}

@@ -15,7 +15,7 @@ from tests.test_cli import Adj, ok
 ROOT = Path(__file__).resolve().parent.parent
 MATCHES = {
     "bacdef": ROOT / "fixtures/bacdef/demo-contradiction.jsonl",
-    "demonbrave": ROOT / "fixtures/demonbrave/ex08-double-reversal.jsonl",
+    "demonbrave": ROOT / "fixtures/demonbrave/golden/ex08-double-reversal.jsonl",
 }
 
 
@@ -60,3 +60,18 @@ def test_state_as_a_viewer_is_that_viewers_view(game, tmp_path):
             data = json.loads(ok(adj("state", "t", "--at", str(seq), "--as", viewer, "--json")).stdout)
             assert data["state"] == plain(match.game.view(match.fold.state_at(seq), viewer))
             assert data["to_move"] == to_move(match.game.legal(match.fold.state_at(seq)), viewer)
+
+
+def test_a_players_log_hides_private_fields_and_the_hashes_that_would_betray_them(tmp_path):
+    adj = Adj(tmp_path / "s.sqlite3")
+    ok(adj("import", str(MATCHES["bacdef"]), "--id", "t"))
+    judge = json.loads(ok(adj("log", "t", "--json")).stdout)["history"]
+    bob = json.loads(ok(adj("log", "t", "--as", "bob", "--json")).stdout)["history"]
+    assert len(judge) == len(bob)
+    hidden = [(j, b) for j, b in zip(judge, bob) if j["fields"] != b["fields"]]
+    assert hidden, "alice's guards are private in BACDEF"
+    for j, b in hidden:
+        assert b["kind"] == "event" and (b["prev"], b["hash"]) == (None, None)
+        assert "(hidden)" in json.dumps(b["fields"])
+    same = [b for j, b in zip(judge, bob) if j["fields"] == b["fields"] and b["kind"] == "event"]
+    assert all(b["hash"] for b in same)

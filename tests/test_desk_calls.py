@@ -18,7 +18,7 @@ from tests.test_cli import Adj, fails, ok
 from tests.test_page import enter
 
 BACDEF = "fixtures/bacdef/golden/ex-05-cap-and-fifth-point.jsonl"  # in progress, alice 1 set - bob 0
-DEMONBRAVE = "fixtures/demonbrave/ex03-single-vs-single.jsonl"
+DEMONBRAVE = "fixtures/demonbrave/golden/ex03-single-vs-single.jsonl"
 
 
 def nim(service: MatchService, match_id: str = "n") -> None:
@@ -205,6 +205,8 @@ def test_cli_note_penalty_log_and_exit_codes(tmp_path):
     assert bad.exit_code == 2 and "'red_card' is not one of" in bad.stderr
     fails(adj("act", "m", "take", "player=bob", "count=1", "--by", "bob"), 1,
           "ADJ-JDG-4: the match was decided by the match_loss of bob at seq 4; no more play is entered (a judge's note still may be)\n")
+    ok(adj("legal", "m"), "nothing is open; outcome: won by alice; match loss for bob (unsporting conduct; penalty at seq 4, "
+                          "about seq 2): shouted at the opponent\n")
     log = ok(adj("log", "m")).stdout.splitlines()
     assert log[3].split() == ["3", "judge", "note", "at_seq=2", 'text="bob', "says", "alice", "took", '4"']
     assert log[5] == ('  4  judge  penalty        at_seq=2 infraction="unsporting conduct" penalty=match_loss player=bob '

@@ -16,7 +16,7 @@ from tests.test_cli import Adj, fails, ok
 from tests.test_page import enter
 
 BACDEF = "fixtures/bacdef/demo-contradiction.jsonl"
-DEMONBRAVE = "fixtures/demonbrave/ex03-single-vs-single.jsonl"
+DEMONBRAVE = "fixtures/demonbrave/golden/ex03-single-vs-single.jsonl"
 
 
 @pytest.fixture
@@ -67,9 +67,9 @@ def test_diff_of_a_point_with_itself_and_bad_seqs(adj):
     ok(adj("diff", "b", "7", "7"), "b: after seq 7 -> after seq 7\nno change on the table\n")
     fails(adj("diff", "b", "7", "999"), 2, "error: Invalid value for B: b has events 1 to 112, not 999\n")
     fails(adj("diff", "b", "0", "7"), 2, "error: Invalid value for A: b has events 1 to 112, not 0\n")
-    # a name outside the match is a spectator (docs/games/bacdef.md ruling 10): public facts only
-    spectator = ok(adj("diff", "b", "1", "2", "--as", "carol")).stdout
-    assert spectator.splitlines()[0] == "b: after seq 1 -> after seq 2, as carol" and "alice-" not in spectator
+    carol = ok(adj("diff", "b", "4", "13", "--as", "carol")).stdout.splitlines()  # a spectator
+    assert carol[0] == "b: after seq 4 -> after seq 13, as carol (spectator)"
+    assert "    alice's hand: 5 -> 3 cards" in carol and "    bob's hand: 5 -> 4 cards" in carol and "bob-3" not in str(carol)
 
 
 def test_replay_words_each_step_like_diff(adj):
@@ -77,7 +77,7 @@ def test_replay_words_each_step_like_diff(adj):
     assert lines[1:3] == ["        H9 moved from alice's field to alice's trash",
                           "        over: attack: bob's DK → alice's H9, declared"]
     data = json.loads(ok(adj("replay", "d", "--from", "31", "--to", "31", "--json")).stdout)
-    assert [w["text"] for w in data["steps"][0]["words"]] == [line.strip() for line in lines[1:3]]
+    assert [w["text"] for w in data["history"][0]["words"]] == [line.strip() for line in lines[1:3]]
 
 
 def test_words_for_faces_counters_and_groups():

@@ -12,13 +12,16 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from adjudicator.page import page_data, render_page, script_json
+from adjudicator.render import outcome_text
 from adjudicator.service import MatchService, MemoryStore, parse_lines
 from cli.main import main
 
 BACDEF_FORKS = "fixtures/bacdef/golden/ex-13-judge-error-rewind.jsonl"
-DEMONBRAVE_CORRECTION = "fixtures/demonbrave/ex14-d-correction.jsonl"
+DEMONBRAVE_CORRECTION = "fixtures/demonbrave/golden/ex14-d-correction.jsonl"
 EVIL = "<script>alert(1)</script>"
 
 
@@ -208,7 +211,32 @@ def test_cli_replay_html_writes_the_page(tmp_path):
     report = json.loads(result.stdout)
     assert report["html"] == str(out) and report["as"] == "alice" and report["bytes"] == len(out.read_bytes())
     assert json.loads(parsed(out.read_text(encoding="utf-8")).data["adj-data"])["viewer"] == "alice"
-    # a name outside the match is a spectator (docs/games/bacdef.md ruling 10): a page of public facts
+    result = runner.invoke(main, ["--store", store, "replay", "m", "--html", "-"])  # the page on stdout, alone
+    assert result.exit_code == 0 and result.stdout.startswith("<!DOCTYPE html>") and result.stdout.rstrip().endswith("</html>")
     result = runner.invoke(main, ["--store", store, "replay", "m", "--html", str(out), "--as", "carol", "--json"])
-    assert result.exit_code == 0 and json.loads(result.stdout)["as"] == "carol"
-    assert json.loads(parsed(out.read_text(encoding="utf-8")).data["adj-data"])["viewer"] == "carol"
+    assert result.exit_code == 0, result.output  # a spectator: what anyone at the table may see
+    data = json.loads(parsed(out.read_text(encoding="utf-8")).data["adj-data"])
+    assert data["viewers"] == ["carol"]
+    assert not [c for z in data["zones"] for c in z["cards"] if c.get("down") and "id" in c]  # no face-down card known
+    assert not [z for z in data["zones"] if z["name"] == "hand" and z["cards"]]  # and no hand
+
+
+@given(st.text(min_size=1, max_size=40).filter(str.strip))
+def test_any_note_text_reaches_the_page_as_text_property(text):
+    """Whatever a judge types: the page keeps its two script elements and carries the text exactly."""
+    service = MatchService(MemoryStore())
+    service.new("nim", ["alice", "bob"], options={"pile": 5}, match_id="n")
+    service.submit("n", "note", "judge", {"at_seq": 1, "text": text})
+    html = render_page(service.load("n"), [])
+    tags = parsed(html)
+    assert [t for t, _ in tags.tags].count("script") == 2
+    data = json.loads(tags.data["adj-data"])
+    assert data["per"]["judge"]["m"][1] == [["note", f"judge's note at seq 1: {text}"]]
+
+
+def test_each_item_carries_the_outcome_after_it(bacdef):
+    service, match = bacdef
+    data = page_data(match, service.store.rejections("b"))
+    for item in data["items"]:
+        at = item["head"]
+        assert data["outcomes"][item["o"]] == outcome_text(match.fold.outcome(at)), item

@@ -12,7 +12,7 @@ from adjudicator.kit import Board
 from adjudicator.service import MatchService, MemoryStore
 
 BACDEF_DEMO = "fixtures/bacdef/demo-contradiction.jsonl"
-FIXTURES = sorted(glob.glob("fixtures/bacdef/golden/*.jsonl")) + sorted(glob.glob("fixtures/demonbrave/*.jsonl")) + [BACDEF_DEMO]
+FIXTURES = sorted(glob.glob("fixtures/bacdef/golden/*.jsonl")) + sorted(glob.glob("fixtures/demonbrave/golden/*.jsonl")) + [BACDEF_DEMO]
 
 
 def checked(path: str):
@@ -76,7 +76,7 @@ def test_bacdef_board_damage_turns_a_guard_and_destroys_it_into_the_discard():
 
 
 def test_demonbrave_board_counts_as_the_state_says_and_pairs_grouped():
-    match = checked("fixtures/demonbrave/ex07-pair-vs-pair.jsonl")
+    match = checked("fixtures/demonbrave/golden/ex07-pair-vs-pair.jsonl")
     game = match.game
     for seq, st in match.fold.history.items():
         b = game.board(st, None)
@@ -94,7 +94,7 @@ def test_demonbrave_board_counts_as_the_state_says_and_pairs_grouped():
 
 
 def test_demonbrave_rule_cards_hidden_until_both_selected_DB_HID_1():
-    match = checked("fixtures/demonbrave/ex01-opening.jsonl")
+    match = checked("fixtures/demonbrave/golden/ex01-opening.jsonl")
     game = match.game
     st = match.fold.state_at(2)  # alice selected, bob not yet
     alice_for_bob = zone(game.board(st, "bob"), "alice", "rule cards")

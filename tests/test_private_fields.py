@@ -52,10 +52,11 @@ def test_a_refused_attempt_keeps_its_rule_but_not_a_message_quoting_a_hidden_car
     fails(adj("act", "b", "place_field_card", "player=alice", "card_id=alice-4", "--by", "alice"), 1,
           "BAC-LIM-4: alice already placed a field card this turn; 'alice-4' stays in hand\n")
     rows = json.loads(ok(adj("log", "b", "--as", "bob", "--json")).stdout)["history"]
-    refused = [r for r in rows if r.get("rejected")]
-    assert refused == [{"rejected": True, "head_seq": 5, "by": "alice", "type": "place_field_card",
+    refused = [{k: r[k] for k in ("kind", "head_seq", "by", "type", "fields", "rule", "message")}
+               for r in rows if r["kind"] == "rejected"]
+    assert refused == [{"kind": "rejected", "head_seq": 5, "by": "alice", "type": "place_field_card",
                         "fields": {"player": "alice", "card_id": HIDDEN}, "rule": "BAC-LIM-4", "message": HIDDEN}]
-    mine = [r for r in json.loads(ok(adj("log", "b", "--as", "alice", "--json")).stdout)["history"] if r.get("rejected")]
+    mine = [r for r in json.loads(ok(adj("log", "b", "--as", "alice", "--json")).stdout)["history"] if r["kind"] == "rejected"]
     assert mine[0]["message"] == "alice already placed a field card this turn; 'alice-4' stays in hand"
 
 

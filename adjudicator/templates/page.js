@@ -11,7 +11,7 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   };
-  const state = { i: 0, viewer: D.viewer, open: new Set() };
+  const state = { i: 0, viewer: D.viewer, open: new Set(D.forks.map((_, k) => k)) };  // branches shown open
   const per = () => D.per[state.viewer];
   const rows = [];
   const forkRows = [];
@@ -69,6 +69,7 @@
     st.appendChild(el("span", "phase", b.phase || "—"));
     if (b.turn) st.appendChild(el("span", null, " · turn: " + b.turn));
     if (b.waiting) st.appendChild(el("span", null, " · waiting for " + b.waiting));
+    st.appendChild(el("div", "score", "outcome after this event: " + D.outcomes[items[state.i].o]));
     for (const p of D.players) {
       const box = el("div", "player");
       box.dataset.player = p;
@@ -151,8 +152,12 @@
       if (it.fork !== undefined && !forkStarted.has(it.fork)) {
         forkStarted.add(it.fork);
         const f = D.forks[it.fork];
-        const fr = el("div", "forkrow", "");
+        const fr = el("div", "forkrow");
         fr.dataset.fork = it.fork;
+        const fold = el("span", "fold");
+        fold.addEventListener("click", (e) => { e.stopPropagation(); toggleFork(it.fork, false); });
+        fr.appendChild(fold);
+        fr.appendChild(el("span", "what"));
         fr.addEventListener("click", () => toggleFork(it.fork, true));
         forkRows[it.fork] = fr;
         frag.appendChild(fr);
@@ -160,7 +165,7 @@
       const r = el("div", "row " + it.kind);
       r.dataset.i = i;
       if (it.seq !== null) r.dataset.seq = it.seq;
-      if (it.fork !== undefined) { r.classList.add("abandoned", "hide"); r.dataset.fork = it.fork; }
+      if (it.fork !== undefined) { r.classList.add("abandoned"); r.dataset.fork = it.fork; }
       r.appendChild(el("span", "seq", seqLabel(it)));
       r.appendChild(el("span", "t"));
       r.appendChild(el("span", "ms"));
@@ -188,8 +193,10 @@
       if (!fr) return;
       const f = D.forks[k];
       const open = state.open.has(k);
-      fr.textContent = (open ? "▾ " : "▸ ") + "fork: " + f.abandoned.length + " event(s) after seq " + f.to +
-        " abandoned by the rewind at seq " + f.rewind + (open ? "" : " — click to open");
+      fr.children[0].textContent = open ? "▾ " : "▸ ";
+      fr.children[0].title = open ? "fold this branch away" : "show this branch";
+      fr.children[1].textContent = "fork: " + f.abandoned.length + " event(s) after seq " + f.to +
+        " abandoned by the rewind at seq " + f.rewind + " — click to go to the branch";
       fr.classList.toggle("open", open);
     });
   }

@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from adjudicator.fold import Fold, decode_event
 from adjudicator.games.demonbrave import GAME
 from adjudicator.games.demonbrave import zones as Z
@@ -27,6 +29,8 @@ class Table:
         self.p1, self.p2 = p1, p2
         self.lines: list[dict[str, Any]] = []
         self.verdicts: list[tuple[str, str] | None] = []
+        self.checkpoints: list[dict[str, Any]] = []
+        self.outcome: dict[str, Any] | None = None
         self.fold = Fold(GAME, "build")
         fields: dict[str, Any] = {"game": "demonbrave", "players": [p1, p2]}
         if options:
@@ -176,9 +180,54 @@ class Table:
             self.ev("activate_effect", player, rule_card=rule_card, effect_id=effect_id)
             self.ev("resolve_chain_entry", JUDGE, entry_id=entry, ops=[])
 
+    # -- expectations (the golden runner's format, tests/test_golden.py) ---------------------
+    def expect(self, label: str, **view: Any) -> None:
+        """A checkpoint after the last line written: these keys of the judge's view, as the
+        example states them. Checked now, so a file is never written with a wrong figure."""
+        from tests.test_golden import contains
+
+        actual = msgspec.to_builtins(GAME.view(self.state, None))
+        wrong = contains(actual, view)
+        if wrong:
+            raise AssertionError(f"checkpoint {label!r} after line {len(self.lines)}: {wrong}")
+        self.checkpoints.append({"after_line": len(self.lines), "label": label, "view": view})
+
+    def expect_outcome(self, **outcome: Any) -> None:
+        from tests.test_golden import contains
+
+        wrong = contains(msgspec.to_builtins(GAME.outcome(self.state)), outcome)
+        if wrong:
+            raise AssertionError(f"outcome: {wrong}")
+        self.outcome = outcome
+
+    def expectation(self, example: str, title: str) -> dict[str, Any]:
+        rejected = {str(no): {"rule": v[0], "code": v[1]} for no, v in enumerate(self.verdicts, 1) if v is not None}
+        out: dict[str, Any] = {
+            "example": example,
+            "title": title,
+            "accepted": sum(v is None for v in self.verdicts),
+            "rejected": rejected,
+            "checkpoints": self.checkpoints,
+        }
+        if self.outcome is not None:
+            out["outcome"] = self.outcome
+        return out
+
     # -- output ------------------------------------------------------------------------------
-    def write(self, path: Path) -> None:
+    def write(self, path: Path, example: str = "", title: str = "") -> None:
         path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines), encoding="utf-8")
+        if example:
+            expect = json.dumps(self.expectation(example, title), ensure_ascii=False, indent=1)
+            path.with_suffix(".expect.json").write_text(expect + "\n", encoding="utf-8")
+
+
+def units(*written: str) -> list[dict[str, Any]]:
+    """A field as the chapter writes it, in field order: ``S3`` or ``PAIR-1[S3 H9]``."""
+    out: list[dict[str, Any]] = []
+    for w in written:
+        uid, _, rest = w.partition("[")
+        out.append({"unit": uid, "cards": rest.rstrip("]").split()} if rest else {"unit": uid})
+    return out
 
 
 def free_ids(state: State, player: str, avoid: set[str] | frozenset[str] = frozenset()) -> list[str]:

@@ -12,7 +12,7 @@ from adjudicator.games.demonbrave.state import State
 from adjudicator.service import MatchService
 from events.memory import MemoryStore
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "demonbrave"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "demonbrave" / "golden"
 
 
 class Replay:

@@ -2,6 +2,6 @@
 (rules/demonbrave.md). ``GAME`` is the reducer registered as ``demonbrave``."""
 
 from adjudicator.games.demonbrave.game import GAME, DemonBrave
-from adjudicator.games.demonbrave.view import compare, explain
+from adjudicator.games.demonbrave.explain import compare, explain
 
 __all__ = ["GAME", "DemonBrave", "compare", "explain"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.games.demonbrave.ranking import is_reversed
-from adjudicator.games.demonbrave.reducer import match_score
+from adjudicator.games.demonbrave.match import match_score
 from adjudicator.games.demonbrave.state import PLAYER, Player, State
 from adjudicator.games.demonbrave.view import legal
 from adjudicator.kit import Board, BoardCard, Zone
@@ -43,7 +43,7 @@ def _zones(s: State, p: Player, viewer: str | None) -> list[Zone]:
         hand = Zone(name="hand", owner=name, count=p.hand_count)
     field = tuple(
         BoardCard(id=c, label=c, turned=u.attacked, counters={"blocks": u.blocks} if u.blocks else {},
-                  group=u.unit_id if u.is_pair else None, tags=(u.unit_id,) if u.is_pair else ())
+                  group=u.unit_id if u.is_pair else None)
         for u in p.field for c in u.cards
     )
     if _sees_rule_cards(s, viewer, name):

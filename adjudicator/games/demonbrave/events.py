@@ -301,7 +301,6 @@ Event = Union[
 
 SETUP_EVENTS = (GameStarted, DeckRegistered, RuleCardsSelected, FirstPlayerDecided, DecksShuffled, OpeningHandsDrawn, Mulligan)
 PLAY_EVENTS = (Draw, AdvancePhase, PlayCard, FormPair, ActivateEffect, ResolveChainEntry, DeclareAttack, DeclareBlock, ResolveBattle, Concede)
-JUDGE_EVENTS = (DbRewind, DbCorrect, JudgeAdjust, DeclareResult, VoidGame)
 
 #: (event type, field) pairs only the judge and the acting player may see (§9, DB-HID-1).
 PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {

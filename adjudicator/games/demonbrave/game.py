@@ -6,14 +6,20 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from adjudicator.games.demonbrave import cards as C
-from adjudicator.games.demonbrave import reducer as R
+from adjudicator.games.demonbrave import explain as X
+from adjudicator.games.demonbrave import rules as R
+from adjudicator.games.demonbrave import setup as S
 from adjudicator.games.demonbrave import view as V
 from adjudicator.games.demonbrave.config import Config
-from adjudicator.games.demonbrave.events import PRIVATE_FIELDS, DbMatchStarted, Event
+from adjudicator.games.demonbrave.events import PRIVATE_FIELDS, DbMatchStarted, DbRewind, Event
+from adjudicator.games.demonbrave.guards import outsider
+from adjudicator.games.demonbrave.match import match_result, match_score
 from adjudicator.games.demonbrave.state import Result, State
 from adjudicator.kit import Game
-from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Outcome, Rewind, Violation
+from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Outcome, Violation
 
 
 class Reason(enum.StrEnum):
@@ -40,10 +46,19 @@ def _reason(result: Result) -> Reason:
     return Reason(text.lower())
 
 
+_REASON_TEXT = {
+    "LIFE_ZERO": "a life reached 0",
+    "BOTH_LIFE_ZERO": "both lives reached 0 together",
+    "FAILED_DRAW": "a draw could not be completed",
+    "STALEMATE": "idle turns with both decks empty",
+    "CONCESSION": "concession",
+}
+
+
 class DemonBrave(Game):
     name = "demonbrave"
     title = "DemonBrave"
-    rules_versions = R.RULES_VERSIONS
+    rules_versions = S.RULES_VERSIONS
     prefix = "DB"
     event_type = Event
     Options = Config
@@ -56,23 +71,43 @@ class DemonBrave(Game):
     correction_conflict = ("DB-RWD-6", "CORRECTION_CONFLICT")
 
     def initial(self, started: DbMatchStarted, ctx: Context) -> State:
-        return R.initial(started, ctx)
+        return S.initial(started, ctx)
 
     def step(self, state: State, event: Action, ctx: Context) -> State:
-        R.check(state, event, ctx)
-        if isinstance(event, Rewind):  # the gate; DB-RWD-3: the state after it is the state at to_seq
-            return state
-        return R.apply(state, event, ctx)
+        return R.step(state, event, ctx)
 
     def outcome(self, state: State) -> Outcome:
         many = state.config.match_games > 1
-        score = R.match_score(state) if many else None
-        res = R.match_result(state) if many else state.result
+        score = match_score(state) if many else None
+        res = match_result(state) if many else state.result
         if res is None:
             return Outcome(status="in_progress", score=score)
         status = {"WIN": "won", "DRAW": "drawn", "VOID": "void"}[res.outcome]
         return Outcome(status=status, winner=res.winner if res.outcome == "WIN" else None, score=score,  # type: ignore[arg-type]
                        reason=_reason(res).value, detail=res.reason)
+
+    def notes(self, state: State) -> list[str]:
+        """What the last event set off on its own: the battle's result, a chain entry resolved,
+        the phase or turn that follows, expiries, dissolved pairs, lives (``notes.py``)."""
+        return list(state.notes)
+
+    def after_rewind(self, current: State, target: State, event: DbRewind, ctx: Context) -> State:  # type: ignore[override]
+        """DB-RWD-3: the state at ``to_seq``; only its note for the table says what happened."""
+        note = f"rewound: the state after seq {event.to_seq} (DB-RWD-3); what followed it is an abandoned branch"
+        return msgspec.structs.replace(target, notes=(note,))
+
+    def milestones(self, before: State, after: State) -> list[str]:
+        """The result of a game, and of the match when it has several games (DB-RUL-30)."""
+        out = []
+        if after.match.results != before.match.results and after.match.results:
+            r = after.match.results[-1]
+            how = {"WIN": f"won by {r.winner}", "DRAW": "drawn", "VOID": "void: it counts for no one"}[r.outcome]
+            out.append(f"game {r.game_index} {how}: {_REASON_TEXT.get(r.reason, r.reason)}")
+        res = match_result(after)
+        if after.config.match_games > 1 and res is not None and res != match_result(before):
+            score = ", ".join(f"{n} {k}" for n, k in match_score(after).items())
+            out.append(f"match {'won by ' + str(res.winner) if res.outcome == 'WIN' else 'drawn'} ({score})")
+        return out
 
     def view(self, state: State, viewer: str | None = None) -> Mapping[str, Any]:
         return V.view(state, viewer)
@@ -88,7 +123,7 @@ class DemonBrave(Game):
 
     def explain(self, state: State, query: Mapping[str, Any]) -> dict[str, Any]:
         """Which unit is stronger and why (see ``view.explain``)."""
-        return V.explain(state, query)
+        return X.explain(state, query)
 
     def read_deck(self, text: str) -> tuple[str, ...]:
         return C.read_deck(text)
@@ -98,9 +133,10 @@ class DemonBrave(Game):
         return [Violation("DB-DECK-2", problem, "DECK_INVALID") for problem in C.deck_problems(deck)]
 
     def check_author(self, event: Action, players: Sequence[str]) -> None:
-        """Someone outside the match is refused under the DB-ACT rule of the event's type (§5.4)."""
+        """Someone outside the match is refused under the DB-ACT rule of the event's type (§5.4),
+        or, for the judge's events of §8, as JUDGE_ONLY (DB-RWD-2)."""
         if event.by != JUDGE and event.by not in players:
-            raise R.illegal(event, f"{event.by!r} is neither a player of this match ({', '.join(players)}) nor the judge")
+            raise outsider(event, players)
 
     def owner_of(self, type_: str, by: str, fields: Mapping[str, Any], name: str, players: Sequence[str]) -> str | None:
         """``opening_hands_drawn``'s ``p1_cards`` belong to the first seat, ``p2_cards`` to the second."""

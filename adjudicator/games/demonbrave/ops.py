@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from adjudicator.fold import event_type
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.events import (
@@ -47,8 +48,7 @@ class OpError(Exception):
 
 
 def _fail(op_no: int, op: AnyOp, message: str) -> Violation:
-    tag = type(op).__struct_config__.tag  # type: ignore[attr-defined]
-    return Violation(RULE, f"op {op_no} ({tag}) is invalid: {message}; no op of this event was applied", CODE)
+    return Violation(RULE, f"op {op_no} ({event_type(op)}) is invalid: {message}; no op of this event was applied", CODE)
 
 
 def apply_ops(state: State, ops: Sequence[AnyOp], seq: int) -> State:

@@ -234,7 +234,7 @@ def rank_unit(state: State, owner: str, unit: Unit) -> Rank:
 
 
 # -- battle outcomes (§6.4) ---------------------------------------------------------------------
-class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+class BattleOutcome(msgspec.Struct, frozen=True, kw_only=True):
     """What ``resolve_battle`` does: the row that applies, the cards to trash (owner, card) in
     order, the life lost, and a sentence for the table."""
 
@@ -256,7 +256,7 @@ class ChoiceError(Exception):
 
 def single_vs_pair(
     state: State, a_owner: str, attacker: Unit, t_owner: str, target: Unit, choice: str | None, *, strict: bool = True
-) -> Outcome:
+) -> BattleOutcome:
     """DB-RES-24: a single attacks a pair (or, by ruling, a blocking pair)."""
     cfg = state.config
     a_rank = rank_unit(state, a_owner, attacker)
@@ -269,9 +269,9 @@ def single_vs_pair(
         if strict and choice is not None:
             raise ChoiceError("INVALID_CHOICE", f"no choice is made with single_vs_pair_trash = all_weaker (got {choice!r})")
         if weaker:
-            return Outcome(rule="DB-RES-24", result="target_trashed", trash=tuple((t_owner, c) for c in weaker),
+            return BattleOutcome(rule="DB-RES-24", result="target_trashed", trash=tuple((t_owner, c) for c in weaker),
                            candidates=weaker, summary=f"{a_card} ({s}) trashes every weaker member of {target.unit_id}: {C.label(weaker)}")
-        return Outcome(rule="DB-RES-24", result="void", summary=f"{a_card} ({s}) finds no weaker member in {target.unit_id}: void")
+        return BattleOutcome(rule="DB-RES-24", result="void", summary=f"{a_card} ({s}) finds no weaker member in {target.unit_id}: void")
     if weaker:
         pool, what = weaker, "weaker"
     elif equal and cfg.single_vs_pair_tie == "trade":
@@ -281,12 +281,12 @@ def single_vs_pair(
     if not pool:
         if strict and choice is not None:
             raise ChoiceError("INVALID_CHOICE", f"{choice!r} cannot be chosen: no member of {target.unit_id} is weaker than or equal to {a_card} ({s})")
-        return Outcome(rule="DB-RES-24", result="void", summary=f"no member of {target.unit_id} is weaker than {a_card} ({s}){'' if not equal else ' and ties are void'}: void")
+        return BattleOutcome(rule="DB-RES-24", result="void", summary=f"no member of {target.unit_id} is weaker than {a_card} ({s}){'' if not equal else ' and ties are void'}: void")
     if choice is None:
         if len(pool) > 1:
             if strict:
                 raise ChoiceError("CHOICE_REQUIRED", f"{a_card} ({s}) against {target.unit_id}: the attacker must choose which {what} member goes: {C.label(pool)}")
-            return Outcome(rule="DB-RES-24", result="choice_needed", candidates=pool, summary=f"the attacker chooses one {what} member: {C.label(pool)}")
+            return BattleOutcome(rule="DB-RES-24", result="choice_needed", candidates=pool, summary=f"the attacker chooses one {what} member: {C.label(pool)}")
         chosen = pool[0]
     else:
         if choice not in pool:
@@ -298,13 +298,13 @@ def single_vs_pair(
             raise ChoiceError("INVALID_CHOICE", f"{why}; the choice is one of {C.label(pool)}")
         chosen = choice
     if what == "weaker":
-        return Outcome(rule="DB-RES-24", result="target_trashed", trash=((t_owner, chosen),), candidates=pool,
+        return BattleOutcome(rule="DB-RES-24", result="target_trashed", trash=((t_owner, chosen),), candidates=pool,
                        summary=f"{a_card} ({s}) trashes the weaker member {chosen} of {target.unit_id}")
-    return Outcome(rule="DB-RES-24", result="both_trashed", trash=((a_owner, a_card), (t_owner, chosen)), candidates=pool,
+    return BattleOutcome(rule="DB-RES-24", result="both_trashed", trash=((a_owner, a_card), (t_owner, chosen)), candidates=pool,
                    summary=f"{a_card} ({s}) and the equal member {chosen} of {target.unit_id} are both trashed")
 
 
-def unit_vs_unit(state: State, a_owner: str, attacker: Unit, t_owner: str, target: Unit, choice: str | None, *, strict: bool = True) -> Outcome:
+def unit_vs_unit(state: State, a_owner: str, attacker: Unit, t_owner: str, target: Unit, choice: str | None, *, strict: bool = True) -> BattleOutcome:
     """Rows DB-RES-20...27: an attack on a field unit."""
     cfg = state.config
     a_rank = rank_unit(state, a_owner, attacker)
@@ -318,35 +318,35 @@ def unit_vs_unit(state: State, a_owner: str, attacker: Unit, t_owner: str, targe
     if not attacker.is_pair:  # single vs single
         d = compare_singles(a_rank, t_rank)
         if d.winner == "a":
-            return Outcome(rule=d.rule, result="target_trashed", trash=t_all, decision=d, summary=f"{attacker.unit_id} ({a_rank.key[0]}) beats {target.unit_id} ({t_rank.key[0]}): {target.unit_id} trashed")
+            return BattleOutcome(rule=d.rule, result="target_trashed", trash=t_all, decision=d, summary=f"{attacker.unit_id} ({a_rank.key[0]}) beats {target.unit_id} ({t_rank.key[0]}): {target.unit_id} trashed")
         if d.winner == "equal":
-            return Outcome(rule=d.rule, result="both_trashed", trash=a_all + t_all, decision=d, summary=f"{attacker.unit_id} and {target.unit_id} are equal ({a_rank.key[0]}): both trashed")
-        return Outcome(rule=d.rule, result="void", decision=d, summary=f"{attacker.unit_id} ({a_rank.key[0]}) is weaker than {target.unit_id} ({t_rank.key[0]}): void")
+            return BattleOutcome(rule=d.rule, result="both_trashed", trash=a_all + t_all, decision=d, summary=f"{attacker.unit_id} and {target.unit_id} are equal ({a_rank.key[0]}): both trashed")
+        return BattleOutcome(rule=d.rule, result="void", decision=d, summary=f"{attacker.unit_id} ({a_rank.key[0]}) is weaker than {target.unit_id} ({t_rank.key[0]}): void")
     if not target.is_pair:  # pair vs single
         if t_rank.category == "JOKER":
-            return Outcome(rule="DB-RES-26", result="void", summary=f"a pair attacking the joker single {target.unit_id}: the joker is not trashed, void")
-        return Outcome(rule="DB-RES-25", result="target_trashed", trash=t_all, summary=f"pair {attacker.unit_id} trashes the single {target.unit_id}, whatever its number")
+            return BattleOutcome(rule="DB-RES-26", result="void", summary=f"a pair attacking the joker single {target.unit_id}: the joker is not trashed, void")
+        return BattleOutcome(rule="DB-RES-25", result="target_trashed", trash=t_all, summary=f"pair {attacker.unit_id} trashes the single {target.unit_id}, whatever its number")
     d = compare_pairs(a_rank, t_rank, cfg)  # pair vs pair
     if d.winner == "a":
-        return Outcome(rule="DB-RES-27", result="target_trashed", trash=t_all, decision=d, summary=f"{attacker.unit_id} {a_rank.text()} beats {target.unit_id} {t_rank.text()} ({d.basis}): {target.unit_id} trashed")
+        return BattleOutcome(rule="DB-RES-27", result="target_trashed", trash=t_all, decision=d, summary=f"{attacker.unit_id} {a_rank.text()} beats {target.unit_id} {t_rank.text()} ({d.basis}): {target.unit_id} trashed")
     if d.winner == "equal":
-        return Outcome(rule="DB-RES-27", result="both_trashed", trash=a_all + t_all, decision=d, summary=f"{attacker.unit_id} and {target.unit_id} are equal ({d.basis}): both trashed")
+        return BattleOutcome(rule="DB-RES-27", result="both_trashed", trash=a_all + t_all, decision=d, summary=f"{attacker.unit_id} and {target.unit_id} are equal ({d.basis}): both trashed")
     if cfg.weaker_attacking_pair == "trashed":
-        return Outcome(rule="DB-RES-27", result="attacker_trashed", trash=a_all, decision=d, summary=f"{attacker.unit_id} is weaker ({d.basis}): the attacking pair is trashed (weaker_attacking_pair = trashed)")
-    return Outcome(rule="DB-RES-27", result="void", decision=d, summary=f"{attacker.unit_id} {a_rank.text()} is weaker than {target.unit_id} {t_rank.text()} ({d.basis}): void")
+        return BattleOutcome(rule="DB-RES-27", result="attacker_trashed", trash=a_all, decision=d, summary=f"{attacker.unit_id} is weaker ({d.basis}): the attacking pair is trashed (weaker_attacking_pair = trashed)")
+    return BattleOutcome(rule="DB-RES-27", result="void", decision=d, summary=f"{attacker.unit_id} {a_rank.text()} is weaker than {target.unit_id} {t_rank.text()} ({d.basis}): void")
 
 
-def attack_on_player(state: State, a_owner: str, attacker: Unit, d_owner: str, blocker: Unit | None, blocked: bool, choice: str | None, *, strict: bool = True) -> Outcome:
+def attack_on_player(state: State, a_owner: str, attacker: Unit, d_owner: str, blocker: Unit | None, blocked: bool, choice: str | None, *, strict: bool = True) -> BattleOutcome:
     """Rows DB-RES-28...30 (and DB-RUL-26 for a blocker that left)."""
     cfg = state.config
     if not blocked:
         if strict and choice is not None:
             raise ChoiceError("INVALID_CHOICE", f"no choice is made when the attack is not blocked (got {choice!r})")
-        return Outcome(rule="DB-RES-28", result="life_lost", life_loss=((d_owner, 1),), summary=f"{attacker.unit_id} is not blocked: {d_owner} loses 1 life")
+        return BattleOutcome(rule="DB-RES-28", result="life_lost", life_loss=((d_owner, 1),), summary=f"{attacker.unit_id} is not blocked: {d_owner} loses 1 life")
     if blocker is None:
         if strict and choice is not None:
             raise ChoiceError("INVALID_CHOICE", f"the blocker has left the field; no choice is made (got {choice!r})")
-        return Outcome(rule="DB-RUL-26", result="blocked", summary="the declared blocker has left the field: still blocked, no damage, no battle")
+        return BattleOutcome(rule="DB-RUL-26", result="blocked", summary="the declared blocker has left the field: still blocked, no damage, no battle")
     if not attacker.is_pair:
         # A single with MAY_ATTACK_PLAYER that is blocked fights the blocker as if it had
         # attacked it (ruling R-DB-3 in docs/games/demonbrave.md); never damage.
@@ -357,21 +357,21 @@ def attack_on_player(state: State, a_owner: str, attacker: Unit, d_owner: str, b
     b_all = tuple((d_owner, c) for c in blocker.cards)
     if not blocker.is_pair:
         if C.is_joker(blocker.cards[0]) and cfg.joker_survives_block:
-            return Outcome(rule="DB-RES-29", result="blocked", summary=f"the joker {blocker.unit_id} blocks and survives (joker_survives_block): no damage")
-        return Outcome(rule="DB-RES-29", result="target_trashed", trash=b_all, summary=f"the single {blocker.unit_id} blocks and is trashed: no damage")
+            return BattleOutcome(rule="DB-RES-29", result="blocked", summary=f"the joker {blocker.unit_id} blocks and survives (joker_survives_block): no damage")
+        return BattleOutcome(rule="DB-RES-29", result="target_trashed", trash=b_all, summary=f"the single {blocker.unit_id} blocks and is trashed: no damage")
     d = compare_pairs(rank_unit(state, a_owner, attacker), rank_unit(state, d_owner, blocker), cfg)
     if d.winner == "a":
-        return Outcome(rule="DB-RES-30", result="target_trashed", trash=b_all, decision=d, summary=f"the blocking pair {blocker.unit_id} is weaker ({d.basis}): trashed, no damage")
+        return BattleOutcome(rule="DB-RES-30", result="target_trashed", trash=b_all, decision=d, summary=f"the blocking pair {blocker.unit_id} is weaker ({d.basis}): trashed, no damage")
     if d.winner == "equal":
         a_all = tuple((a_owner, c) for c in attacker.cards)
-        return Outcome(rule="DB-RES-30", result="both_trashed", trash=a_all + b_all, decision=d, summary=f"{attacker.unit_id} and the blocker {blocker.unit_id} are equal: both trashed, no damage")
+        return BattleOutcome(rule="DB-RES-30", result="both_trashed", trash=a_all + b_all, decision=d, summary=f"{attacker.unit_id} and the blocker {blocker.unit_id} are equal: both trashed, no damage")
     if cfg.stronger_blocking_pair == "attacker_trashed":
         a_all = tuple((a_owner, c) for c in attacker.cards)
-        return Outcome(rule="DB-RES-30", result="attacker_trashed", trash=a_all, decision=d, summary=f"the blocker {blocker.unit_id} is stronger ({d.basis}): the attacker is trashed (stronger_blocking_pair), no damage")
-    return Outcome(rule="DB-RES-30", result="void", decision=d, summary=f"the blocker {blocker.unit_id} is stronger ({d.basis}): void, no damage")
+        return BattleOutcome(rule="DB-RES-30", result="attacker_trashed", trash=a_all, decision=d, summary=f"the blocker {blocker.unit_id} is stronger ({d.basis}): the attacker is trashed (stronger_blocking_pair), no damage")
+    return BattleOutcome(rule="DB-RES-30", result="void", decision=d, summary=f"the blocker {blocker.unit_id} is stronger ({d.basis}): void, no damage")
 
 
-def battle(state: State, attack: Attack, choice: str | None, *, strict: bool = True) -> Outcome:
+def battle(state: State, attack: Attack, choice: str | None, *, strict: bool = True) -> BattleOutcome:
     """The outcome of the attack in progress (DB-RES-11 step 4), re-checking DB-RUL-26."""
     a_player = state.player(attack.attacker_player)
     d_player = state.player(attack.defender)
@@ -379,12 +379,12 @@ def battle(state: State, attack: Attack, choice: str | None, *, strict: bool = T
     if attacker is None:
         if strict and choice is not None:
             raise ChoiceError("INVALID_CHOICE", f"the attack is void (the attacker left the field); no choice is made (got {choice!r})")
-        return Outcome(rule="DB-RUL-26", result="void", summary=f"the attacker {attack.attacker} is no longer on the field: void")
+        return BattleOutcome(rule="DB-RUL-26", result="void", summary=f"the attacker {attack.attacker} is no longer on the field: void")
     if attack.target == PLAYER:
         if not attacker.is_pair and not has_status(state, attack.attacker_player, attacker, "MAY_ATTACK_PLAYER"):
             if strict and choice is not None:
                 raise ChoiceError("INVALID_CHOICE", f"the attack is void; no choice is made (got {choice!r})")
-            return Outcome(rule="DB-RUL-26", result="void", summary=f"the attacker {attack.attacker} can no longer attack the player: void")
+            return BattleOutcome(rule="DB-RUL-26", result="void", summary=f"the attacker {attack.attacker} can no longer attack the player: void")
         blocked = attack.step == "BLOCK_DECLARED" and attack.blocker is not None
         blocker = d_player.unit(attack.blocker) if blocked and attack.blocker else None
         return attack_on_player(state, attack.attacker_player, attacker, attack.defender, blocker, blocked, choice, strict=strict)
@@ -392,7 +392,7 @@ def battle(state: State, attack: Attack, choice: str | None, *, strict: bool = T
     if target is None:
         if strict and choice is not None:
             raise ChoiceError("INVALID_CHOICE", f"the attack is void (the target left the field); no choice is made (got {choice!r})")
-        return Outcome(rule="DB-RUL-26", result="void", summary=f"the target {attack.target} is no longer on the field: void")
+        return BattleOutcome(rule="DB-RUL-26", result="void", summary=f"the target {attack.target} is no longer on the field: void")
     return unit_vs_unit(state, attack.attacker_player, attacker, attack.defender, target, choice, strict=strict)
 
 

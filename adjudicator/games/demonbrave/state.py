@@ -129,7 +129,9 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
     reason: str = ""
 
 
-class MatchInfo(msgspec.Struct, frozen=True, kw_only=True):
+class MatchProgress(msgspec.Struct, frozen=True, kw_only=True):
+    """Where the match around the games stands: the game being played and the games done."""
+
     game_index: int = 1
     results: tuple[GameRecord, ...] = ()
     previous_first_player: str | None = None  # of the game before this one (DB-RUL-30)
@@ -157,9 +159,14 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     turn_progress: bool = False
     idle_turns: int = 0
     result: Result | None = None
-    match: MatchInfo = MatchInfo()
+    match: MatchProgress = MatchProgress()
     hands_drawn: bool = False
     turn_start_seq: int = 0  # the event that started the current turn (DB-RWD-3)
+    #: the effective seqs since the current turn (or the setup) began, for the rewinds ``legal``
+    #: offers; a rewind returns to the state at its target, whose list ends there
+    recent: tuple[int, ...] = ()
+    #: what the last event set off on its own, for the table (``notes``); not read by any rule
+    notes: tuple[str, ...] = ()
     end_seq: int | None = None  # the event that ended the game
 
     # -- lookups ---------------------------------------------------------------------------

@@ -1,25 +1,22 @@
-"""What the table sees: per-player views (§9), a text rendering, the open actions, and the
-explanation of a comparison ("which pair wins, and why")."""
+"""What the table sees: per-player views (§9), a text rendering, and the actions open now with
+every field's allowed values (``legal``). The judge's questions are ``explain``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from itertools import combinations
 from typing import Any
 
+from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import zones as Z
-from adjudicator.games.demonbrave.ranking import (
-    ChoiceError,
-    Outcome,
-    battle,
-    compare_ranks,
-    is_reversed,
-    rank_unit,
-    rank_view,
-    unit_vs_unit,
-)
-from adjudicator.games.demonbrave.reducer import can_block, match_result, match_score
-from adjudicator.games.demonbrave.state import PLAYER, State, Unit
-from adjudicator.protocol import JUDGE, LegalAction, Malformed
+from adjudicator.games.demonbrave.battle import can_block
+from adjudicator.games.demonbrave.chain import owned_rule_cards, resolves_as_catalogued, uses
+from adjudicator.games.demonbrave.judge import scope_problem
+from adjudicator.games.demonbrave.match import match_result, match_score
+from adjudicator.games.demonbrave.ranking import BattleOutcome, battle, has_status, is_reversed, rank_unit, rank_view
+from adjudicator.games.demonbrave.state import PLAYER, Player, State, Unit
+from adjudicator.kit import choice_text, one, some, text
+from adjudicator.protocol import JUDGE, Choice, LegalAction
 
 
 # -- units ------------------------------------------------------------------------------------------
@@ -53,7 +50,7 @@ def _sees_rule_cards(state: State, viewer: str | None, owner: str) -> bool:
     return all(p.selected for p in state.players)  # DB-HID-1: simultaneous reveal
 
 
-def outcome_view(out: Outcome) -> dict[str, Any]:
+def outcome_view(out: BattleOutcome) -> dict[str, Any]:
     d: dict[str, Any] = {"rule": out.rule, "result": out.result, "summary": out.summary}
     if out.trash:
         d["trash"] = [f"{o}:{c}" for o, c in out.trash]
@@ -171,166 +168,239 @@ def describe(state: State, player: str | None = None) -> str:
     return "\n".join(lines)
 
 
-# -- which actions are open (for "what can I do?") ----------------------------------------------------
-def legal(state: State) -> list[LegalAction]:
-    out: list[LegalAction] = []
-    add = lambda who, type_, fields="", note="": out.append(LegalAction(who=who, type=type_, fields=fields, note=note))  # noqa: E731
-    names = state.names
-    if state.status == "SETUP":
-        if not state.hands_drawn:
-            for p in state.players:
-                if p.deck_registered is None:
-                    add(p.name, "deck_registered", f"player={p.name} cards=[54 ids]", "optional")
-        if state.config.rule_card_pool == "shared":
-            if not state.shared_rule_cards:
-                add(JUDGE, "rule_cards_selected", f"rule_cards=[{state.config.rule_cards_per_player} ids]")
-        else:
-            for p in state.players:
-                if not p.selected:
-                    add(p.name, "rule_cards_selected", f"player={p.name} rule_cards=[{state.config.rule_cards_per_player} ids]")
-        if all(p.selected for p in state.players) and state.first_player is None:
-            add(JUDGE, "first_player_decided", f"first_player=<{'|'.join(names)}> method=<rps|coin|other>")
-        if state.first_player is not None and not state.hands_drawn:
-            add(JUDGE, "decks_shuffled", "", "optional")
-            add(JUDGE, "opening_hands_drawn", "p1_cards=[5 ids]? p2_cards=[5 ids]?")
-        if state.hands_drawn and state.config.mulligan == "one_free":
-            first = state.first_player or names[0]
-            order = [first, state.opponent(first)]
-            for n in order:
-                if not state.player(n).mulligan_done:
-                    add(n, "mulligan", f"player={n} take=<true|false>")
-                    break
-    elif state.status == "IN_PROGRESS":
-        tp = state.turn_player or names[0]
-        other = state.opponent(tp)
-        a = state.attack
-        if state.chain:
-            add(JUDGE, "resolve_chain_entry", f"entry_id={state.chain[-1].entry_id} ops=[...]?", "when both players have passed")
-        if state.phase == "DRAW" and not state.draw_done:
-            p = state.player(tp)
-            n = Z.available_draw(state, p, Z.required_draw(state, p))
-            add(tp, "draw", f"count={n} cards=[...]?")
-        elif not state.chain:
-            if a is None:
-                if state.phase == "MAIN":
-                    if state.player(tp).hand_count:
-                        add(tp, "play_card", "card=<id>")
-                    if len(state.player(tp).field) >= 2:
-                        add(tp, "form_pair", "units=[<unit ids>]")
-                if state.phase == "BATTLE":
-                    ready = [u.unit_id for u in state.player(tp).field if not u.attacked]
-                    if ready:
-                        add(tp, "declare_attack", f"attacker=<{'|'.join(ready)}> target=<unit id|PLAYER>")
-                add(tp, "advance_phase", "", {"MAIN": "to BATTLE" if state.turn_number > 1 else "to END", "BATTLE": "to END", "END": "ends the turn", "DRAW": "to MAIN"}.get(state.phase or "", ""))
-            else:
-                if a.target == PLAYER and a.step == "DECLARED":
-                    blockers = can_block(state, a.defender)
-                    add(a.defender, "declare_block", f"blocker=<{'|'.join(blockers + ['null'])}>")
-                    if not blockers:
-                        add(tp, "resolve_battle", "", "no unit can block")
-                else:
-                    add(tp, "resolve_battle", "choice=<card>?")
-        if not (state.phase == "DRAW" and not state.draw_done) and not (state.chain_resolving and not state.config.activations_during_resolution):
-            for who in (tp, other):
-                cards = state.shared_rule_cards if state.config.rule_card_pool == "shared" else state.player(who).rule_cards
-                if cards:
-                    add(who, "activate_effect", f"rule_card=<{'|'.join(cards)}> effect_id=<id> targets=[...]?")
-        for who in names:
-            add(who, "concede", f"player={who}")
-        add(JUDGE, "declare_result", "outcome=<WIN|DRAW> winner=<name>? reason=<text>")
-    else:
-        if match_result(state) is None:
-            add(JUDGE, "game_started", f"game_index={state.match.game_index + (0 if state.status == 'VOID' else 1)}")
-    add(JUDGE, "judge_adjust", "ops=[...] reason=<text>")
-    if state.status != "VOID":
-        add(JUDGE, "void_game", "reason=<text>")
-    add(JUDGE, "rewind", "to_seq=<seq> reason=<text> judge_override=<bool>?")
-    add(JUDGE, "correct", "at_seq=<seq> event={...} reason=<text>")
+# -- which actions are open, with every field's allowed values ---------------------------------------
+#: a list of values longer than this is printed as a count, not one by one
+SHOWN = 16
+
+
+def _field_text(name: str, c: Choice) -> str:
+    if any(isinstance(v, dict) or (isinstance(v, list) and any(isinstance(x, dict) for x in v)) for v in c.values):
+        shown = "|".join(json.dumps(v, separators=(",", ":")) for v in c.values)
+        return f"{name}={shown if len(c.values) == 1 else '<' + shown + '>'}" + ("?" if c.optional else "")
+    if len(c.values) <= SHOWN:
+        return choice_text(name, c)
+    n = str(c.min) if c.max == c.min else f"{c.min}-{c.max}"
+    body = f"<one of {len(c.values)} ids>" if c.kind == "one" else f"[{n} of {len(c.values)} ids]"
+    return f"{name}={body}" + ("?" if c.optional else "")
+
+
+def offer(out: list[LegalAction], who: str, type_: str, note: str = "", *, anytime: bool = False, **choices: Choice) -> None:
+    fields = " ".join(_field_text(k, c) for k, c in choices.items())
+    out.append(LegalAction(who=who, type=type_, fields=fields, note=note, anytime=anytime, choices=choices))
+
+
+def some_of(values: list[str], lo: int, hi: int | None = None, *, optional: bool = False) -> Choice:
+    """``some`` (never more than there is to pick from), or the empty list as the only value when
+    there is nothing to pick from."""
+    if not values:
+        return one([], optional=optional)
+    return some(values, lo, min(lo if hi is None else hi, len(values)), optional=optional)
+
+
+def unlocated(p: Player) -> list[str]:
+    """The ids of ``p`` that may be in the deck or the unknown part of the hand (DB-HID-5)."""
+    return [c for c in C.ALL_CARDS if not Z.located(p, c)]
+
+
+def _setup_selection(state: State, out: list[LegalAction]) -> None:
+    n = state.config.rule_cards_per_player
+    ids = [rc.id for rc in state.catalog]
+    if state.config.rule_card_pool == "shared":
+        if not state.shared_rule_cards:
+            offer(out, JUDGE, "rule_cards_selected", "the shared pool", rule_cards=some(ids, n))
+        return
+    for p in state.players:
+        if not p.selected:
+            offer(out, p.name, "rule_cards_selected", player=one(p.name), rule_cards=some(ids, n))
+
+
+def _setup(state: State, out: list[LegalAction]) -> None:
+    if not state.hands_drawn:
+        for p in state.players:
+            if p.deck_registered is None:
+                offer(out, p.name, "deck_registered", "optional", anytime=True, player=one(p.name), cards=some(C.ALL_CARDS, C.DECK_SIZE))
+    _setup_selection(state, out)
+    if all(p.selected for p in state.players) and state.first_player is None:
+        before = state.match.previous_first_player
+        alternate = state.config.next_game_first_player == "alternate" and before is not None
+        first = [n for n in state.names if not (alternate and n == before)]
+        offer(out, JUDGE, "first_player_decided", first_player=one(*first), method=one("rps", "coin", "other", optional=True))
+    if state.first_player is not None and not state.hands_drawn:
+        offer(out, JUDGE, "decks_shuffled", "optional", anytime=True)
+        n, required = state.config.opening_hand, state.config.draw_identities_required
+        hands = {f"p{i}_cards": some(unlocated(p), n, optional=not required) for i, p in enumerate(state.players, 1)}
+        offer(out, JUDGE, "opening_hands_drawn", **hands)
+    if state.hands_drawn and state.config.mulligan == "one_free":
+        first = state.first_player or state.names[0]
+        for name in (first, state.opponent(first)):
+            if not state.player(name).mulligan_done:
+                offer(out, name, "mulligan", player=one(name), take=one(True, False))
+                break
+
+
+def _draw(state: State, out: list[LegalAction], tp: str) -> None:
+    p = state.player(tp)
+    n = Z.available_draw(state, p, Z.required_draw(state, p))
+    pool = unlocated(p)
+    if n > p.deck_count:  # reshuffle_trash: the trash becomes the deck during this draw
+        pool += list(p.trash)
+    required = state.config.draw_identities_required
+    cards = some_of(pool, n if required else 0, n, optional=not required)
+    offer(out, tp, "draw", count=one(n), cards=cards, player=one(tp, optional=True))
+
+
+def pair_choices(state: State, who: str) -> list[tuple[Choice, str]]:
+    """The ``units`` of every valid ``form_pair`` (DB-ACT-11, DB-RUL-5), each with a note: a new
+    pair from 2+ singles; every pair extended by 1+ singles (with pair_extend); any 2+ units
+    (with pair_merge). Lists of units that must go together are a ``one`` over the complete list."""
+    cfg = state.config
+    field = state.player(who).field
+    singles = [u.unit_id for u in field if not u.is_pair]
+    pairs = [u.unit_id for u in field if u.is_pair]
+    if cfg.pair_extend and cfg.pair_merge:
+        return [(some([u.unit_id for u in field], 2, len(field)), "")] if len(field) >= 2 else []
+    out: list[tuple[Choice, str]] = []
+    if len(singles) >= 2:
+        out.append((some(singles, 2, len(singles)), "a new pair"))
+    if cfg.pair_extend and singles:
+        most = len(singles) if len(singles) <= 8 else 2
+        extra = "" if most == len(singles) else f"; listed with up to {most} singles, more may be added"
+        for pair in pairs:
+            joins = [[pair, *group] for k in range(1, most + 1) for group in combinations(singles, k)]
+            out.append((one(*joins), f"{pair} grows{extra}"))
     return out
 
 
-# -- explaining a comparison ------------------------------------------------------------------------
-def find_unit(state: State, ref: str, where: str = "$") -> tuple[str, Unit]:
-    """A unit named ``PAIR-3``, ``S3`` (if on one field only) or ``alice:S3``; a card inside a
-    pair names its pair."""
-    if not isinstance(ref, str) or not ref:
-        raise Malformed(f"name a unit: PAIR-n, a card id, or player:unit (got {ref!r})", where)
-    owner, sep, uid = ref.partition(":")
-    owners = [owner] if sep else list(state.names)
-    if not sep:
-        uid = ref
-    if sep and owner not in state.names:
-        raise Malformed(f"{owner!r} is not a player of this match ({', '.join(state.names)})", where)
-    hits = []
-    for n in owners:
-        p = state.player(n)
-        u = p.unit(uid) or p.unit_of(uid)
-        if u is not None:
-            hits.append((n, u))
-    if not hits:
-        raise Malformed(f"no unit {ref!r} is on a field", where)
-    if len(hits) > 1:
-        raise Malformed(f"{uid} is on both fields; write {hits[0][0]}:{uid} or {hits[1][0]}:{uid}", where)
-    return hits[0]
+def _main_phase(state: State, out: list[LegalAction], tp: str) -> None:
+    p = state.player(tp)
+    if p.hand_count:
+        hand = [c for c in C.ALL_CARDS if Z.possible_in_hand(p, c)]
+        offer(out, tp, "play_card", "" if Z.unknown_in_hand(p) else "every card in hand is known", card=one(*hand), player=one(tp, optional=True))
+    for units, note in pair_choices(state, tp):
+        offer(out, tp, "form_pair", note, units=units, player=one(tp, optional=True))
 
 
-def _side(state: State, owner: str, u: Unit) -> dict[str, Any]:
-    return {"player": owner, "unit": u.unit_id, "cards": list(u.cards), **rank_view(rank_unit(state, owner, u)), "text": unit_text(state, owner, u)}
+def _attacks(state: State, out: list[LegalAction], tp: str) -> None:
+    """One ``declare_attack`` per unit that may attack, with the targets it may attack (§6.3)."""
+    foe = state.opponent(tp)
+    for u in state.player(tp).field:
+        if u.attacked or has_status(state, tp, u, "CANNOT_ATTACK"):
+            continue
+        targets = [t.unit_id for t in state.player(foe).field if not has_status(state, foe, t, "CANNOT_BE_ATTACKED")]
+        if u.is_pair or has_status(state, tp, u, "MAY_ATTACK_PLAYER"):
+            targets.append(PLAYER)
+        if targets:
+            offer(out, tp, "declare_attack", attacker=one(u.unit_id), target=one(*targets), player=one(tp, optional=True))
 
 
-def _would(state: State, a_owner: str, a: Unit, t_owner: str, t: Unit) -> dict[str, Any]:
-    try:
-        out = unit_vs_unit(state, a_owner, a, t_owner, t, None, strict=False)
-    except ChoiceError as exc:  # pragma: no cover - strict=False never raises
-        return {"error": exc.message}
-    return outcome_view(out)
-
-
-def compare(state: State, unit_a: str, unit_b: str) -> dict[str, Any]:
-    """Each side's tier category and strength keys, which is stronger and the rule that
-    decided it; for units of different players, what each attack would do."""
-    a_owner, a = find_unit(state, unit_a, "$.a")
-    b_owner, b = find_unit(state, unit_b, "$.b")
-    ra, rb = rank_unit(state, a_owner, a), rank_unit(state, b_owner, b)
-    d = compare_ranks(ra, rb, state.config)
-    result: dict[str, Any] = {
-        "order": "reversed" if is_reversed(state) else "normal",
-        "config": {"pair_category_order": list(state.config.pair_category_order), "pair_size_rule": state.config.pair_size_rule, "joker_in_pair": state.config.joker_in_pair},
-        "a": _side(state, a_owner, a),
-        "b": _side(state, b_owner, b),
-        "stronger": d.winner,
-        "rule": d.rule,
-        "basis": d.basis,
-    }
-    if a_owner != b_owner:
-        result["if_a_attacks_b"] = _would(state, a_owner, a, b_owner, b)
-        result["if_b_attacks_a"] = _would(state, b_owner, b, a_owner, a)
-    return result
-
-
-def explain(state: State, query: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """``{"a": ref, "b": ref}`` (or ``{"units": [a, b]}``) compares two units; ``{"unit": ref}``
-    ranks one; ``{}`` explains the attack in progress."""
-    q = dict(query or {})
-    units = q.get("units")
-    if units is not None:
-        if not isinstance(units, (list, tuple)) or len(units) != 2:
-            raise Malformed("units: name exactly two units to compare", "$.units")
-        q["a"], q["b"] = units
-    if "a" in q or "b" in q:
-        if "a" not in q or "b" not in q:
-            raise Malformed("name both units to compare: a and b", "$.b" if "a" in q else "$.a")
-        return compare(state, q["a"], q["b"])
-    if "unit" in q:
-        owner, u = find_unit(state, q["unit"], "$.unit")
-        return {"order": "reversed" if is_reversed(state) else "normal", "unit": _side(state, owner, u)}
+def _battle(state: State, out: list[LegalAction], tp: str) -> None:
+    """The attack in progress: the defender's block, then the battle (DB-ACT-15, DB-ACT-16)."""
     a = state.attack
     if a is None:
-        raise Malformed("no attack is in progress; name two units to compare (a=..., b=...)", "$")
-    out: dict[str, Any] = {"attack": attack_view(state)}
-    attacker = state.player(a.attacker_player).unit(a.attacker)
-    other_id = a.blocker if a.target == PLAYER else a.target
-    other = state.player(a.defender).unit(other_id) if other_id else None
-    if attacker is not None and other is not None:
-        out["comparison"] = compare(state, f"{a.attacker_player}:{attacker.unit_id}", f"{a.defender}:{other.unit_id}")
+        return
+    if a.target == PLAYER and a.step == "DECLARED":
+        blockers = can_block(state, a.defender)
+        offer(out, a.defender, "declare_block", blocker=one(*blockers, None), player=one(a.defender, optional=True))
+        if blockers and state.player(a.attacker_player).unit(a.attacker) is not None:
+            return
+    outcome = battle(state, a, None, strict=False)
+    choices: dict[str, Choice] = {}
+    if state.config.single_vs_pair_trash == "one_chosen" and outcome.candidates:
+        choices["choice"] = one(*outcome.candidates, optional=len(outcome.candidates) == 1)
+    offer(out, tp, "resolve_battle", outcome.summary, **choices)
+
+
+def _effects(state: State, out: list[LegalAction], who: str) -> None:
+    """One ``activate_effect`` per rule card ``who`` may activate now, with its effects (§6.6)."""
+    if any(s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE" for s in state.statuses):
+        return
+    turn = who == state.turn_player
+    me = state.player(who)
+    targets = [e.entry_id for e in state.chain] + [u.unit_id for u in me.field] + [c for u in me.field if u.is_pair for c in u.cards]
+    for rc in dict.fromkeys(owned_rule_cards(state, who)):
+        card = state.rule_card(rc)
+        open_ids, asserted = [], False
+        for e in card.effects if card is not None else ():
+            if not turn and e.usable_in_opponent_turn is False:
+                continue
+            used = uses(state, who, rc, e.effect_id)
+            this_turn = used.this_turn if used and used.turn_number == state.turn_number else 0
+            if used and ((e.limit_per_turn is not None and this_turn >= e.limit_per_turn) or (e.limit_per_game is not None and used.this_game >= e.limit_per_game)):
+                continue
+            open_ids.append(e.effect_id)
+            asserted |= not turn and e.usable_in_opponent_turn is None
+        if not open_ids:
+            continue
+        judge_asserted = one(True) if asserted else one(False, True, optional=True)
+        note = "" if turn else "a response in the opponent's turn" + ("; the judge asserts it is allowed" if asserted else "")
+        offer(out, who, "activate_effect", note, anytime=not turn, rule_card=one(rc), effect_id=one(*open_ids),
+              targets=some_of(targets, 0, 1, optional=True), cost_ops=one([], optional=True),
+              judge_asserted=judge_asserted, player=one(who, optional=True))
+
+
+def _turn(state: State, out: list[LegalAction]) -> None:
+    tp = state.turn_player or state.names[0]
+    if state.chain:
+        canonical = resolves_as_catalogued(state)
+        offer(out, JUDGE, "resolve_chain_entry", "when both players have passed" + ("; ops left out: the catalog's" if canonical else ""),
+              entry_id=one(state.chain[-1].entry_id), ops=one([], optional=canonical))
+    if state.phase == "DRAW" and not state.draw_done:
+        _draw(state, out, tp)
+        return
+    if not state.chain:
+        if state.attack is not None:
+            _battle(state, out, tp)
+        else:
+            if state.phase == "MAIN":
+                _main_phase(state, out, tp)
+            if state.phase == "BATTLE":
+                _attacks(state, out, tp)
+            note = {"MAIN": "to BATTLE" if state.turn_number > 1 else "to END", "BATTLE": "to END", "END": "ends the turn", "DRAW": "to MAIN"}
+            offer(out, tp, "advance_phase", note.get(state.phase or "", ""), player=one(tp, optional=True))
+    if not (state.chain_resolving and not state.config.activations_during_resolution):
+        for who in (tp, state.opponent(tp)):
+            _effects(state, out, who)
+
+
+def rewind_targets(state: State) -> list[int]:
+    """The seqs a rewind may return to without ``judge_override`` (DB-RWD-3), among the effective
+    events of the current turn (or setup)."""
+    return [s for s in state.recent if scope_problem(state, None, s, "") is None]
+
+
+def _judge(state: State, out: list[LegalAction]) -> None:
+    if state.status in ("FINISHED", "VOID"):
+        if match_result(state) is None:
+            offer(out, JUDGE, "game_started", game_index=one(state.match.game_index + (0 if state.status == "VOID" else 1)))
+    else:
+        offer(out, JUDGE, "declare_result", anytime=True, outcome=one("WIN"), winner=one(*state.names), reason=text())
+        offer(out, JUDGE, "declare_result", anytime=True, outcome=one("DRAW"), reason=text())
+    if state.status != "VOID":
+        offer(out, JUDGE, "void_game", anytime=True, reason=text())
+    note = {"op": "NOTE", "text": "recorded by the judge"}
+    offer(out, JUDGE, "judge_adjust", "any ops of §10.1; a NOTE is shown", anytime=True, ops=one([note]), reason=text())
+    targets = rewind_targets(state)
+    if targets:
+        offer(out, JUDGE, "rewind", "within the current turn; further back with judge_override", anytime=True,
+              to_seq=one(*targets), reason=text(), judge_override=one(False, True, optional=True))
+    valid = set(targets)  # a correction lands after the event before at_seq: that one must be in scope
+    at = [s for before, s in zip(state.recent, state.recent[1:]) if before in valid]
+    if at:
+        inserted = {"type": "judge_adjust", "by": JUDGE, "ops": [note], "reason": "forgotten"}
+        offer(out, JUDGE, "correct", "inserts a play event or a judge_adjust before at_seq; a judge_adjust is shown", anytime=True,
+              at_seq=one(*at), event=one(inserted), reason=text(), judge_override=one(False, True, optional=True))
+
+
+def legal(state: State) -> list[LegalAction]:
+    """The actions open now, each field with its allowed values (``Choice``): every action built
+    from any combination of them is accepted. Actions open at any moment (a concession, the judge's
+    events, a response in the opponent's turn) are ``anytime``."""
+    out: list[LegalAction] = []
+    if state.status == "SETUP":
+        _setup(state, out)
+    elif state.status == "IN_PROGRESS":
+        _turn(state, out)
+        for who in state.names:
+            offer(out, who, "concede", anytime=True, player=one(who))
+    _judge(state, out)
     return out

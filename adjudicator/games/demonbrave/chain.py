@@ -1,0 +1,138 @@
+"""Rule-card effects and the chain (rules §6.6, DB-ACT-12, DB-ACT-13): an activation pushes an
+entry; the top entry resolves with the ops that carry out its text (as entered, or the catalog's
+canonical ops), validated as one list (DB-EFF-14)."""
+
+from __future__ import annotations
+
+from adjudicator.games.demonbrave import ops as O
+from adjudicator.games.demonbrave import zones as Z
+from adjudicator.games.demonbrave.events import ActivateEffect, AnyOp, Effect, ResolveChainEntry
+from adjudicator.games.demonbrave.guards import actor, illegal
+from adjudicator.games.demonbrave.state import ChainEntry, EffectUse, State
+from adjudicator.protocol import JUDGE, Context, Violation
+
+
+def find_effect(state: State, rule_card: str, effect_id: str) -> Effect | None:
+    rc = state.rule_card(rule_card)
+    if rc is None:
+        return None
+    for e in rc.effects:
+        if e.effect_id == effect_id:
+            return e
+    return None
+
+
+def owned_rule_cards(state: State, who: str) -> tuple[str, ...]:
+    """The rule cards ``who`` may activate: their own, or the shared pool (DB-RUL-14)."""
+    return state.shared_rule_cards if state.config.rule_card_pool == "shared" else state.player(who).rule_cards
+
+
+def uses(state: State, who: str, rule_card: str, effect_id: str) -> EffectUse | None:
+    for u in state.player(who).effect_uses:
+        if u.rule_card == rule_card and u.effect_id == effect_id:
+            return u
+    return None
+
+
+def _check_limits(state: State, ev: ActivateEffect, who: str, effect: Effect) -> None:
+    """DB-LIM-7: the catalog's limits per turn and per game."""
+    used = uses(state, who, ev.rule_card, ev.effect_id)
+    if used is None:
+        return
+    this_turn = used.this_turn if used.turn_number == state.turn_number else 0
+    if effect.limit_per_turn is not None and this_turn >= effect.limit_per_turn:
+        raise Violation("DB-LIM-7", f"{who} has used {ev.effect_id} {this_turn} time(s) this turn; the limit is {effect.limit_per_turn}", "EFFECT_LIMIT")
+    if effect.limit_per_game is not None and used.this_game >= effect.limit_per_game:
+        raise Violation("DB-LIM-7", f"{who} has used {ev.effect_id} {used.this_game} time(s) this game; the limit is {effect.limit_per_game}", "EFFECT_LIMIT")
+
+
+def _check_activation(state: State, ev: ActivateEffect, who: str) -> None:
+    if state.phase == "DRAW" and not state.draw_done:
+        raise Violation("DB-TURN-4", f"no effect is activated before {state.turn_player}'s draw", "DRAW_NOT_DONE")
+    if state.chain_resolving and not state.config.activations_during_resolution:
+        raise Violation("DB-RES-43", f"{who} cannot activate {ev.rule_card} while the chain is resolving; wait until it is empty", "CHAIN_RESOLVING")
+    owned = owned_rule_cards(state, who)
+    if ev.rule_card not in owned:
+        raise Violation("DB-ACT-12", f"{who} has not selected the rule card {ev.rule_card} (selected: {', '.join(owned) or 'none'})", "RULE_CARD_NOT_OWNED")
+    effect = find_effect(state, ev.rule_card, ev.effect_id)
+    if effect is None:
+        rc = state.rule_card(ev.rule_card)
+        known = ", ".join(e.effect_id for e in rc.effects) if rc else ""
+        raise illegal(ev, f"the rule card {ev.rule_card} has no effect {ev.effect_id!r} (it has: {known or 'none'})")
+    if who != state.turn_player:
+        if effect.usable_in_opponent_turn is False or (effect.usable_in_opponent_turn is None and not ev.judge_asserted):
+            why = "is not usable in the opponent's turn" if effect.usable_in_opponent_turn is False else "is not known to be usable in the opponent's turn (the judge may assert it: judge_asserted=true)"
+            raise Violation("DB-RES-40", f"{who} cannot activate {ev.effect_id} in {state.turn_player}'s turn: it {why}", "NOT_ALLOWED_IN_OPPONENT_TURN")
+    if any(s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE" for s in state.statuses):
+        raise illegal(ev, f"{who} cannot activate effects now (CANNOT_ACTIVATE)")
+    _check_limits(state, ev, who, effect)
+
+
+def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
+    who = actor(state, ev, state.turn_player)
+    _check_activation(state, ev, who)
+    state = O.apply_ops(state, ev.cost_ops, ctx.seq)  # the costs are paid at once
+    entry = ChainEntry(
+        entry_id=f"E{state.entry_counter}",
+        controller=who,
+        rule_card=ev.rule_card,
+        effect_id=ev.effect_id,
+        targets=tuple(ev.targets),
+        source_seq=ctx.seq,
+    )
+    used = uses(state, who, ev.rule_card, ev.effect_id)
+    if used is None:
+        new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=state.turn_number, this_turn=1, this_game=1)
+    else:
+        this_turn = used.this_turn + 1 if used.turn_number == state.turn_number else 1
+        new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=state.turn_number, this_turn=this_turn, this_game=used.this_game + 1)
+    p = state.player(who)
+    p = Z.rep(p, effect_uses=tuple(u for u in p.effect_uses if u is not used) + (new_use,))
+    return Z.rep(state.with_player(p), chain=state.chain + (entry,), entry_counter=state.entry_counter + 1)
+
+
+def entry_ops(state: State, ev: ResolveChainEntry) -> tuple[AnyOp, ...]:
+    """The ops that carry out the top entry: as entered, or the catalog's canonical ops."""
+    entry = state.chain[-1]
+    if ev.ops is not None:
+        return ev.ops
+    if entry.negated:
+        return ()
+    effect = find_effect(state, entry.rule_card, entry.effect_id)
+    if effect is None or effect.canonical_ops is None:
+        raise illegal(ev, f"the catalog does not say what {entry.effect_id} does; enter the ops that carry out its text (ops=[...])")
+    values = {
+        "$TARGET": entry.targets[0] if entry.targets else None,
+        "$CONTROLLER": entry.controller,
+        "$OPPONENT": state.opponent(entry.controller),
+    }
+    try:
+        return O.decode_ops(O.substitute(list(effect.canonical_ops), values))
+    except O.OpError as exc:
+        raise Violation(O.RULE, f"{entry.entry_id} ({entry.effect_id}): {exc}", O.CODE) from None
+
+
+def on_resolve_chain_entry(state: State, ev: ResolveChainEntry, ctx: Context) -> State:
+    if ev.by != JUDGE and ev.by not in state.names:
+        raise illegal(ev, f"{ev.by!r} is neither a player of this match nor the judge")
+    if not state.chain:
+        raise illegal(ev, f"there is no chain entry to resolve ({ev.entry_id})")
+    top = state.chain[-1]
+    if ev.entry_id != top.entry_id:
+        order = ", ".join(e.entry_id for e in reversed(state.chain))
+        raise Violation("DB-RES-41", f"{ev.entry_id} is not the top of the chain; entries resolve last in, first out: {order}", "NOT_TOP_OF_CHAIN")
+    if top.negated and ev.ops:
+        raise illegal(ev, f"{top.entry_id} was negated: it resolves with no ops (ops=[])")
+    ops = entry_ops(state, ev)
+    chain = state.chain[:-1]  # the entry leaves the chain before its ops run (R-DB-8)
+    return O.apply_ops(Z.rep(state, chain=chain, chain_resolving=bool(chain)), ops, ctx.seq)
+
+
+def resolves_as_catalogued(state: State) -> bool:
+    """Whether the top entry can be resolved with ``ops`` left out now: the catalog's canonical
+    ops (or none, for a negated entry) apply (for ``legal``)."""
+    try:
+        on_resolve_chain_entry(state, ResolveChainEntry(by=JUDGE, entry_id=state.chain[-1].entry_id), Context(seq=0))
+    except Violation:
+        return False
+    return True

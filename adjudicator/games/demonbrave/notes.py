@@ -1,0 +1,89 @@
+"""What an event set off on its own, in the table's words (``Game.notes``, printed after ``adj
+act``): the battle's result, a chain entry resolved, the phase and turn that follow, expiries at the
+END advance, pairs that dissolved, lives that changed, a game that ended with an attack or a chain
+still open (DB-RUL-25). Computed once per event from the states before and after it; not part of
+the game: ``view`` does not show them, and no rule reads them."""
+
+from __future__ import annotations
+
+from adjudicator.games.demonbrave import zones as Z
+from adjudicator.games.demonbrave.events import ActivateEffect, Draw, ResolveBattle, ResolveChainEntry
+from adjudicator.games.demonbrave.ranking import battle, is_reversed
+from adjudicator.games.demonbrave.state import State
+from adjudicator.protocol import Action
+
+
+def _battle(before: State, event: ResolveBattle) -> list[str]:
+    a = before.attack
+    if a is None:  # never: resolve_battle is accepted only with an attack in progress
+        return []
+    out = battle(before, a, event.choice, strict=False)
+    return [f"battle: {a.attacker_player}'s {a.attacker} → {a.target}: {out.summary} [{out.rule}]"]
+
+
+def _chain(before: State, after: State, event: ResolveChainEntry) -> list[str]:
+    top = before.chain[-1]
+    how = "negated: no ops" if top.negated else ("the catalog's ops" if event.ops is None else f"{len(event.ops)} op(s) as entered")
+    out = [f"{top.entry_id} resolved ({top.effect_id} by {top.controller}; {how})"]
+    if after.status == "IN_PROGRESS":
+        out.append(f"chain: {after.chain[-1].entry_id} is next; no activation until the chain is empty" if after.chain
+                   else "chain empty: play goes on")
+    return out
+
+
+def _phase(before: State, after: State) -> list[str]:
+    if after.status != "IN_PROGRESS" or (before.turn_number, before.phase) == (after.turn_number, after.phase):
+        return []
+    out: list[str] = []
+    if before.status == "SETUP":
+        return [f"play starts: turn 1, {after.turn_player}'s MAIN phase (no draw on turn 1)"]
+    if after.turn_number != before.turn_number:
+        if len(after.reversals) < len(before.reversals):
+            out.append(f"reversal expired: order {'reversed' if is_reversed(after) else 'normal'} again")
+        if after.idle_turns:
+            out.append(f"an idle turn with both decks empty: {after.idle_turns} of {after.config.stalemate_idle_turns} (DB-LIM-12)")
+        p = after.player(after.turn_player or "")
+        n = Z.available_draw(after, p, Z.required_draw(after, p))
+        out.append(f"turn {after.turn_number}: {p.name}'s DRAW phase; {p.name} draws {n}")
+    elif before.phase == "MAIN" and after.phase == "END" and before.turn_number == 1:
+        out.append("MAIN → END: no BATTLE on turn 1 (DB-TURN-3)")
+    elif before.phase == "BATTLE":
+        out.append("BATTLE → END: leaving BATTLE, no more attacks this turn")
+    else:
+        out.append(f"{before.phase} → {after.phase}")
+    return out
+
+
+def _zones(before: State, after: State) -> list[str]:
+    out: list[str] = []
+    for b, a in zip(before.players, after.players):
+        for u in b.field:
+            if u.is_pair and a.unit(u.unit_id) is None:
+                left = [c for c in u.cards if a.unit(c) is not None and not a.unit(c).is_pair]  # type: ignore[union-attr]
+                if left:
+                    out.append(f"{b.name}'s {u.unit_id} dissolves: {left[0]} is a single (DB-RES-31)")
+        if a.life != b.life:
+            out.append(f"{a.name}'s life {b.life} → {a.life}")
+    return out
+
+
+def notes_of(before: State, after: State, event: Action) -> tuple[str, ...]:
+    out: list[str] = []
+    if isinstance(event, ResolveBattle):
+        out += _battle(before, event)
+    elif isinstance(event, Draw):
+        p, q = before.player(after.turn_player or ""), after.player(after.turn_player or "")
+        if p.trash and not q.trash:
+            out.append(f"{p.name}'s deck ran out: the trash ({len(p.trash)}) was shuffled into a new deck (DB-LIM-13)")
+    elif isinstance(event, ResolveChainEntry):
+        out += _chain(before, after, event)
+    out += _zones(before, after)
+    out += _phase(before, after)
+    ended = ("FINISHED", "VOID")
+    if after.status in ended and before.status not in ended:
+        attack = before.attack is not None and not isinstance(event, ResolveBattle)
+        chain = len(before.chain) > (1 if isinstance(event, ResolveChainEntry) else 0) or isinstance(event, ActivateEffect)
+        if attack or chain:
+            what = " and ".join(w for w, left in (("the open chain", chain), ("the attack in progress", attack)) if left)
+            out.append(f"the game is over: {what} {'are' if attack and chain else 'is'} discarded (DB-RUL-25)")
+    return tuple(out)

@@ -1,0 +1,221 @@
+"""The attack sequence (E2D-RES-2): declare, invisibility coins, commit the payment, DEF, the
+calculation, evasion, the Buster adjustment, damage, close. Each handler returns the state before
+the state-based checks, which ``rules.step`` runs after every event."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace as rep
+
+from adjudicator.games.e2drive import damage, ether
+from adjudicator.games.e2drive import voided as reuse
+from adjudicator.games.e2drive.common import owner, reject, require_judge, require_sender, restricted
+from adjudicator.games.e2drive.config import Options
+from adjudicator.games.e2drive.events import Attack, Coin, Defense, Evasion
+from adjudicator.games.e2drive.state import (
+    AttackSeq,
+    GameState,
+    State,
+    note,
+    other,
+    parse_slot,
+    servant,
+    slots_of,
+    with_servant,
+)
+from adjudicator.games.e2drive.stats import extra_allowance
+
+
+def atk_cost(g: GameState, ref: str) -> int:
+    return 0 if servant(g, ref).atk_paid else 1
+
+
+def legal_targets(g: GameState, attacker: str, options: Options) -> list[str]:
+    seat = owner(attacker)
+    sides = slots_of(other(seat)) + (slots_of(seat) if options.atk_may_target_own else [])
+    return [r for r in sides if r != attacker and not servant(g, r).destroyed]
+
+
+def able_to_attack(g: GameState, ref: str, options: Options) -> bool:
+    """E2D-LIM-13: not frozen nor forbidden, an ATK still allowed, a legal target, the cost payable."""
+    sv = servant(g, ref)
+    if sv.status.freeze or restricted(g, ref, "attack") or sv.atk_count > extra_allowance(sv):
+        return False
+    if not legal_targets(g, ref, options):
+        return False
+    return ether.payable(g, ether.acting_pools(owner(ref), ref)) >= atk_cost(g, ref)
+
+
+def on_attack(state: State, ev: Attack, ctx) -> State:
+    g, options = state.game, state.options
+    parse_slot(ev.attacker, "$.attacker")
+    parse_slot(ev.target, "$.target")
+    seat = owner(ev.attacker)
+    require_sender(state, ev, seat, "E2D-ACT-15", f"an attack by {ev.attacker}")
+    att = servant(g, ev.attacker)
+    if g.acting != ev.attacker:
+        if att.action == "acted":
+            reject("E2D-LIM-2", f"{ev.attacker} ({att.name}) has already acted this turn; no ATK remains", "NO_ATK")
+        reject("E2D-ACT-15", f"{ev.attacker} ({att.name}) is not the acting servant ({g.acting or 'none'})", "NOT_ACTING")
+    if att.status.freeze:
+        reject("E2D-LIM-14", f"{ev.attacker} ({att.name}) is frozen and cannot ATK", "FROZEN")
+    if restricted(g, ev.attacker, "attack"):
+        reject("E2D-ACT-15", f"an effect forbids {ev.attacker} to ATK", "RESTRICTED")
+    if att.atk_count > extra_allowance(att):
+        reject("E2D-LIM-2", f"{ev.attacker} has made its ATK(s) in this action", "NO_ATK")
+    tgt = servant(g, ev.target)
+    if tgt.destroyed:
+        reject("E2D-ACT-5", f"{ev.target} ({tgt.name}) is destroyed and cannot be targeted", "DESTROYED")
+    if ev.target == ev.attacker or (owner(ev.target) == seat and not state.options.atk_may_target_own):
+        reject("E2D-ACT-15", f"{ev.attacker} may ATK only a servant of the opponent, not {ev.target}", "BAD_TARGET")
+    cost = atk_cost(g, ev.attacker)
+    ether.check_payment(g, ev.payment, [cost], ether.acting_pools(seat, ev.attacker), f"this ATK of {ev.attacker}")
+    a = AttackSeq(attacker=ev.attacker, target=ev.target, target_was_unacted=tgt.action == "unacted",
+                  payment=ev.payment, step="coin_attacker")
+    g = note(g, f"{ev.attacker} ATKs {ev.target}")
+    return rep(state, game=advance(g, a, options))
+
+
+def advance(g: GameState, a: AttackSeq, options: Options) -> GameState:
+    """Run the sequence from ``a.step`` until it waits for a decision or closes."""
+    if a.step == "coin_attacker":
+        if servant(g, a.attacker).status.invisible:
+            return rep(g, attack=a)
+        a = rep(a, step="coin_target")
+    if a.step == "coin_target":
+        if servant(g, a.target).status.invisible:
+            return rep(g, attack=a)
+        g = ether.pay(g, ether.totals(a.payment))  # step 4: commit
+        a = rep(a, committed=True, step="defense")
+        if a.target_was_unacted and can_defend(g, a, options):
+            return rep(g, attack=a)
+        if not a.target_was_unacted:
+            dt, da, why = damage.calculate(g, a, options)
+            a = rep(a, step="evasion", dmg_target=dt, dmg_attacker=da, why=tuple(why))
+            if can_evade(g, a, options):
+                return note(rep(g, attack=a), f"calculated: {a.target} {dt}D, {a.attacker} {da}D; evasion?")
+    return resolve(g, a, options)
+
+
+def defend_pools(seat: str, ref: str, options: Options) -> list[str]:
+    return [ref] + ([f"{seat}.M"] if options.def_evade_may_use_master else [])
+
+
+def evasion_cost(g: GameState, ref: str) -> int:
+    return 2 if servant(g, ref).status.wait else 1
+
+
+def can_defend(g: GameState, a: AttackSeq, options: Options) -> bool:
+    tgt = servant(g, a.target)
+    if tgt.status.freeze or restricted(g, a.target, "defense"):
+        return False
+    return ether.payable(g, defend_pools(owner(a.target), a.target, options)) >= 1
+
+
+def can_evade(g: GameState, a: AttackSeq, options: Options) -> bool:
+    tgt = servant(g, a.target)
+    if tgt.status.freeze or restricted(g, a.target, "evasion"):
+        return False
+    return ether.payable(g, defend_pools(owner(a.target), a.target, options)) >= evasion_cost(g, a.target)
+
+
+def resolve(g: GameState, a: AttackSeq, options: Options) -> GameState:
+    """Steps 6, 8, 9 and 10."""
+    if a.step != "evasion":
+        dt, da, why = damage.calculate(g, a, options)
+        a = rep(a, dmg_target=dt, dmg_attacker=da, why=tuple(why))
+    dt, da = a.dmg_target, a.dmg_attacker
+    if a.evaded:
+        dt = 10
+    dt, da, extra = damage.buster_adjust(g, a, dt, da, options)
+    g = damage.add_damage(g, a.target, dt)
+    g = damage.add_damage(g, a.attacker, da)
+    g = note(g, f"{a.target} takes {dt}D, {a.attacker} takes {da}D" + (f" ({extra})" if extra else ""))
+    g = damage.destruction_check(g, options)
+    return close(g, a, options)
+
+
+def close(g: GameState, a: AttackSeq, options: Options, void: bool = False) -> GameState:
+    """Step 10: the target's until-targeted effects end; the ATK counts (a void one too)."""
+    g = damage.end_until_targeted(rep(g, attack=None), [a.target], options, owner(a.attacker))
+    att = servant(g, a.attacker)
+    consumed = a.committed and bool(a.payment)
+    od = att.od
+    count = att.atk_count + 1
+    if options.slicer_extra_scope == "pool" and count >= 2 and od.slicer_extra > 0:
+        od = rep(od, slicer_extra=od.slicer_extra - 1)
+        count = 1
+    att = rep(att, atk_count=count, atk_paid=att.atk_paid or consumed, od=od)
+    g = with_servant(g, a.attacker, att)
+    if void:
+        g = note(g, "the ATK is void (tails)")
+    if not att.destroyed and g.acting == a.attacker and att.atk_count > extra_allowance(att):
+        g = with_servant(g, a.attacker, rep(att, action="acted"))
+        g = note(rep(g, acting=None), f"{a.attacker}'s action ends with its ATK")
+    return g
+
+
+def on_coin(state: State, ev: Coin, ctx) -> State:
+    g, options = state.game, state.options
+    require_judge(ev, "E2D-ACT-16", "a coin")
+    a = g.attack
+    if a is None or a.step not in ("coin_attacker", "coin_target"):
+        reject("E2D-ACT-16", "no invisibility coin is awaited", "NOT_WAITING")
+    ref = a.attacker if a.step == "coin_attacker" else a.target
+    g = reuse.check_reuse(g, ev)
+    if ev.result == "tails":
+        return rep(state, game=close(note(g, f"coin for {ref}: tails"), a, options, void=True))
+    sv = servant(g, ref)
+    pl = sv.pool
+    g = with_servant(g, ref, rep(sv, status=rep(sv.status, invisible=False),
+                                 pool=rep(pl, held_invisible=0)))
+    g = note(g, f"coin for {ref}: heads; {ref} is face-up, its held unit released but on (E2D-RUL-25)")
+    # after either coin the sequence goes on from the target's coin; the target is checked again
+    return rep(state, game=advance(g, rep(a, step="coin_target"), options))
+
+
+def on_defense(state: State, ev: Defense, ctx) -> State:
+    g, options = state.game, state.options
+    a = g.attack
+    if a is None:
+        reject("E2D-ACT-17", "no ATK waits for a DEF decision", "NOT_WAITING")
+    seat = owner(a.target)
+    require_sender(state, ev, seat, "E2D-ACT-17", f"the DEF of {a.target}")
+    if a.step != "defense":
+        reject("E2D-ACT-17", f"{a.target} was acted when the ATK was declared: it cannot DEF (evasion is its answer)",
+               "NO_DEF")
+    if not ev.defend:
+        if ev.payment:
+            reject("E2D-ACT-2", "no DEF costs nothing; leave the payment empty", "PAYMENT")
+        return rep(state, game=resolve(note(g, f"{a.target} does not DEF"), a, options))
+    tgt = servant(g, a.target)
+    if tgt.status.freeze:
+        reject("E2D-LIM-14", f"{a.target} ({tgt.name}) is frozen and cannot DEF", "FROZEN")
+    if restricted(g, a.target, "defense"):
+        reject("E2D-ACT-17", f"an effect forbids {a.target} to DEF", "RESTRICTED")
+    units = ether.check_payment(g, ev.payment, [1], defend_pools(seat, a.target, options), f"the DEF of {a.target}")
+    g = note(ether.pay(g, units), f"{a.target} DEFs")
+    a = rep(a, defended=True)
+    return rep(state, game=resolve(g, a, options))
+
+
+def on_evasion(state: State, ev: Evasion, ctx) -> State:
+    g, options = state.game, state.options
+    a = g.attack
+    if a is None or a.step != "evasion":
+        reject("E2D-ACT-18", "no ATK waits for an evasion decision", "NOT_WAITING")
+    seat = owner(a.target)
+    require_sender(state, ev, seat, "E2D-ACT-18", f"the evasion of {a.target}")
+    if not ev.evade:
+        if ev.payment:
+            reject("E2D-ACT-2", "no evasion costs nothing; leave the payment empty", "PAYMENT")
+        return rep(state, game=resolve(note(g, f"{a.target} does not evade"), a, options))
+    tgt = servant(g, a.target)
+    if tgt.status.freeze:
+        reject("E2D-LIM-14", f"{a.target} ({tgt.name}) is frozen and cannot evade", "FROZEN")
+    if restricted(g, a.target, "evasion"):
+        reject("E2D-ACT-18", f"an effect forbids {a.target} to evade", "RESTRICTED")
+    cost = evasion_cost(g, a.target)
+    units = ether.check_payment(g, ev.payment, [cost], defend_pools(seat, a.target, options),
+                                f"the evasion of {a.target}" + (" (wait: 2e)" if cost == 2 else ""))
+    g = note(ether.pay(g, units), f"{a.target} evades: 10D")
+    return rep(state, game=resolve(g, rep(a, evaded=True), options))

@@ -1,0 +1,130 @@
+"""Damage (E2D-RES-3…9): ATK − DEF in units of 10D, the mutual 10D rule, evasion, the Buster and
+Blocker adjustments, destruction when damage exceeds DUR, and the until-targeted expiry."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace as rep
+
+from adjudicator.games.e2drive import ether
+from adjudicator.games.e2drive.config import Options
+from adjudicator.games.e2drive.state import (
+    AttackSeq,
+    GameState,
+    Overdrive,
+    Statuses,
+    all_slots,
+    note,
+    parse_slot,
+    player,
+    servant,
+    with_player,
+    with_servant,
+)
+from adjudicator.games.e2drive.stats import stat
+
+
+def calculate(g: GameState, a: AttackSeq, options: Options) -> tuple[int, int, list[str]]:
+    """(damage to target, damage to attacker, the reasoning) at step 6 (E2D-RES-3, -4, -7)."""
+    att, tgt = servant(g, a.attacker), servant(g, a.target)
+    atk, df = stat(att, "ATK", options), stat(tgt, "DEF", options)
+    why: list[str] = []
+    if a.defended:
+        diff = atk - df
+        if diff > 0:
+            dt, da = diff, 0
+            why.append(f"DEF: ATK {atk} − DEF {df} = {diff} → target {diff}D")
+        else:
+            dt, da = 10, 10
+            why.append(f"DEF: ATK {atk} − DEF {df} = {diff} ≤ 0 → both take 10D (E2D-RES-3)")
+    else:
+        dt, da = max(0, atk), 0
+        why.append(f"no DEF: target takes ATK {atk} → {dt}D (E2D-RES-4)")
+    if tgt.od.blocker > 0 and (a.defended or not options.blocker_reflect_requires_def) and df > atk:
+        if options.blocker_reflect_mode == "add":
+            da += df - atk
+        else:
+            da = df - atk
+        why.append(f"Blocker reflection ({options.blocker_reflect_mode}): DEF {df} − ATK {atk} = {df - atk} → attacker {da}D")
+    return dt, da, why
+
+
+def buster_adjust(g: GameState, a: AttackSeq, dt: int, da: int, options: Options) -> tuple[int, int, str | None]:
+    """E2D-RES-6: a defended or evaded ATK of a Buster with bonus B > 0."""
+    b = servant(g, a.attacker).od.buster
+    if b <= 0 or not (a.defended or a.evaded):
+        return dt, da, None
+    mode = options.buster_overdrive_mode
+    if mode == "floor":
+        return max(dt, b), da, f"Buster floor: target max({dt}, {b}) = {max(dt, b)}D"
+    if mode == "add":
+        return dt + b, da, f"Buster add: target {dt} + {b} = {dt + b}D"
+    return dt, da + b, f"Buster recoil: attacker {da} + {b} = {da + b}D"
+
+
+def add_damage(g: GameState, ref: str, n: int) -> GameState:
+    sv = servant(g, ref)
+    return with_servant(g, ref, rep(sv, damage=max(0, sv.damage + n)))
+
+
+def to_trash(g: GameState, owner: str, card: str) -> GameState:
+    p = player(g, owner)
+    return with_player(g, rep(p, trash=p.trash + (card,)))
+
+
+def strip(g: GameState, ref: str, options: Options) -> GameState:
+    """What leaves with a servant instance (destruction or change): equipment to each card's owner's
+    trash (E2D-RUL-20), its bound effects, its Etherizer locks (E2D-RUL-11), the locks on its pool."""
+    sv = servant(g, ref)
+    for t in sv.equipment:
+        g = to_trash(g, t.owner, t.card)
+    if options.etherizer_lock_release_on_leave:
+        g = ether.release_locks_of(g, sv.instance)
+    g = ether.drop_locks_on(g, ref)
+    return with_servant(g, ref, rep(servant(g, ref), equipment=()))
+
+
+def destroy(g: GameState, ref: str, options: Options) -> GameState:
+    """E2D-RES-9: in one step, ether off and holds cleared, statuses end (face-up), equipment to
+    the owners' trash, bound effects end, an acting servant's action ends; slot and damage stay."""
+    g = strip(g, ref, options)
+    sv = servant(g, ref)
+    was_acting = sv.action == "acting"
+    sv = rep(sv, destroyed=True, pool=ether.off_pool(sv.pool), status=Statuses(), modifiers=(), od=Overdrive(),
+             action="acted" if was_acting else sv.action)
+    g = with_servant(g, ref, sv)
+    if was_acting or g.acting == ref:
+        g = rep(g, acting=None)
+    return note(g, f"{ref} ({sv.name}) destroyed: {sv.damage}D > DUR")
+
+
+def destruction_check(g: GameState, options: Options) -> GameState:
+    """Every servant whose damage exceeds its current DUR is destroyed, all at once."""
+    doomed = [r for r in all_slots() if not servant(g, r).destroyed
+              and servant(g, r).damage > stat(servant(g, r), "DUR", options)]
+    for r in doomed:
+        g = destroy(g, r, options)
+    return g
+
+
+def end_until_targeted(g: GameState, refs: list[str], options: Options, by_seat: str | None = None) -> GameState:
+    """E2D-RES-11: the *until targeted* effects of each targeted servant end (after the action's
+    resolution); an Etherizer's locks are released when it is next targeted (E2D-ACT-31)."""
+    seen = []
+    for ref in refs:
+        if ref in seen:
+            continue
+        seen.append(ref)
+        if by_seat is not None and not options.until_targeted_counts_own_actions and parse_slot(ref)[0] == by_seat:
+            continue
+        sv = servant(g, ref)
+        if sv.destroyed:
+            continue
+        ended = sv.od.any or any(m.duration == "until_targeted" for m in sv.modifiers)
+        g = with_servant(g, ref, rep(sv, od=Overdrive(),
+                                     modifiers=tuple(m for m in sv.modifiers if m.duration != "until_targeted")))
+        if any(lk.by_instance == sv.instance for lk in g.locks):
+            g = ether.release_locks_of(g, sv.instance)
+            ended = True
+        if ended:
+            g = note(g, f"{ref}'s until-targeted effects end")
+    return g

@@ -1,0 +1,256 @@
+"""Setup and flow (E2D-SETUP-1, E2D-TURN-*, E2D-ACT-11…14, -34…38): game start, turns, the acting
+order's tie-break and pick, end of action, upkeep and turn end, concession."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace as rep
+
+from adjudicator.games.e2drive import ether, order, sbc
+from adjudicator.games.e2drive import voided as reuse
+from adjudicator.games.e2drive.attack import able_to_attack
+from adjudicator.games.e2drive.common import owner, reject, require_judge, require_sender, restricted, seat_of_name
+from adjudicator.games.e2drive.events import (
+    Concede,
+    DesignateUpkeep,
+    DiscardUpkeepCard,
+    EndAction,
+    EndTurn,
+    GameStarted,
+    SelectActor,
+    StartTurn,
+    TieBreak,
+)
+from adjudicator.games.e2drive.state import (
+    SEATS,
+    GameState,
+    PlayerState,
+    Pool,
+    Servant,
+    State,
+    Stats,
+    Statuses,
+    note,
+    other,
+    parse_slot,
+    pool,
+    servant,
+    slots_of,
+    with_pool,
+    with_servant,
+)
+
+
+def match_decided(state: State) -> bool:
+    n = state.options.games_per_match
+    if state.voided:
+        return True
+    wins = {s: sum(1 for r in state.games if r.result == s) for s in SEATS}
+    if max(wins.values()) >= (n + 1) // 2:
+        return True
+    used = sum(1 for r in state.games if r.result != "void")
+    return used >= n
+
+
+def new_servant(state: State, card_id: str, instance: int) -> Servant:
+    c = state.catalog.servants[card_id]
+    return Servant(instance=instance, card=card_id, name=c.name, type=c.type,
+                   printed=Stats(DUR=c.DUR, ATK=c.ATK, DEF=c.DEF, SPD=c.SPD))
+
+
+def on_game_started(state: State, ev: GameStarted, ctx) -> State:
+    require_judge(ev, "E2D-ACT-11", "game_started")
+    g = state.game
+    if g.status == "in_progress":
+        reject("E2D-ACT-11", f"game {g.number} is still running; a new game starts only after it ends", "GAME_RUNNING")
+    if g.status != "setup" and match_decided(state):
+        reject("E2D-ACT-11", "the match already has its result; no further game is played", "MATCH_OVER")
+    draws = {seat_of_name(state, k, f"$.draws.{k}"): v for k, v in (ev.draws or {}).items()}
+    number = g.number + (0 if g.status == "setup" else 1)
+    inst = 1
+    players = []
+    for seat in SEATS:
+        deck, servants = state.registrations[seat]
+        svs = []
+        for card_id in servants:
+            sv = new_servant(state, card_id, inst)
+            inst += 1
+            if state.catalog.servants[card_id].starts_invisible:  # E2D-SETUP-1 step 4, E2D-LIM-15
+                sv = rep(sv, status=Statuses(invisible=True), pool=Pool(size=3, on=1, held_invisible=1))
+            svs.append(sv)
+        hand = tuple(sorted(draws.get(seat, ())))
+        if len(hand) not in (0, 5):
+            from adjudicator.protocol import Malformed
+
+            raise Malformed(f"an opening hand is 5 cards, not {len(hand)}", f"$.draws.{seat}")
+        players.append(PlayerState(seat=seat, name=state.names[SEATS.index(seat)], deck_count=25, hand_count=5,
+                                   hand_known=hand, servants=tuple(svs)))
+    new = GameState(number=number, status="in_progress", phase="draw", players=tuple(players), next_instance=inst,
+                    start_seq=ctx.seq, notes=(f"game {number} starts: servants face-up, 5 cards each",))
+    return rep(state, game=new)
+
+
+def on_start_turn(state: State, ev: StartTurn, ctx) -> State:
+    require_judge(ev, "E2D-ACT-12", "start_turn")
+    g = state.game
+    if g.phase != "draw":
+        reject("E2D-ACT-12", f"turn {g.turn} has not ended (phase {g.phase})", "TURN_RUNNING")
+    draws = {seat_of_name(state, k, f"$.draws.{k}"): v for k, v in (ev.draws or {}).items()}
+    g = note(rep(g, turn=g.turn + 1, phase="main", notes=()), f"turn {g.turn + 1}: both players draw")
+    for seat in SEATS:
+        g = sbc.draw(g, seat, draws.get(seat))
+    return rep(state, game=g)
+
+
+def on_tie_break(state: State, ev: TieBreak, ctx) -> State:
+    require_judge(ev, "E2D-ACT-13", "tie_break")
+    g = state.game
+    if g.tie is None or g.tie.winner is not None:
+        reject("E2D-ACT-13", "no SPD tie between the players is waiting for a coin", "NOT_WAITING")
+    seat = seat_of_name(state, ev.winner, "$.winner")
+    mine = [r for r in g.tie.candidates if owner(r) == seat]
+    g = reuse.check_reuse(g, ev)
+    g = note(g, f"tie-break ({ev.method}): {seat} goes")
+    if len(mine) == 1:
+        return rep(state, game=order.become_acting(g, mine[0]))
+    return rep(state, game=rep(g, tie=rep(g.tie, candidates=tuple(mine), winner=seat)))
+
+
+def on_select_actor(state: State, ev: SelectActor, ctx) -> State:
+    g = state.game
+    parse_slot(ev.servant, "$.servant")
+    tie = g.tie
+    if tie is None or tie.winner is None:
+        reject("E2D-TURN-4", "no pick among tied servants is pending", "NOT_WAITING")
+    require_sender(state, ev, tie.winner, "E2D-TURN-4", "the pick among the tied servants")
+    if ev.servant not in tie.candidates:
+        reject("E2D-TURN-4", f"{ev.servant} is not one of the tied servants {', '.join(tie.candidates)}", "NOT_CANDIDATE")
+    return rep(state, game=order.become_acting(g, ev.servant))
+
+
+def compelled(g: GameState, ref: str, options) -> bool:
+    """E2D-LIM-13: an active Blocker overdrive of the opponent and the servant is able to ATK."""
+    opp = other(owner(ref))
+    if not any(servant(g, r).od.blocker > 0 and not servant(g, r).destroyed for r in slots_of(opp)):
+        return False
+    return able_to_attack(g, ref, options)
+
+
+def on_end_action(state: State, ev: EndAction, ctx) -> State:
+    g = state.game
+    parse_slot(ev.servant, "$.servant")
+    require_sender(state, ev, owner(ev.servant), "E2D-ACT-34", f"the end of {ev.servant}'s action")
+    if g.acting != ev.servant:
+        reject("E2D-ACT-34", f"{ev.servant} is not acting ({g.acting or 'none is'})", "NOT_ACTING")
+    if compelled(g, ev.servant, state.options):
+        reject("E2D-LIM-13", f"a Blocker overdrive compels {ev.servant} to ATK while it is able to", "COMPELLED")
+    if restricted(g, ev.servant, "end_action"):
+        reject("E2D-ACT-34", f"an effect forbids {ev.servant} to end its action", "RESTRICTED")
+    return rep(state, game=sbc.end_action(g, ev.servant))
+
+
+def designatable(g: GameState, seat: str) -> list[str]:
+    return [r for r in slots_of(seat) if not servant(g, r).destroyed] + [f"{seat}.M"]
+
+
+def capacity(g: GameState, seat: str) -> int:
+    return sum(pool(g, r).size - pool(g, r).held_lock - pool(g, r).held_invisible for r in designatable(g, seat))
+
+
+def unheld_on(g: GameState, ref: str) -> int:
+    pl = pool(g, ref)
+    return pl.on - pl.held
+
+
+def on_designate_upkeep(state: State, ev: DesignateUpkeep, ctx) -> State:
+    g = state.game
+    seat = seat_of_name(state, ev.player)
+    require_sender(state, ev, seat, "E2D-ACT-35", f"{seat}'s upkeep designation", judge_ok=True)
+    if seat not in g.upkeep:
+        reject("E2D-ACT-35", f"no upkeep designation of {seat} is pending", "NOT_WAITING")
+    due = order.upkeep_due(g, seat)
+    units = ether.totals(ev.units, "$.units")
+    if sum(units.values()) != due:
+        reject("E2D-ACT-35", f"exactly {due} unit(s) of upkeep are due from {seat}, not {sum(units.values())}", "UPKEEP")
+    own = designatable(g, seat)
+    for ref, n in units.items():
+        if ref not in own:
+            reject("E2D-ACT-35", f"{ref} is not a pool {seat} may designate ({', '.join(own)})", "UPKEEP")
+        pl = pool(g, ref)
+        if n > pl.size - pl.held_lock - pl.held_invisible:
+            reject("E2D-ACT-35", f"{ref} has only {pl.size - pl.held_lock - pl.held_invisible} unheld unit(s)", "UPKEEP")
+    total_on = sum(unheld_on(g, r) for r in own)
+    for ref, n in units.items():
+        if total_on >= due and n > unheld_on(g, ref):
+            reject("E2D-ACT-35", f"{total_on} unheld on unit(s) exist, so only on units may be designated; "
+                                 f"{ref} has {unheld_on(g, ref)} on", "UPKEEP")
+    if total_on < due:
+        short = [r for r in own if units.get(r, 0) < unheld_on(g, r)]
+        if short:
+            reject("E2D-ACT-35", f"every unheld on unit must be designated first ({short[0]} has {unheld_on(g, short[0])})",
+                   "UPKEEP")
+    for ref, n in units.items():
+        pl = pool(g, ref)
+        g = with_pool(g, ref, rep(pl, held_upkeep=n, on=max(pl.on, pl.held_lock + pl.held_invisible + n)))
+    g = note(g, f"{seat} designates {due} upkeep unit(s)")
+    return rep(state, game=rep(g, upkeep=tuple(s for s in g.upkeep if s != seat), upkeep_done=g.upkeep_done + (seat,)))
+
+
+def on_discard_upkeep_card(state: State, ev: DiscardUpkeepCard, ctx) -> State:
+    g = state.game
+    seat = seat_of_name(state, ev.player)
+    require_sender(state, ev, seat, "E2D-ACT-36", f"{seat}'s upkeep discard", judge_ok=True)
+    if seat not in g.upkeep:
+        reject("E2D-ACT-36", f"no upkeep decision of {seat} is pending", "NOT_WAITING")
+    due, cap = order.upkeep_due(g, seat), capacity(g, seat)
+    if due <= cap:
+        reject("E2D-ACT-36", f"{seat}'s upkeep {due} fits the {cap} unit(s) they can designate; no card may be discarded",
+               "UPKEEP")
+    from adjudicator.games.e2drive.tools import take_in_play
+
+    g, found = take_in_play(g, ev.card, seat)
+    if not found:
+        reject("E2D-ACT-36", f"{seat} has no tool card {ev.card!r} in play", "NO_CARD")
+    g = note(g, f"{seat} discards {ev.card} (upkeep)")
+    if order.upkeep_due(g, seat) == 0:
+        g = rep(g, upkeep=tuple(s for s in g.upkeep if s != seat))
+    return rep(state, game=g)
+
+
+def on_end_turn(state: State, ev: EndTurn, ctx) -> State:
+    require_judge(ev, "E2D-ACT-37", "end_turn")
+    g = state.game
+    if g.phase != "end":
+        reject("E2D-ACT-37", "the main phase is not over: servants are still to act", "MAIN_PHASE")
+    g = expire_end_of_turn(g)
+    g = ether.reset(g)
+    for seat in SEATS:
+        for ref in slots_of(seat):
+            sv = servant(g, ref)
+            g = with_servant(g, ref, rep(sv, action="unacted", atk_count=0, atk_paid=False))
+    g = note(rep(g, phase="draw", upkeep_done=()), f"turn {g.turn} ends: ether reset, every servant unacted")
+    if state.options.turn_limit is not None and g.turn >= state.options.turn_limit:
+        g = rep(g, status="in_progress")
+        return sbc.finish_turn_limit(state, g)
+    return rep(state, game=g)
+
+
+def expire_end_of_turn(g: GameState) -> GameState:
+    for seat in SEATS:
+        for ref in slots_of(seat):
+            sv = servant(g, ref)
+            mods = tuple(m for m in sv.modifiers if m.duration != "end_of_turn")
+            if mods != sv.modifiers:
+                g = with_servant(g, ref, rep(sv, modifiers=mods))
+    return rep(g, restrictions=tuple(r for r in g.restrictions if r.duration != "end_of_turn"),
+               costs=tuple(c for c in g.costs if c.duration != "end_of_turn"))
+
+
+def on_concede(state: State, ev: Concede, ctx) -> State:
+    g = state.game
+    seat = seat_of_name(state, ev.player)
+    require_sender(state, ev, seat, "E2D-ACT-38", f"{seat}'s concession", judge_ok=True)
+    if g.status != "in_progress":
+        reject("E2D-ACT-38", f"no game is running (game {g.number} is {g.status})", "NOT_RUNNING")
+    return rep(state, game=sbc.lose(g, seat, "concession"))
+
+

@@ -1,0 +1,155 @@
+"""The E2Drive game object, registered as ``e2drive`` (rules/e2drive.md)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from adjudicator.games.e2drive import deck as D
+from adjudicator.games.e2drive import rules as R
+from adjudicator.games.e2drive import view as V
+from adjudicator.games.e2drive.catalog import SAMPLE
+from adjudicator.games.e2drive.config import Options
+from adjudicator.games.e2drive.events import PRIVATE_FIELDS, E2dMatchStarted, Event, Registration
+from adjudicator.games.e2drive.state import SEATS, State
+from adjudicator.kit import HIDDEN, Board, Game
+from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Malformed, Outcome, Violation
+
+RULES_VERSION = "0.40"
+
+
+class Reason(enum.StrEnum):
+    """How an E2Drive game or match ended (E2D-OVR-3…5, -8, E2D-RWD-10)."""
+
+    DAMAGE_CARDS = "damage_cards"  # a 4th damage card
+    FAILED_DRAW = "failed_draw"  # a draw from an empty deck
+    FAILED_PLACEMENT = "failed_placement"  # a damage card with an empty deck
+    CONCESSION = "concession"
+    SIMULTANEOUS = "simultaneous"  # both lost in one event
+    TURN_LIMIT = "turn_limit"  # house rule turn_limit
+    VOID = "void"  # void_game / void_match
+    MAJORITY = "majority"  # best of N: a majority of games
+    GAMES_USED = "games_used"  # best of N: the games are used up without a majority
+
+
+_TEXT = {
+    Reason.DAMAGE_CARDS: "the loser's 4th damage card", Reason.FAILED_DRAW: "the loser could not draw",
+    Reason.FAILED_PLACEMENT: "the loser's deck could not supply a damage card", Reason.CONCESSION: "concession",
+    Reason.SIMULTANEOUS: "both players lost in the same event", Reason.TURN_LIMIT: "the turn limit was reached",
+    Reason.VOID: "voided by the judge", Reason.MAJORITY: "a majority of the games",
+    Reason.GAMES_USED: "the games are used up without a majority",
+}
+
+
+class E2Drive(Game):
+    name = "e2drive"
+    title = "E2Drive (E2D)"
+    rules_versions = (RULES_VERSION,)
+    prefix = "E2D"
+    event_type = Event
+    Options = Options
+    Reason = Reason
+    player_count = (2, 2)
+    player_count_rule = ("E2D-OVR-1", "PLAYERS")
+    author_rule = ("E2D-ACT-1", "NOT_ACTOR")
+    private_fields = PRIVATE_FIELDS
+    correction_conflict = ("E2D-RWD-4", "CORRECTION_CONFLICT")
+
+    def initial(self, started: E2dMatchStarted, ctx: Context) -> State:
+        names = tuple(started.players)
+        for i, n in enumerate(names):
+            if n in SEATS and n != SEATS[i] or n == JUDGE:
+                raise Malformed(f"player name {n!r} cannot sit in seat {SEATS[i]}", f"$.players[{i}]")
+        options = self.decode_options(started.options)
+        problems = D.catalog_problems(started.catalog)
+        regs: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        keys = {k: (SEATS[names.index(k)] if k in names else k) for k in started.registrations}
+        if sorted(keys.values()) != list(SEATS):
+            raise Malformed(f"registrations name both players ({', '.join(names)} or P1, P2), not {sorted(started.registrations)}",
+                            "$.registrations")
+        for key, reg in started.registrations.items():
+            seat = keys[key]
+            problems += D.registration_problems(reg, started.catalog, options, seat)
+            regs[seat] = (tuple(reg.deck), tuple(reg.servants))
+        if problems:
+            first = problems[0]
+            more = f" (and {len(problems) - 1} more: " + "; ".join(p.rule_id for p in problems[1:]) + ")" if len(problems) > 1 else ""
+            raise Violation(first.rule_id, first.message + more, first.code)
+        return State(names=(names[0], names[1]), options=options, catalog=started.catalog, registrations=regs)
+
+    def step(self, state: State, event: Action, ctx: Context) -> State:
+        return R.step(state, event, ctx)
+
+    def after_rewind(self, current: State, target: State, event: Action, ctx: Context) -> State:
+        """The state at ``to_seq``, remembering the abandoned coins and tie-breaks (E2D-RWD-7)."""
+        from adjudicator.games.e2drive.voided import remember
+
+        return remember(current, target, event.to_seq, ctx)  # type: ignore[attr-defined]
+
+    def outcome(self, state: State) -> Outcome:
+        return V.outcome(state)
+
+    def view(self, state: State, viewer: str | None = None) -> Mapping[str, Any]:
+        return V.view(state, viewer)
+
+    def describe(self, state: State, viewer: str | None = None) -> str:
+        return V.describe(state, viewer)
+
+    def legal(self, state: State) -> list[LegalAction]:
+        return V.legal(state)
+
+    def board(self, state: State, viewer: str | None = None) -> Board:
+        return V.board(state, viewer)
+
+    def explain(self, state: State, query: Mapping[str, Any]) -> Mapping[str, Any]:
+        return V.explain(state, query)
+
+    def notes(self, state: State) -> list[str]:
+        return list(state.game.notes)
+
+    def players_of(self, state: State) -> Sequence[str]:
+        return list(state.names)
+
+    # -- decks ------------------------------------------------------------------------------------
+    def read_deck(self, text: str) -> dict[str, Any]:
+        """A deck file: a JSON object ``{"deck": [...30 ids], "servants": [3 ids], "catalog"?: {...}}``,
+        or a plain list of the 30 deck cards (then the starting servants are missing)."""
+        stripped = text.strip()
+        if stripped.startswith("{"):
+            try:
+                f = msgspec.json.decode(stripped, type=D.DeckFile)
+            except msgspec.ValidationError as exc:
+                raise Malformed(f"deck file: {exc}", "$") from None
+            except msgspec.DecodeError as exc:
+                raise Malformed(f"the deck file does not decode as JSON ({exc})", "$") from None
+            return msgspec.to_builtins(f)
+        from adjudicator.decklist import entries
+
+        return {"deck": entries(text, "card ids"), "servants": []}
+
+    def check_deck(self, deck: Any, options: Options | None = None) -> list[Violation]:
+        if isinstance(deck, (list, tuple)):
+            deck = {"deck": list(deck), "servants": []}
+        f = msgspec.convert(deck, D.DeckFile)
+        catalog = f.catalog or SAMPLE
+        reg = Registration(deck=f.deck, servants=f.servants)
+        return D.catalog_problems(catalog) + D.registration_problems(reg, catalog, options or Options())
+
+    # -- privacy ----------------------------------------------------------------------------------
+    def redact(self, type_: str, by: str, fields: Mapping[str, Any], viewer: str | None, players: Sequence[str]) -> dict[str, Any]:
+        """Registrations and drawn identities are per player: each sees only their own (E2D-HID-5)."""
+        if viewer in (None, JUDGE) or type_ not in PRIVATE_FIELDS:
+            return super().redact(type_, by, fields, viewer, players)
+        out = dict(fields)
+        mine = {viewer, SEATS[list(players).index(viewer)]} if viewer in players else set()
+        for name in PRIVATE_FIELDS[type_]:
+            value = out.get(name)
+            if isinstance(value, Mapping):
+                out[name] = {k: (v if k in mine else HIDDEN) for k, v in value.items()}
+        return out
+
+
+GAME = E2Drive()

@@ -1,0 +1,65 @@
+"""The acting order (E2D-TURN-4…7): action determination by current SPD, the tie between players
+settled by a coin or rock-paper-scissors entered from the table, the free pick within one player."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace as rep
+
+from adjudicator.games.e2drive import ether
+from adjudicator.games.e2drive.config import Options
+from adjudicator.games.e2drive.state import GameState, TiePending, all_slots, note, parse_slot, player, servant, with_servant
+from adjudicator.games.e2drive.stats import stat
+
+
+def candidates(g: GameState) -> list[str]:
+    """Unacted, non-destroyed servants of both fields (E2D-TURN-4)."""
+    return [r for r in all_slots() if not servant(g, r).destroyed and servant(g, r).action == "unacted"]
+
+
+def ranked(g: GameState, options: Options) -> list[tuple[str, int]]:
+    """The candidates with their current SPD, fastest first (ties in slot order)."""
+    return sorted(((r, stat(servant(g, r), "SPD", options)) for r in candidates(g)), key=lambda x: -x[1])
+
+
+def top_tied(g: GameState, options: Options) -> list[str]:
+    order = ranked(g, options)
+    if not order:
+        return []
+    best = order[0][1]
+    return [r for r, s in order if s == best]
+
+
+def become_acting(g: GameState, ref: str) -> GameState:
+    """E2D-TURN-5: the selected servant acts; its ATK count and paid flag start afresh."""
+    sv = servant(g, ref)
+    g = with_servant(g, ref, rep(sv, action="acting", atk_count=0, atk_paid=False))
+    who = ref if sv.face_down else f"{ref} ({sv.name})"  # a face-down card is not named (E2D-HID-1)
+    return note(rep(g, acting=ref, tie=None), f"{who} acts")
+
+
+def upkeep_due(g: GameState, seat: str) -> int:
+    """Sum of the upkeep of the tool cards ``seat`` owns in play (E2D-STATE-6)."""
+    total = sum(t.upkeep for t in player(g, seat).tool_field)
+    for p in g.players:
+        for sv in p.servants:
+            total += sum(t.upkeep for t in sv.equipment if t.owner == seat)
+    return total
+
+
+def determine(g: GameState, options: Options) -> GameState:
+    """One action determination, or the end of the main phase when no candidate remains."""
+    tied = top_tied(g, options)
+    if not tied:
+        for seat in ("P1", "P2"):
+            g = ether.release_upkeep(g, seat)
+        due = tuple(s for s in ("P1", "P2") if upkeep_due(g, s) > 0)
+        return note(rep(g, phase="end", acting=None, tie=None, upkeep=due, upkeep_done=()),
+                    "main phase over: turn end" + (f"; upkeep due from {', '.join(due)}" if due else ""))
+    if len(tied) == 1:
+        return become_acting(g, tied[0])
+    owners = sorted({parse_slot(r)[0] for r in tied})
+    if len(owners) == 1:
+        return note(rep(g, tie=TiePending(candidates=tuple(tied), winner=owners[0])),
+                    f"{', '.join(tied)} tied: {owners[0]} picks which acts (select_actor)")
+    return note(rep(g, tie=TiePending(candidates=tuple(tied))),
+                f"{', '.join(tied)} tied across players: the table flips a coin (tie_break)")

@@ -1,0 +1,289 @@
+"""The state of an E2Drive match (rules/e2drive.md §11): frozen Structs and tuples, replaced, never
+mutated. Current stats, limited state, upkeep due and candidates are derived (E2D-STATE-6)."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import msgspec
+from msgspec.structs import replace as rep
+
+from adjudicator.games.e2drive.config import Options
+from adjudicator.games.e2drive.events import Catalog, Pay
+from adjudicator.protocol import Malformed
+
+SEATS = ("P1", "P2")
+SLOTS = ("S1", "S2", "S3")
+SLOT_RE = re.compile(r"^(P[12])\.(S[123])$")
+POOL_RE = re.compile(r"^(P[12])\.(S[123]|M)$")
+ActionMark = Literal["unacted", "acting", "acted"]
+
+
+class Pool(msgspec.Struct, frozen=True, kw_only=True):
+    """E2D-STATE-4: held_upkeep + held_lock + held_invisible <= on <= size; off units pay."""
+
+    size: int
+    on: int = 0
+    held_upkeep: int = 0
+    held_lock: int = 0
+    held_invisible: int = 0
+
+    @property
+    def off(self) -> int:
+        return self.size - self.on
+
+    @property
+    def held(self) -> int:
+        return self.held_upkeep + self.held_lock + self.held_invisible
+
+
+class Statuses(msgspec.Struct, frozen=True, kw_only=True):
+    invisible: bool = False
+    freeze: bool = False
+    heat: bool = False
+    wait: bool = False
+
+    def names(self) -> list[str]:
+        flags = {"invisible": self.invisible, "freeze": self.freeze, "heat": self.heat, "wait": self.wait}
+        return [n for n, on in flags.items() if on]
+
+
+class Stats(msgspec.Struct, frozen=True, kw_only=True):
+    DUR: int
+    ATK: int
+    DEF: int
+    SPD: int
+
+
+class InPlayTool(msgspec.Struct, frozen=True, kw_only=True):
+    card: str
+    owner: str  # seat
+    kind: int
+    upkeep: int = 0
+    instance: int = 0
+
+
+class Modifier(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    stat: Literal["DUR", "ATK", "DEF", "SPD", "EXTRA"]
+    op: Literal["add", "set"]
+    value: int
+    duration: Literal["end_of_turn", "until_targeted", "while_source", "permanent"]
+    rank: int = 8
+    source: str = ""
+
+
+class Overdrive(msgspec.Struct, frozen=True, kw_only=True):
+    """Active overdrive effects of one servant, all *until targeted* (E2D-ACT-27…29)."""
+
+    buster: int = 0  # the buster bonus B (ATK +P)
+    blocker: int = 0  # DEF +P; compulsion and reflection while > 0
+    slicer_spd: int = 0
+    slicer_extra: int = 0  # the extra-ATK allowance X
+
+    @property
+    def any(self) -> bool:
+        return bool(self.buster or self.blocker or self.slicer_spd or self.slicer_extra)
+
+
+class Servant(msgspec.Struct, frozen=True, kw_only=True):
+    instance: int
+    card: str
+    name: str
+    type: str
+    printed: Stats
+    damage: int = 0
+    destroyed: bool = False
+    action: ActionMark = "unacted"
+    status: Statuses = Statuses()
+    pool: Pool = Pool(size=3)
+    equipment: tuple[InPlayTool, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
+    od: Overdrive = Overdrive()
+    atk_count: int = 0
+    atk_paid: bool = False
+
+    @property
+    def face_down(self) -> bool:
+        return self.status.invisible
+
+
+class Restriction(msgspec.Struct, frozen=True, kw_only=True):
+    subject: str
+    action: str
+    permit: bool
+    rank: int
+    duration: str
+    source: str = ""
+
+
+class CostMod(msgspec.Struct, frozen=True, kw_only=True):
+    scope: str
+    delta: int
+    duration: str
+    source: str = ""
+
+
+class Lock(msgspec.Struct, frozen=True, kw_only=True):
+    by_instance: int
+    by_slot: str
+    pool: str
+    n: int
+
+
+class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
+    seat: str
+    name: str
+    deck_count: int = 30
+    hand_count: int = 0
+    hand_known: tuple[str, ...] = ()  # owner-only, sorted
+    trash: tuple[str, ...] = ()
+    damage_cards: int = 0
+    damage_card_ids: tuple[str, ...] = ()  # judge-only
+    master: Pool = Pool(size=2)
+    tool_field: tuple[InPlayTool, ...] = ()
+    servants: tuple[Servant, ...] = ()
+    lost: str | None = None
+
+
+class AttackSeq(msgspec.Struct, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    target_was_unacted: bool
+    payment: tuple[Pay, ...]
+    step: Literal["coin_attacker", "coin_target", "defense", "evasion"]
+    defended: bool = False
+    evaded: bool = False
+    dmg_target: int = 0
+    dmg_attacker: int = 0
+    committed: bool = False  # the payment was committed (after the coins, E2D-RES-2 step 4)
+    why: tuple[str, ...] = ()
+
+
+class TiePending(msgspec.Struct, frozen=True, kw_only=True):
+    candidates: tuple[str, ...]
+    winner: str | None = None  # the seat who picks; None while a tie-break between players is due
+
+
+class GameState(msgspec.Struct, frozen=True, kw_only=True):
+    number: int = 1
+    status: Literal["setup", "in_progress", "finished", "void"] = "setup"
+    result: str | None = None  # "P1" | "P2" | "draw" | "both_lose"
+    reason: str | None = None
+    turn: int = 0
+    phase: Literal["setup", "draw", "main", "end"] = "setup"
+    acting: str | None = None
+    attack: AttackSeq | None = None
+    tie: TiePending | None = None
+    forced_revival: tuple[str, ...] = ()
+    upkeep: tuple[str, ...] = ()  # seats whose upkeep designation is pending
+    upkeep_done: tuple[str, ...] = ()
+    locks: tuple[Lock, ...] = ()
+    restrictions: tuple[Restriction, ...] = ()
+    costs: tuple[CostMod, ...] = ()
+    players: tuple[PlayerState, ...] = ()
+    next_instance: int = 1
+    next_modifier: int = 1
+    start_seq: int = 0
+    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    voided_random: tuple[tuple[str, str], ...] = ()  # (decision point, result) of abandoned branches (E2D-RWD-7)
+
+
+class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
+    number: int
+    result: str  # "P1" | "P2" | "draw" | "both_lose" | "void"
+    reason: str
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    names: tuple[str, str]
+    options: Options
+    catalog: Catalog
+    registrations: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]  # seat -> (deck, servants); sealed
+    games: tuple[GameRecord, ...] = ()
+    voided: bool = False
+    game: GameState = GameState()
+
+
+# -- addressing ---------------------------------------------------------------------------------------
+def other(seat: str) -> str:
+    return "P2" if seat == "P1" else "P1"
+
+
+def seat_index(seat: str) -> int:
+    return 0 if seat == "P1" else 1
+
+
+def parse_slot(ref: str, path: str = "$") -> tuple[str, int]:
+    m = SLOT_RE.match(ref)
+    if m is None:
+        raise Malformed(f"{ref!r} is not a servant slot (P1.S1 … P2.S3)", path)
+    return m.group(1), SLOTS.index(m.group(2))
+
+
+def parse_pool(ref: str, path: str = "$") -> tuple[str, int | None]:
+    """(seat, slot index) of a pool; slot None for master ether."""
+    m = POOL_RE.match(ref)
+    if m is None:
+        raise Malformed(f"{ref!r} is not an ether pool (P1.S1 … P2.S3, P1.M, P2.M)", path)
+    return m.group(1), None if m.group(2) == "M" else SLOTS.index(m.group(2))
+
+
+def player(g: GameState, seat: str) -> PlayerState:
+    return g.players[seat_index(seat)]
+
+
+def with_player(g: GameState, p: PlayerState) -> GameState:
+    ps = list(g.players)
+    ps[seat_index(p.seat)] = p
+    return rep(g, players=tuple(ps))
+
+
+def servant(g: GameState, ref: str) -> Servant:
+    seat, i = parse_slot(ref)
+    return player(g, seat).servants[i]
+
+
+def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
+    seat, i = parse_slot(ref)
+    p = player(g, seat)
+    svs = list(p.servants)
+    svs[i] = sv
+    return with_player(g, rep(p, servants=tuple(svs)))
+
+
+def slots_of(seat: str) -> list[str]:
+    return [f"{seat}.{s}" for s in SLOTS]
+
+
+def all_slots() -> list[str]:
+    return slots_of("P1") + slots_of("P2")
+
+
+def pool(g: GameState, ref: str) -> Pool:
+    seat, i = parse_pool(ref)
+    p = player(g, seat)
+    return p.master if i is None else p.servants[i].pool
+
+
+def with_pool(g: GameState, ref: str, pl: Pool) -> GameState:
+    seat, i = parse_pool(ref)
+    if i is None:
+        return with_player(g, rep(player(g, seat), master=pl))
+    ref_s = f"{seat}.{SLOTS[i]}"
+    return with_servant(g, ref_s, rep(servant(g, ref_s), pool=pl))
+
+
+def alive(g: GameState, seat: str) -> list[str]:
+    return [r for r in slots_of(seat) if not servant(g, r).destroyed]
+
+
+def limited(g: GameState, seat: str) -> bool:
+    """E2D-LIM-9: exactly 3 damage cards and exactly one non-destroyed servant."""
+    return player(g, seat).damage_cards == 3 and len(alive(g, seat)) == 1
+
+
+def note(g: GameState, text: str) -> GameState:
+    return rep(g, notes=g.notes + (text,))

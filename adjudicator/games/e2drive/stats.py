@@ -1,0 +1,52 @@
+"""Current stats (E2D-RES-14): printed value, the SET of highest rank (rank 1 is highest; same-rank
+SETs with different values cancel and the next rank applies), invisibility as a rank-8 SET of SPD to
+10, then every additive modifier, overdrive bonus, heat (-10 DUR, ATK, DEF) and wait (-20 SPD)."""
+
+from __future__ import annotations
+
+from adjudicator.games.e2drive.config import Options
+from adjudicator.games.e2drive.state import Modifier, Servant
+
+STATS = ("DUR", "ATK", "DEF", "SPD")
+BASIC_RANK = 8
+
+
+def _set_value(sets: list[Modifier]) -> int | None:
+    for rank in sorted({m.rank for m in sets}):
+        values = {m.value for m in sets if m.rank == rank}
+        if len(values) == 1:
+            return values.pop()
+    return None
+
+
+def stat(sv: Servant, name: str, options: Options) -> int:
+    p = sv.printed
+    base = {"DUR": p.DUR, "ATK": p.ATK, "DEF": p.DEF, "SPD": p.SPD}[name]
+    sets = [m for m in sv.modifiers if m.stat == name and m.op == "set"]
+    if name == "SPD" and sv.status.invisible:
+        if options.invisible_spd_mode == "fixed":
+            return 10
+        sets.append(Modifier(id=0, stat="SPD", op="set", value=10, duration="permanent", rank=BASIC_RANK))
+    chosen = _set_value(sets)
+    value = base if chosen is None else chosen
+    value += sum(m.value for m in sv.modifiers if m.stat == name and m.op == "add")
+    if name == "ATK":
+        value += sv.od.buster
+    elif name == "DEF":
+        value += sv.od.blocker
+    elif name == "SPD":
+        value += sv.od.slicer_spd
+    if sv.status.heat and name in ("DUR", "ATK", "DEF"):
+        value -= 10
+    if sv.status.wait and name == "SPD":
+        value -= 20
+    return value
+
+
+def stats(sv: Servant, options: Options) -> dict[str, int]:
+    return {n: stat(sv, n, options) for n in STATS}
+
+
+def extra_allowance(sv: Servant) -> int:
+    """X: how many ATKs beyond the first an action of this servant may make (E2D-ACT-29, op 14)."""
+    return sv.od.slicer_extra + sum(m.value for m in sv.modifiers if m.stat == "EXTRA")

@@ -1,0 +1,57 @@
+"""E2Drive through the command line: deck checks, a golden match checked, a match played with
+``adj act`` and its ``legal``, ``state --as`` and ``explain``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.e2drive.builder import DECK, SERVANTS_A, SERVANTS_B
+from tests.test_cli import Adj, ok
+
+FIX = Path(__file__).resolve().parents[2] / "fixtures" / "e2drive"
+
+
+@pytest.fixture
+def adj(tmp_path):
+    return Adj(tmp_path / "store.sqlite3")
+
+
+def test_deck_check_lists_every_violation_with_its_rule(adj, tmp_path):
+    ok(adj("deck", "check", "e2drive", str(FIX / "deck-a.sample.json")), "ok\n")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"deck": DECK[:29], "servants": ["F-Alpha", "F-Alpha", "F-Beta"]}))
+    result = adj("deck", "check", "e2drive", str(bad), "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert [v["rule"] for v in data["violations"]] == ["E2D-DECK-6", "E2D-DECK-10"]
+
+
+def test_check_a_golden_match(adj):
+    result = adj("check", str(FIX / "golden" / "ex05b-limited-change.jsonl"), "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["outcome"]["status"] == "won" and data["outcome"]["winner"] == "P2"
+
+
+def test_a_match_at_the_table(adj, tmp_path):
+    cat = tmp_path / "catalog.json"
+    cat.write_text((FIX / "catalog.sample.json").read_text())
+    regs = {"alice": {"deck": DECK, "servants": SERVANTS_A}, "bob": {"deck": DECK, "servants": SERVANTS_B}}
+    ok(adj("new", "e2drive", "--player", "alice", "--player", "bob", "--id", "g", "--setup", f"catalog=@{cat}",
+           "--setup", "registrations=" + json.dumps(regs)))
+    ok(adj("act", "g", "game_started", "--by", "judge"))
+    ok(adj("act", "g", "start_turn", "--by", "judge"))
+    legal = json.loads(ok(adj("legal", "g", "--json")).stdout)
+    assert {(a["who"], a["type"]) for a in legal} >= {("alice", "attack"), ("alice", "end_action"), ("bob", "play_quick_tool")}
+    ok(adj("act", "g", "attack", "attacker=P1.S3", "target=P2.S1", 'payment=[{"pool":"P1.S3","n":1}]', "--by", "alice"))
+    ok(adj("act", "g", "defense", "defend=true", 'payment=[{"pool":"P2.S1","n":1}]', "--by", "bob"))
+    state = json.loads(ok(adj("state", "g", "--json")).stdout)["state"]
+    assert state["servants"]["P2.S1"]["damage"] == 30 and state["acting"] == "P1.S1"  # F-Sigma 40 − F-Beta 10
+    bobs = json.loads(ok(adj("state", "g", "--as", "bob", "--json")).stdout)["state"]
+    assert list(bobs["registrations"]) == ["P2"]
+    result = adj("act", "g", "attack", "attacker=P1.S3", "target=P2.S1", 'payment=[{"pool":"P1.S3","n":1}]', "--by", "alice")
+    assert result.exit_code == 1 and "E2D-LIM-2" in result.stderr
+    explained = json.loads(ok(adj("explain", "g", "P1.S1", "P2.S2", "--json")).stdout)
+    assert explained["attack"]["cases"]["with_def"]["target_damage"] == 10  # ATK 50 vs DEF 60: mutual 10D
