@@ -9,6 +9,7 @@ from adjudicator.protocol import Malformed
 
 _GAMES: dict[str, str] = {
     "bacdef": "adjudicator.games.bacdef:GAME",
+    "builddivide": "adjudicator.games.builddivide:GAME",
     "demonbrave": "adjudicator.games.demonbrave:GAME",
 }
 _loaded: dict[str, Game] = {}

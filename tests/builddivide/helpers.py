@@ -1,0 +1,87 @@
+"""Build Divide test fixtures: the sample catalog with instance-named clones (§15: a name designates
+one card instance), legal 40-card decks, and the setup lines of rules §3."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from adjudicator.games.builddivide.sample import SAMPLE
+from adjudicator.service import MatchService, MemoryStore
+
+A, B = "alice", "bob"
+
+
+def clone(base: str, name: str, **changes: Any) -> dict[str, Any]:
+    card = dict(next(c for c in SAMPLE if c["name"] == base))
+    card.update(name=name, **changes)
+    return card
+
+
+def energy_card(name: str, colours: list[str]) -> dict[str, Any]:
+    """An energy-only sample card of the given colours (a command nobody plays)."""
+    return clone("PLN", name, type="COMMAND", colours=colours, colour_cost={}, total_cost=0, power=0, hit=0)
+
+
+def catalog(*extra: dict[str, Any]) -> list[dict[str, Any]]:
+    return [dict(c) for c in SAMPLE] + list(extra)
+
+
+def deck(special: list[str] | None = None, size: int = 40) -> dict[str, Any]:
+    """A legal main deck: 12 buster cards (BST, BST2, U6k x... as needed), the named specials, PLN
+    and plain units to fill; territory TER1."""
+    special = list(special or [])
+    busters = ["BST"] * 4 + ["BST2"] * 4 + ["BST3"] * 4
+    fillers = [n for n in ("PLN", "U1k", "U2k", "U3k", "U4k", "U5k", "U7k", "NCMD", "QCMD", "ACE1", "ACE2", "SHOT3") for _ in range(4)]
+    main = busters + special
+    counts: dict[str, int] = {}
+    for n in main:
+        counts[n] = counts.get(n, 0) + 1
+    for f in fillers:
+        if len(main) >= size:
+            break
+        if counts.get(f, 0) < 4:
+            main.append(f)
+            counts[f] = counts.get(f, 0) + 1
+    return {"main": main, "d_deck": [], "territory": "TER1", "checklist": {}}
+
+
+def started(decks: dict[str, Any] | None = None, options: dict[str, Any] | None = None, cat: list | None = None) -> dict[str, Any]:
+    return {"type": "match_started", "by": "judge", "game": "builddivide", "players": [A, B],
+            "options": options or {}, "decks": decks or {A: deck(), B: deck()}, "catalog_version": "sample-1",
+            "catalog": cat if cat is not None else catalog()}
+
+
+def setup(first: str = A, energy: dict[str, list[str]] | None = None, redraw: dict[str, bool] | None = None) -> list[dict[str, Any]]:
+    """Setup steps 1-8 for both players (BD-SET-1)."""
+    energy = energy or {A: ["PLN", "U1k"], B: ["PLN", "U1k"]}
+    redraw = redraw or {}
+    lines: list[dict[str, Any]] = []
+    for t in ("shuffle", "place_territory"):
+        lines += [{"type": t, "by": p, "player": p} for p in (A, B)]
+    lines.append({"type": "decide_first_player", "by": "judge", "first_player": first, "method": "RPS"})
+    lines += [{"type": "draw_opening", "by": p, "player": p} for p in (A, B)]
+    lines += [{"type": "mulligan", "by": p, "player": p, "redraw": redraw.get(p, False)} for p in (A, B)]
+    lines += [{"type": "place_life", "by": p, "player": p} for p in (A, B)]
+    lines += [{"type": "place_initial_energy", "by": p, "player": p, "cards": energy[p]} for p in (A, B)]
+    return lines
+
+
+def ev(type_: str, by: str, **fields: Any) -> dict[str, Any]:
+    return {"type": type_, "by": by, **fields}
+
+
+def run(lines: list[dict[str, Any]]):
+    """Replay lines as a table session: (report, match)."""
+    report = MatchService(MemoryStore()).check_lines([json.dumps(x) for x in lines])
+    return report, report.match
+
+
+def rejected(report) -> dict[int, tuple[str, str]]:
+    return {v.line: (v.rule, v.code) for v in report.verdicts if not v.accepted}
+
+
+def view(match, viewer=None) -> dict[str, Any]:
+    import msgspec
+
+    return msgspec.to_builtins(match.game.view(match.state, viewer))
