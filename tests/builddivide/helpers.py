@@ -27,13 +27,15 @@ def catalog(*extra: dict[str, Any]) -> list[dict[str, Any]]:
     return [dict(c) for c in SAMPLE] + list(extra)
 
 
-def deck(special: list[str] | None = None, size: int = 40) -> dict[str, Any]:
-    """A legal main deck: 12 buster cards (BST, BST2, U6k x... as needed), the named specials, PLN
-    and plain units to fill; territory TER1."""
+def deck(special: list[str] | None = None, size: int = 40, cat: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A legal main deck: the named specials, buster cards (BST, BST2, BST3) up to exactly 12
+    buster icons, plain cards to fill; territory TER1."""
     special = list(special or [])
-    busters = ["BST"] * 4 + ["BST2"] * 4 + ["BST3"] * 4
+    icons = {c["name"]: c["icons"] for c in (cat or SAMPLE)}
+    have = sum(1 for n in special if "BUSTER" in icons.get(n, ()))
+    busters = (["BST"] * 4 + ["BST2"] * 4 + ["BST3"] * 4)[: max(0, 12 - have)]
     fillers = [n for n in ("PLN", "U1k", "U2k", "U3k", "U4k", "U5k", "U7k", "NCMD", "QCMD", "ACE1", "ACE2", "SHOT3") for _ in range(4)]
-    main = busters + special
+    main = special + busters
     counts: dict[str, int] = {}
     for n in main:
         counts[n] = counts.get(n, 0) + 1

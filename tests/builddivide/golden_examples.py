@@ -1,0 +1,155 @@
+"""The worked examples of rules §13 as golden matches (see ``golden.py``). Run this module to
+rewrite ``fixtures/builddivide/golden``."""
+
+from __future__ import annotations
+
+from tests.builddivide.golden import CATALOG, Golden, op, players, unit
+from tests.builddivide.helpers import A, B, started
+
+BUSTERS = ["BST"] * 4 + ["BST2"] * 4 + ["BST3"] * 4
+SHOTS10 = ["SHOT3"] * 4 + ["SHOT4"] * 4 + ["SHOT5"] * 2
+PLAIN18 = ["PLN"] * 4 + ["U1k"] * 4 + ["U2k"] * 4 + ["U3k"] * 4 + ["U4k"] * 2
+
+
+def reg(main, d_deck=(), territory="TER1"):
+    return {"player": A, "main": list(main), "d_deck": list(d_deck), "territory": territory, "checklist": {}}
+
+
+def ex01() -> None:
+    g = Golden(start={**started({}, None, CATALOG), "decks": {}}, do_setup=False)
+    valid = BUSTERS + SHOTS10 + PLAIN18
+    g.add("register_deck", A, **reg(valid))
+    g.reject("BD-DECK-14", "register_deck", A, **reg(BUSTERS + SHOTS10 + ["SHOT5"] * 2 + ["SHOT6"] + PLAIN18 + ["U4k", "U4k", "U5k", "U5k"]))
+    g.reject("BD-DECK-12", "register_deck", A, **reg(BUSTERS + SHOTS10 + PLAIN18[:14] + ["U5k"] * 4, ["U5k"]))
+    g.reject("BD-DECK-13", "register_deck", A, **reg(BUSTERS[:11] + SHOTS10 + PLAIN18 + ["U5k"], ["M6"]))
+    g.reject("BD-DECK-15", "register_deck", A, **reg(valid, ["U5k"] * 4 + ["U7k"] * 4 + ["NCMD"] * 4 + ["QCMD"]))
+    g.reject("BD-DECK-11", "register_deck", A, **reg(valid[:-1] + ["TER1"]))
+    g.reject("BD-DECK-10", "register_deck", A, **reg(valid + ["U5k"] * 4 + ["U7k"] * 4 + ["NCMD"] * 2 + ["M6"]))
+    g.check("(a) stays registered after the rejections", status="SETUP", setup_step=1, players={A: {"deck": 40}})
+    g.write("ex-01-deck-validation", "BD-EX-1", "Deck validation: one legal list, six lists refused by the rule shown")
+
+
+
+def ex02() -> None:
+    g = Golden(size_b=50, do_setup=False)
+    for t in ("shuffle", "place_territory"):
+        g.add(t, A, player=A).add(t, B, player=B)
+    g.add("decide_first_player", "judge", first_player=A, method="RPS")
+    g.add("draw_opening", A, player=A).check("A draws 5", players={A: {"deck": 35, "hand_count": 5}})
+    g.add("draw_opening", B, player=B).check("B draws 5", players={B: {"deck": 45, "hand_count": 5}})
+    g.add("mulligan", A, player=A, redraw=True).check("A's mulligan: aside 5, draw 5, return 5, shuffle",
+                                                      players={A: {"deck": 35, "hand_count": 5, "mulligan": "REDRAWN"}})
+    g.reject("BD-SET-2", "mulligan", A, player=A, redraw=True)
+    g.reject("BD-SET-1", "place_life", A, player=A)
+    g.add("mulligan", B, player=B, redraw=False).check("B keeps", players={B: {"deck": 45, "hand_count": 5, "mulligan": "KEPT"}})
+    g.add("place_life", A, player=A).check("A's life", players={A: {"deck": 25, "life": 10, "yellow": 5, "red": 5}})
+    g.add("place_life", B, player=B).check("B's life", players={B: {"deck": 35, "life": 10, "yellow": 5, "red": 5}})
+    g.add("place_initial_energy", A, player=A, cards=["U3k", "PLN"])
+    g.check("A's energy", players={A: {"deck": 23, "energy_standing": 2, "energy_rested": 0}})
+    g.add("place_initial_energy", B, player=B, cards=["U3k", "PLN"])
+    after = {"deck": 33, "hand_count": 5, "life": 10, "energy_standing": 2, "field": [], "graveyard": [], "remove_zone": [],
+             "territory": {"face": "CHARACTER", "standing": True}, "energy_placed_this_turn": False}
+    g.check("BD-SET-3 with n = 40 and n = 50", status="IN_PROGRESS", turn=1, turn_player=A, phase="STAND",
+            players={A: {**after, "deck": 23}, B: after})
+    g.write("ex-02-setup-mulligan", "BD-EX-2", "Setup in the chapter's order, one mulligan, life and initial energy",
+            {"status": "in_progress"})
+
+
+def ex03() -> None:
+    g = Golden(size_b=50, energy={A: ["U3k", "PLN"], B: ["U3k", "PLN"]})
+    g.check("turn 1, TP A, stand phase", turn=1, turn_player=A, phase="STAND", players={A: {"deck": 23, "hand_count": 5}})
+    g.add("advance_phase", A).check("draw phase", phase="DRAW")
+    g.reject("BD-TURN-4", "draw", A, player=A)
+    g.add("advance_phase", A).check("no draw owed on turn 1", phase="MAIN")
+    g.add("place_energy", A, card="PLN").check("hand 4, energy 3", players={A: {"hand_count": 4, "energy_standing": 3}})
+    g.reject("BD-LIM-1", "place_energy", A, card="U1k")
+    for _ in range(4):  # ATTACK, END (END_OPEN), steps 2-4 (END_CLOSE), turn 2
+        g.add("advance_phase", A)
+    g.check("turn 2, TP B", turn=2, turn_player=B, phase="STAND", players={B: {"hand_count": 5, "deck": 33}, A: {"hand_count": 4}})
+    g.add("advance_phase", B).check("B's draw phase", phase="DRAW")
+    g.reject("BD-TURN-8", "advance_phase", B)
+    g.add("draw", B, player=B).check("B draws", players={B: {"deck": 32, "hand_count": 6}})
+    g.write("ex-03-first-turns", "BD-EX-3", "First turns: the skipped draw, one energy a turn, the owed draw")
+
+
+
+
+
+def P(**k):  # a payment entry list: P(E2="BLUE", E3="BLUE") keeps the order given
+    return [{"energy": e, "as": c} for e, c in k.items()]
+
+
+def ex04() -> None:
+    g = Golden(a=["U6k", "E1", "E2", "E3", "E4", "E5"], energy={A: ["E1", "E2"], B: ["PLN", "U1k"]})
+    g.to_turn(5, "MAIN", keep=("U6k", "E3", "E4", "E5"))
+    g.ops(op("ADD_ENERGY", card="E3", from_zone="DECK", player=A), op("ADD_ENERGY", card="E4", from_zone="DECK", player=A),
+          op("ADD_ENERGY", card="E5", from_zone="DECK", player=A))
+    g.check("A's energy E1-E5 standing", turn=5, turn_player=A, phase="MAIN", players={A: {"energy_standing": 5}})
+    g.reject("BD-ACT-0", "play_card", A, card="U6k", payment=P(E2="BLUE", E1="RED", E4="WHITE", E5="RED"))
+    g.reject("BD-ACT-0", "play_card", A, card="U6k", payment=P(E2="BLUE", E3="BLUE", E1="RED"))
+    g.reject("BD-ACT-0", "play_card", A, card="U6k", payment=P(E2="BLUE", E3="BLUE", E1="RED", E4="WHITE", E5="RED"))
+    g.reject("BD-ACT-0", "play_card", A, card="U6k", payment=P(E2="BLUE", E3="WHITE", E1="RED", E4="WHITE"))
+    g.add("play_card", A, card="U6k", payment=P(E2="BLUE", E3="BLUE", E1="RED", E4="WHITE"))
+    g.check("E1-E4 rested, E5 standing, U6k in the resolution zone", resolution_zone=[{"card": "U6k", "controller": A}],
+            players={A: {"energy": [{"name": n, "standing": n == "E5"} for n in ("E1", "E2", "E3", "E4", "E5")]}})
+    g.add("resolve_top", "judge", ops=[])
+    g.check("U6k on A's field, standing", resolution_zone=[],
+            players={A: {"field": [unit("U6k", power=6000, hit=2, damage=0, standing=True)]}})
+    g.write("ex-04-payment", "BD-EX-4", "Payment: colour parts, the generic part, exact count, colours of each energy")
+
+
+def attack_phase(g: Golden, *ops, turn: int = 1) -> Golden:
+    g.to_turn(turn, "MAIN")
+    if ops:
+        g.ops(*ops)
+    return g.add("advance_phase", g.state().game.turn_player)
+
+
+def ex05() -> None:
+    g = attack_phase(Golden(a=["U6k"]), op("PUT_ONTO_FIELD", card="U6k", from_zone="DECK", player=A),
+                     op("MOVE", n=3, from_zone="LIFE", to_zone="DECK", face="DOWN", player=B))
+    g.check("B life 7 (Y2/R5)", phase="ATTACK", players={B: {"life": 7, "yellow": 2, "red": 5}})
+    g.add("declare_attack", A, attacker="U6k", target=B).check("U6k rested", players={A: {"field": [unit("U6k", standing=False)]}})
+    g.add("no_block", B).check("total 2", damage={"victim": B, "dealt": 0, "total": 2, "waiting": "REVEAL"})
+    g.add("life_check", B, victim=B, card_name="PLN").check("point 1", damage={"dealt": 1, "total": 2},
+                                                           players={B: {"life": 6, "yellow": 1, "red": 5, "graveyard": ["PLN"]}})
+    g.add("life_check", B, victim=B, card_name="BST").check("point 2: buster", damage={"dealt": 2, "bonus": 1, "total": 3},
+                                                           players={B: {"life": 5, "yellow": 0, "red": 5}})
+    g.add("life_check", B, victim=B, card_name="PLN")
+    g.check("point 3 from the red zone; attack end", attack=None, damage=None,
+            players={A: {"field": [unit("U6k", standing=False)]}, B: {"life": 4, "yellow": 0, "red": 4, "graveyard": ["PLN", "BST", "PLN"]}})
+    g.write("ex-05-buster", "BD-EX-5", "Life damage with a buster: three points from hit 2", {"status": "in_progress"})
+
+
+def ex06() -> None:
+    to_one = op("MOVE", n=9, from_zone="LIFE", to_zone="DECK", face="DOWN", player=B)
+    g = attack_phase(Golden(), op("PUT_ONTO_FIELD", card="U5k", from_zone="DECK", player=A), to_one)
+    g.check("B life 1 (Y0/R1)", players={B: {"life": 1, "yellow": 0, "red": 1}})
+    g.add("declare_attack", A, attacker="U5k", target=B).add("no_block", B)
+    g.add("life_check", B, victim=B, card_name="BST")
+    g.check("point 2 at life 0: A wins", status="ENDED", result={"winner": A, "reason": "zero_life_damage"}, players={B: {"life": 0}})
+    g.reject("BD-OVR-8", "life_check", B, victim=B, card_name="PLN")
+    g.write("ex-06a-zero-life-win", "BD-EX-6a", "The zero-life win after a buster", {"status": "won", "winner": A, "reason": "zero_life_damage"})
+
+    g = attack_phase(Golden(), op("PUT_ONTO_FIELD", card="U5k", from_zone="DECK", player=A), to_one)
+    g.add("declare_attack", A, attacker="U5k", target=B).add("no_block", B).add("life_check", B, victim=B, card_name="PLN")
+    g.check("life 0, defenceless, still playing", status="IN_PROGRESS", attack=None, damage=None, result=None, players={B: {"life": 0}})
+    g.write("ex-06b-defenceless", "BD-EX-6b", "Reaching 0 life cards does not lose", {"status": "in_progress"})
+
+    g = attack_phase(Golden(a=["U6k"]), op("PUT_ONTO_FIELD", card="U6k", from_zone="DECK", player=A),
+                     op("MOVE", n=10, from_zone="LIFE", to_zone="DECK", face="DOWN", player=B))
+    g.add("declare_attack", A, attacker="U6k", target=B).add("no_block", B)
+    g.check("point 1 at life 0: A wins before any reveal", result={"winner": A, "reason": "zero_life_damage"}, players={B: {"graveyard": []}})
+    g.write("ex-06c-win-before-reveal", "BD-EX-6c", "Life 0: the first point wins", {"status": "won", "winner": A})
+
+    g = attack_phase(Golden(), op("PUT_ONTO_FIELD", card="U5k", from_zone="DECK", player=A),
+                     op("MODIFY_STAT", unit="U5k", stat="HIT", delta=-1, duration="END_OF_TURN"),
+                     op("MOVE", n=10, from_zone="LIFE", to_zone="DECK", face="DOWN", player=B))
+    g.add("declare_attack", A, attacker="U5k", target=B).add("no_block", B)
+    g.check("hit 0: no point, no result", attack=None, damage=None, result=None, players={A: {"field": [unit("U5k", hit=0)]}})
+    g.write("ex-06d-zero-damage", "BD-EX-6d", "Zero damage deals no point and cannot win (BD-RUL-35)", {"status": "in_progress"})
+
+
+if __name__ == "__main__":
+    for f in (ex01, ex02, ex03, ex04, ex05, ex06):
+        f()
