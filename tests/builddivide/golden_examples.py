@@ -150,6 +150,91 @@ def ex06() -> None:
     g.write("ex-06d-zero-damage", "BD-EX-6d", "Zero damage deals no point and cannot win (BD-RUL-35)", {"status": "in_progress"})
 
 
+
+
+
+def shot_start(rest_k2: bool = False) -> Golden:
+    g = Golden(b=["SHOT3", "K1", "K2", "R1"], energy={A: ["PLN", "U1k"], B: ["K1", "K2"]})
+    ops = [op("PUT_ONTO_FIELD", card="U7k", from_zone="DECK", player=A),
+           op("MOVE", n=4, from_zone="LIFE", to_zone="DECK", face="DOWN", player=B),
+           op("ADD_ENERGY", card="R1", from_zone="DECK", player=B)]
+    if rest_k2:
+        ops.append(op("REST", card="K2", player=B))
+    attack_phase(g, *ops)
+    g.check("B life 6 (Y1/R5)", players={B: {"life": 6, "yellow": 1, "red": 5}})
+    g.add("declare_attack", A, attacker="U7k", target=B).add("no_block", B).check("total 3", damage={"total": 3})
+    g.add("life_check", B, victim=B, card_name="SHOT3")
+    return g.check("point 1: a shot", damage={"dealt": 1, "waiting": "SHOT", "shot_card": "SHOT3"},
+                   players={B: {"life": 5, "yellow": 0, "red": 5}})
+
+
+def ex07() -> None:
+    g = shot_start()
+    g.add("shot_play", B, payment=P(K1="BLACK", K2="BLACK", R1="RED"))
+    g.check("SHOT3 in the resolution zone", resolution_zone=[{"card": "SHOT3", "from_shot": True}], damage={"waiting": "STACK"})
+    g.add("resolve_top", "judge", ops=[op("DESTROY", unit="U7k")])
+    g.check("attacker gone: 1 of 3 points dealt", attack=None, damage=None,
+            players={A: {"field": [], "graveyard": ["U7k"]}, B: {"life": 5, "yellow": 0, "red": 5, "graveyard": ["SHOT3"],
+                                                                 "energy_standing": 0, "energy_rested": 3}})
+    g.write("ex-07-shot-destroys-attacker", "BD-EX-7", "A shot removes the attacker: the remaining points are lost", {"status": "in_progress"})
+
+    g = shot_start()
+    g.add("shot_play", B, payment=P(K1="BLACK", K2="BLACK", R1="RED"))
+    g.add("resolve_top", "judge", ops=[op("MODIFY_STAT", unit="U7k", stat="HIT", delta=-1, duration="END_OF_TURN")])
+    g.check("hit lowered: total 2", damage={"dealt": 1, "total": 2, "waiting": "REVEAL"})
+    g.add("life_check", B, victim=B, card_name="PLN")
+    g.check("dealt 2 = total: attack end", attack=None, damage=None, players={B: {"life": 4, "yellow": 0, "red": 4}})
+    g.write("ex-07b-shot-lowers-hit", "BD-EX-7", "A shot lowers the attacker's hit: the total is recomputed", {"status": "in_progress"})
+
+    g = shot_start()
+    g.add("shot_decline", B).check("declined: total stays 3", damage={"dealt": 1, "total": 3}, players={B: {"graveyard": ["SHOT3"]}})
+    g.add("life_check", B, victim=B, card_name="PLN").add("life_check", B, victim=B, card_name="PLN")
+    g.check("three points", attack=None, damage=None, players={B: {"life": 3, "yellow": 0, "red": 3}})
+    g.write("ex-07c-shot-declined", "BD-EX-7", "A declined shot goes to the graveyard and the damage goes on")
+
+    g = shot_start(rest_k2=True)
+    g.reject("BD-ACT-0", "shot_play", B, payment=P(K1="BLACK", K2="BLACK", R1="RED"))
+    g.reject("BD-ACT-0", "shot_play", B, payment=P(K1="BLACK", R1="RED"))
+    g.add("shot_decline", B).check("SHOT3 to the graveyard, damage continues", damage={"dealt": 1, "total": 3, "waiting": "REVEAL"},
+                                   players={B: {"graveyard": ["SHOT3"]}})
+    g.write("ex-07d-shot-unpayable", "BD-EX-7", "No valid payment for the shot: it must be declined")
+
+
+def ex08() -> None:
+    g = attack_phase(Golden(a=["M6", "M5", "N5"], b=["S5", "S6", "T5"]),
+                     *[op("PUT_ONTO_FIELD", card=n, from_zone="DECK", player=A) for n in ("M6", "M5", "N5")],
+                     *[op("PUT_ONTO_FIELD", card=n, from_zone="DECK", player=B) for n in ("S5", "S6", "T5")])
+    g.add("declare_attack", A, attacker="M6", target=B).add("declare_block", B, blocker="S5")
+    g.check("S5 rested, current target S5", attack={"current_target": "S5", "block_used": True, "step": "BATTLE"},
+            players={B: {"field": [unit("S5", standing=False), unit("S6"), unit("T5")]}})
+    g.reject("BD-LIM-4", "declare_block", B, blocker="S6")
+    g.add("resolve_battle", A).check("S5 destroyed, M6 damage 5000", attack=None,
+                                     players={A: {"field": [unit("M6", damage=5000), unit("M5"), unit("N5")]}, B: {"graveyard": ["S5"]}})
+    g.add("declare_attack", A, attacker="M5", target=B).add("declare_block", B, blocker="S6").add("resolve_battle", A)
+    g.check("S6 survives with 5000, M5 destroyed", players={A: {"graveyard": ["M5"]}, B: {"field": [unit("S6", damage=5000), unit("T5")]}})
+    g.add("declare_attack", A, attacker="N5", target=B).add("declare_block", B, blocker="T5").add("resolve_battle", A)
+    g.check("tie: both destroyed", players={A: {"field": [unit("M6", damage=5000)], "graveyard": ["M5", "N5"]},
+                                            B: {"field": [unit("S6", damage=5000)], "graveyard": ["S5", "T5"], "life": 10}})
+    g.add("advance_phase", A).add("advance_phase", A)
+    g.check("end-phase step 2: damage removed", end_step="END_CLOSE",
+            players={A: {"field": [unit("M6", damage=0)]}, B: {"field": [unit("S6", damage=0)]}})
+    g.write("ex-08-block-battle-tie", "BD-EX-8", "Block and battle; equal powers destroy each other", {"status": "in_progress"})
+
+
+def ex09() -> None:
+    g = attack_phase(Golden(a=["U3k", "U1k", "U5k"], b=["R4", "S3"]),
+                     *[op("PUT_ONTO_FIELD", card=n, from_zone="DECK", player=A) for n in ("U3k", "U1k", "U5k")],
+                     *[op("PUT_ONTO_FIELD", card=n, from_zone="DECK", player=B) for n in ("R4", "S3")],
+                     op("REST", card="R4"), op("REST", card="U5k"))
+    g.reject("BD-LIM-5", "declare_attack", A, attacker="U3k", target="S3")
+    g.add("declare_attack", A, attacker="U3k", target="R4").add("no_block", B).add("resolve_battle", A)
+    g.check("R4 survives with 3000; U3k destroyed", players={A: {"graveyard": ["U3k"]}, B: {"field": [unit("R4", damage=3000), unit("S3")]}})
+    g.add("declare_attack", A, attacker="U1k", target="R4").add("no_block", B).add("resolve_battle", A)
+    g.check("damage accumulates: R4 destroyed; U1k destroyed", players={A: {"graveyard": ["U3k", "U1k"]}, B: {"graveyard": ["R4"]}})
+    g.reject("BD-LIM-5", "declare_attack", A, attacker="U5k", target=B)
+    g.write("ex-09-targets-accumulate", "BD-EX-9", "Attack targets; damage accumulates over the turn")
+
+
 if __name__ == "__main__":
-    for f in (ex01, ex02, ex03, ex04, ex05, ex06):
+    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09):
         f()

@@ -210,8 +210,8 @@ def _field_to(s: State, found: tuple[Player, Unit], op: E.Move, ctx: OpContext) 
 
 def _enter(s: State, op: E.PutOntoField | E.AddEnergy, ctx: OpContext) -> tuple[State, Player]:
     p = _who(s, ctx, op.player)
-    if Z.find_unit(s, op.card) is not None or any(e.name == op.card for e in p.energy):
-        raise _bad(ctx, op, f"{op.card!r} already names a card on the table; give this instance its own name (§15)")
+    if isinstance(op, E.PutOntoField) and Z.find_unit(s, op.card) is not None:
+        raise _bad(ctx, op, f"{op.card!r} already names a unit on the field; give this instance its own name (§15)")
     got = _take(s, p, op.from_zone, op.card, ctx, op)
     if got is None:
         raise _bad(ctx, op, f"{p.name}'s {op.from_zone} holds no {op.card!r}")
