@@ -86,6 +86,21 @@ class Golden:
             else:
                 self.add("advance_phase", tp)
 
+    def empty(self, who: str, life: int, hand: int | None = None, deck: int = 0) -> Golden:
+        """A judge's ops that leave ``who`` with ``life`` life cards, ``hand`` hand cards and ``deck``
+        deck cards (the others removed from the game, named from the unseen pool)."""
+        p = next(x for x in self.state().game.players if x.name == who)
+        ops = []
+        if len(p.life) > life:
+            ops.append(op("MOVE", n=len(p.life) - life, from_zone="LIFE", to_zone="DECK", face="DOWN", player=who))
+        deck_now = p.deck_count + max(0, len(p.life) - life)
+        pool = [n for n, c in sorted(p.unseen.items(), key=lambda kv: -kv[1]) for _ in range(c)]
+        if hand is not None and len(p.hand) > hand:
+            names, pool = pool[: len(p.hand) - hand], pool[len(p.hand) - hand:]
+            ops.append(op("DISCARD", player=who, cards=names))
+        ops += [op("MOVE", card=n, from_zone="DECK", to_zone="REMOVE", player=who) for n in pool[: deck_now - deck]]
+        return self.ops(*ops)
+
     def _discards(self, who: str, keep: tuple[str, ...]) -> list[str]:
         s = self.state()
         p = next(x for x in s.game.players if x.name == who)

@@ -235,6 +235,62 @@ def ex09() -> None:
     g.write("ex-09-targets-accumulate", "BD-EX-9", "Attack targets; damage accumulates over the turn")
 
 
+
+
+
+def ex10() -> None:
+    g = Golden().to_turn(9, "DRAW").empty(A, life=3, hand=2)
+    g.check("A deck 0, life 3 (Y0/R3), hand 2", turn=9, turn_player=A, players={A: {"deck": 0, "life": 3, "yellow": 0, "red": 3, "hand_count": 2}})
+    g.add("draw", A, player=A)
+    g.check("(a) drawn from the red zone, no trigger check", players={A: {"deck": 0, "life": 2, "yellow": 0, "red": 2, "hand_count": 3}})
+    g.write("ex-10a-draw-from-life", "BD-EX-10a", "An empty deck: the draw comes from the life zone", {"status": "in_progress"})
+
+    g = Golden().to_turn(9, "DRAW").empty(A, life=0)
+    g.add("draw", A, player=A).check("(b) A loses", result={"winner": B, "reason": "deck_out"})
+    g.write("ex-10b-deck-and-life-empty", "BD-EX-10b", "Deck and life zone empty: the draw loses",
+            {"status": "won", "winner": B, "reason": "deck_out"})
+
+    g = Golden().to_turn(9, "MAIN").empty(A, life=1, deck=1)
+    g.ops(op("DRAW", players=[A], n=2), note="card text: draw 2")
+    g.check("(c) one from the deck, one from the life zone, no loss", result=None, players={A: {"deck": 0, "life": 0}})
+    g.to_turn(11, "DRAW").add("draw", A, player=A).check("A's next required draw loses", result={"winner": B, "reason": "deck_out"})
+    g.write("ex-10c-effect-draw-then-rule-draw", "BD-EX-10c", "An effect draw empties deck and life; the next draw loses",
+            {"status": "won", "winner": B})
+
+    for option, outcome in ((None, {"status": "drawn", "winner": None, "reason": "simultaneous_loss"}),
+                            ("TURN_PLAYER_LOSES", {"status": "won", "winner": B, "reason": "simultaneous_loss"}),
+                            ("TURN_PLAYER_WINS", {"status": "won", "winner": A, "reason": "simultaneous_loss"})):
+        g = Golden(options={"simultaneous_loss_result": option} if option else None).to_turn(9, "MAIN")
+        g.empty(A, life=0).empty(B, life=0)
+        g.ops(op("DRAW", players=[A, B], n=1), note="card text: each player draws 1")
+        g.write(f"ex-10d-both-draw-{(option or 'draw').lower().replace('_', '-')}", "BD-EX-10d",
+                f"Each player draws with both empty: simultaneous loss ({option or 'DRAW'})", outcome)
+    g = Golden().to_turn(9, "MAIN").empty(A, life=0).empty(B, life=0)
+    g.ops(op("DRAW", players=[A], n=1), op("DRAW", players=[B], n=1), note="entered as two ops")
+    g.check("A loses alone at the first op", result={"winner": B, "reason": "deck_out"})
+    g.write("ex-10d-two-ops", "BD-EX-10d", "Two DRAW ops: the first loss ends the game", {"status": "won", "winner": B})
+
+
+def ex11() -> None:
+    g = Golden(a=["X"]).to_turn(7, "MAIN")
+    hand = lambda who: len(next(p for p in g.state().game.players if p.name == who).hand)  # noqa: E731
+    g.ops(op("DRAW", players=[A], n=7 - hand(A)), op("DRAW", players=[B], n=8 - hand(B)),
+          op("PUT_ONTO_FIELD", card="X", from_zone="DECK", player=A),
+          op("MODIFY_STAT", unit="X", stat="POWER", delta=3000, duration="END_OF_TURN"), op("DAMAGE_UNIT", unit="X", n=6000))
+    g.check("A hand 7, B hand 8, X 8000 with 6000 damage", players={A: {"hand_count": 7, "field": [unit("X", power=8000, damage=6000)]},
+                                                                     B: {"hand_count": 8}})
+    g.add("advance_phase", A).add("advance_phase", A).check("END_OPEN", phase="END", end_step="END_OPEN")
+    g.add("advance_phase", A).check("steps 2-4: X damage 0, power 5000; a discard of 2 owed", end_step="DISCARD",
+                                    players={A: {"field": [unit("X", power=5000, damage=0, modifiers=[])]}})
+    g.reject("BD-TURN-8", "advance_phase", A)
+    g.reject("BD-LIM-2", "end_discard", A, cards=["U1k", "U2k", "U3k"])
+    before = list(next(p for p in g.state().game.players if p.name == A).graveyard)  # earlier turns' discards
+    g.add("end_discard", A, cards=["U1k", "U2k"]).check("hand 5, graveyard +2, END_CLOSE", end_step="END_CLOSE",
+                                                        players={A: {"hand_count": 5, "graveyard": before + ["U1k", "U2k"]}})
+    g.add("advance_phase", A).check("turn 8, B keeps 8 cards", turn=8, turn_player=B, phase="STAND", players={B: {"hand_count": 8}})
+    g.write("ex-11-end-phase", "BD-EX-11", "End phase: damage removed, boosts expire, the hand limit", {"status": "in_progress"})
+
+
 if __name__ == "__main__":
-    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09):
+    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11):
         f()
