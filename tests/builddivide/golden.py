@@ -76,6 +76,8 @@ class Golden:
         """Pass turns (draws and discards included) up to ``turn`` in ``phase``."""
         while True:
             g = self.state().game
+            if g.status != "IN_PROGRESS":
+                raise RuntimeError(f"the game is {g.status}, not in play: a line before was refused")
             if g.turn_number == turn and g.phase == phase:
                 return self
             tp = g.turn_player

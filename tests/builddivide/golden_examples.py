@@ -291,6 +291,110 @@ def ex11() -> None:
     g.write("ex-11-end-phase", "BD-EX-11", "End phase: damage removed, boosts expire, the hand limit", {"status": "in_progress"})
 
 
+
+
+
+def ex12() -> None:
+    g = Golden(a=["W1", "W2", "U5k", "NCMD", "QCMD", "PLN"], b=["W3", "E5", "QCMD", "PLN"],
+               energy={A: ["W1", "W2"], B: ["W3", "E5"]}).to_turn(7, "MAIN")
+    g.ops(op("PUT_ONTO_FIELD", card="U5k", from_zone="DECK", player=A)).add("advance_phase", A)
+    g.check("A's turn 7, attack phase", turn=7, phase="ATTACK", attack=None)
+    g.reject("BD-RES-1", "play_card", A, card="NCMD", payment=P(W1="WHITE", W2="WHITE"))
+    g.add("play_card", A, card="QCMD", payment=P(W1="WHITE")).add("resolve_top", "judge", ops=[])
+    before = list(next(p for p in g.state().game.players if p.name == A).graveyard)
+    g.check("QCMD to A's graveyard", resolution_zone=[], players={A: {"graveyard": before}})
+    g.reject("BD-TURN-5", "place_energy", A, card="PLN")
+    g.add("declare_attack", A, attacker="U5k", target=B)
+    g.add("play_card", B, card="QCMD", payment=P(W3="WHITE")).check("B's QUICK play before the block decision",
+                                                                  resolution_zone=[{"card": "QCMD", "controller": B}])
+    g.reject("BD-TURN-5", "place_energy", B, card="PLN")
+    g.write("ex-12-timing", "BD-EX-12", "NORMAL and QUICK timing; energy only in one's own main phase")
+
+    g = Golden(a=["W1", "E5", "QCMD", "PLN", "E1", "E2"], energy={A: ["W1", "E5"], B: ["PLN", "U1k"]}).to_turn(9, "MAIN", keep=("QCMD", "PLN"))
+    g.ops(op("ADD_ENERGY", card="E1", from_zone="DECK", player=A), op("ADD_ENERGY", card="E2", from_zone="DECK", player=A))
+    deck = next(p for p in g.state().game.players if p.name == A).deck_count
+    g.check("A's turn 9: energy 4, none placed", turn=9, players={A: {"energy_standing": 4, "energy_placed_this_turn": False}})
+    g.add("play_card", A, card="QCMD", payment=P(W1="WHITE"))
+    g.add("resolve_top", "judge", ops=[op("ADD_ENERGY", card="U1k", from_zone="DECK", standing=True)])
+    g.check("energy 5 by the effect, deck -1, placement still open",
+            players={A: {"deck": deck - 1, "energy_placed_this_turn": False, "energy_standing": 4, "energy_rested": 1}})
+    g.add("place_energy", A, card="PLN").check("energy 6", players={A: {"energy_placed_this_turn": True, "energy_standing": 5, "energy_rested": 1}})
+    g.write("ex-12b-effect-energy", "BD-EX-12", "Energy added by an effect does not use the placement of the turn")
+
+
+def ex13() -> None:
+    energy = ["K1", "K2", "K3", "K4", "R1", "R2", "R3"]
+    g = Golden(a=energy + ["ACE1", "ACE1b"], energy={A: ["K1", "K2"], B: ["PLN", "U1k"]}).to_turn(7, "MAIN", keep=("ACE1", "ACE1b"))
+    g.ops(*[op("ADD_ENERGY", card=n, from_zone="DECK", player=A) for n in energy[2:]])
+    g.check("TER1 closed, seven energy standing", players={A: {"territory": {"name": "TER1", "face": "CHARACTER"}, "energy_standing": 7}})
+    g.add("play_card", A, card="ACE1", payment=P(K1="BLACK", K2="BLACK", R1="RED", R2="RED")).add("resolve_top", "judge", ops=[])
+    g.check("1. ACE1 on the field; the release window opens", release_window={"player": A, "unit": "ACE1"},
+            players={A: {"field": [unit("ACE1", standing=True)]}})
+    g.reject("BD-ACT-0", "release_territory", A, player=A, releasing_unit="ACE1", payment=P(K3="BLACK", K4="BLACK", R3="RED"))
+    g.add("release_territory", A, player=A, releasing_unit="ACE1", payment=P(K3="BLACK", K4="BLACK"))
+    g.check("3. released; R3 alone stands", players={A: {"territory": {"face": "RELEASED", "released": True}, "energy_standing": 1}})
+    g.reject("BD-ACT-13", "release_territory", A, player=A, releasing_unit="ACE1", payment=[])
+    g.ops(op("DESTROY", unit="TER1"), note="card text: destroy a territory")
+    g.check("5. closed, still in its zone", players={A: {"territory": {"name": "TER1", "face": "CHARACTER"}}})
+    g.ops(op("PUT_ONTO_FIELD", card="ACE1b", from_zone="HAND", player=A), note="card text: put an ace onto the field")
+    g.reject("BD-ACT-13", "release_territory", A, player=A, releasing_unit="ACE1b", payment=P(R3="RED"))
+    g.write("ex-13-territory-release", "BD-EX-13", "Territory release: the window, the reduced cost, closing, no release by an effect's entry")
+
+    g = Golden(a=energy + ["ACE2"], energy={A: ["K1", "K2"], B: ["PLN", "U1k"]}).to_turn(7, "MAIN", keep=("ACE2",))
+    g.ops(*[op("ADD_ENERGY", card=n, from_zone="DECK", player=A) for n in energy[2:]])
+    g.add("play_card", A, card="ACE2", payment=P(K1="BLACK", K2="BLACK", R1="RED", R2="RED")).add("resolve_top", "judge", ops=[])
+    g.check("ACE2 (title T2): no window", release_window=None)
+    g.reject("BD-ACT-13", "release_territory", A, player=A, releasing_unit="ACE2", payment=P(K3="BLACK", K4="BLACK"))
+    g.write("ex-13b-title-differs", "BD-EX-13", "An ace of another title opens no release window")
+
+
+def ex14() -> None:
+    g = Golden(a=["W1", "W2", "W3", "QCMD", "QCMD", "QCMD"], b=["V", "W", "Y"], energy={A: ["W1", "W2"], B: ["PLN", "U1k"]}).to_turn(1, "MAIN")
+    g.ops(op("ADD_ENERGY", card="W3", from_zone="DECK", player=A),
+          *[op("PUT_ONTO_FIELD", card=n, from_zone="DECK", player=B) for n in ("V", "W", "Y")], op("DAMAGE_UNIT", unit="V", n=3000))
+    g.check("V 5000 with 3000 damage", players={B: {"field": [unit("V", power=5000, damage=3000), unit("W"), unit("Y")]}})
+    g.add("play_card", A, card="QCMD", payment=P(W1="WHITE"))
+    g.add("resolve_top", "judge", ops=[op("MODIFY_STAT", unit="V", stat="POWER", delta=-2000, duration="END_OF_TURN")])
+    g.check("V power 3000, damage 3000: destroyed", players={B: {"graveyard": ["V"], "field": [unit("W"), unit("Y")]}})
+    g.add("play_card", A, card="QCMD", payment=P(W2="WHITE"))
+    g.add("resolve_top", "judge", ops=[op("MODIFY_STAT", unit="W", stat="POWER", delta=-3000, duration="END_OF_TURN")])
+    g.check("W power -1000: destroyed", players={B: {"graveyard": ["V", "W"]}})
+    g.add("play_card", A, card="QCMD", payment=P(W3="WHITE"))
+    g.add("resolve_top", "judge", ops=[op("MODIFY_STAT", unit="Y", stat="POWER", delta=-3000, duration="END_OF_TURN"),
+                                       op("MODIFY_STAT", unit="Y", stat="POWER", delta=3000, duration="END_OF_TURN")])
+    g.check("Y survives: the check runs after the whole list", players={B: {"graveyard": ["V", "W"], "field": [unit("Y", power=3000, damage=0)]}})
+    g.write("ex-14-power-reduction", "BD-EX-14", "Power reduction destroys at the state check")
+
+
+def ex15() -> None:
+    g = Golden(a=["W1", "E5", "U5k", "QCMD"], b=["R6", "S2"], energy={A: ["W1", "E5"], B: ["PLN", "U1k"]})
+    attack_phase(g, op("PUT_ONTO_FIELD", card="U5k", from_zone="DECK", player=A),
+                 *[op("PUT_ONTO_FIELD", card=n, from_zone="DECK", player=B) for n in ("R6", "S2")], op("REST", card="R6"))
+    g.add("declare_attack", A, attacker="U5k", target="R6").add("declare_block", B, blocker="S2")
+    g.check("S2 rested, current target S2", attack={"original_target": "R6", "current_target": "S2"},
+            players={B: {"field": [unit("R6", standing=False), unit("S2", standing=False)]}})
+    g.add("play_card", A, card="QCMD", payment=P(W1="WHITE")).add("resolve_top", "judge", ops=[op("DAMAGE_UNIT", unit="S2", n=2000)])
+    g.check("S2 destroyed at the state check", players={B: {"graveyard": ["S2"]}}, attack={"current_target": "S2", "step": "BATTLE"})
+    g.add("resolve_battle", A)
+    g.check("no battle; the attack ends", attack=None, players={A: {"field": [unit("U5k", damage=0)], "graveyard": ["QCMD"]},
+                                                                B: {"field": [unit("R6", damage=0)], "graveyard": ["S2"], "life": 10}})
+    g.write("ex-15-blocker-removed", "BD-EX-15", "A block redirects; the blocker removed, no battle and no return to the first target")
+
+
+def ex17() -> None:
+    g = Golden(a=["ABL"]).to_turn(7, "MAIN")
+    g.ops(op("PUT_ONTO_FIELD", card="ABL", from_zone="DECK", player=A))
+    g.empty(A, life=10, hand=0, deck=next(p for p in g.state().game.players if p.name == A).deck_count)
+    g.check("A's hand is empty", players={A: {"hand_count": 0}})
+    g.reject("BD-ACT-11", "place_energy", A, card="PLN")
+    g.reject("BD-ACT-12", "play_card", A, card="U1k", payment=P(PLN="WHITE"))
+    g.reject("BD-ACT-14", "activate_ability", A, source="ABL", ability_id="a1", cost_ops=[op("DISCARD", player=A, n=1)])
+    g.ops(op("DISCARD", player=A, n=1), note="a resolving text: discard a card")
+    g.add("advance_phase", A).add("advance_phase", A).add("advance_phase", A).check("no discard owed", end_step="END_CLOSE")
+    g.add("advance_phase", A).check("turn 8", turn=8, turn_player=B, players={A: {"hand_count": 0}})
+    g.write("ex-17-empty-hand", "BD-EX-17", "An empty hand: nothing to place, play or pay with; it never loses", {"status": "in_progress"})
+
+
 if __name__ == "__main__":
-    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11):
+    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14, ex15, ex17):
         f()
