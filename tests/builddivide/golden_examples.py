@@ -4,7 +4,7 @@ rewrite ``fixtures/builddivide/golden``."""
 from __future__ import annotations
 
 from tests.builddivide.golden import CATALOG, Golden, op, players, unit
-from tests.builddivide.helpers import A, B, started
+from tests.builddivide.helpers import A, B, setup, started
 
 BUSTERS = ["BST"] * 4 + ["BST2"] * 4 + ["BST3"] * 4
 SHOTS10 = ["SHOT3"] * 4 + ["SHOT4"] * 4 + ["SHOT5"] * 2
@@ -395,6 +395,104 @@ def ex17() -> None:
     g.write("ex-17-empty-hand", "BD-EX-17", "An empty hand: nothing to place, play or pay with; it never loses", {"status": "in_progress"})
 
 
+
+
+
+def quick_win(g: Golden, attacker: str = "U6k", owner: str = A) -> Golden:
+    """``owner`` wins on their first turn: a unit put onto the field attacks an opponent without life."""
+    other = B if owner == A else A
+    attack_phase(g, op("PUT_ONTO_FIELD", card=attacker, from_zone="DECK", player=owner),
+                 op("MOVE", n=10, from_zone="LIFE", to_zone="DECK", face="DOWN", player=other))
+    return g.add("declare_attack", owner, attacker=attacker, target=other).add("no_block", other)
+
+
+def ex16() -> None:
+    g = Golden(a=["NCMD"]).to_turn(7, "MAIN", keep=("NCMD", "PLN"))
+    me = lambda: next(p for p in g.state().game.players if p.name == A)  # noqa: E731
+    hand, energy = len(me().hand), len(me().energy)
+    g.add("place_energy", A, card="NCMD").check("the wrong card placed", players={A: {"hand_count": hand - 1, "energy_standing": energy + 1}})
+    g.add("rewind", "judge", to_seq=g.seq() - 1, reason="wrong card placed")
+    g.check("(a) NCMD back in hand, the placement open again",
+            players={A: {"hand_count": hand, "energy_standing": energy, "energy_placed_this_turn": False}})
+    g.add("place_energy", A, card="PLN").check("PLN placed", players={A: {"energy_placed_this_turn": True, "energy_standing": energy + 1}})
+    g.write("ex-16a-undo-last", "BD-EX-16a", "Undoing the last event with a rewind")
+
+    g = Golden(a=["Z"]).to_turn(7, "MAIN")
+    turn6 = g.state().game.turn_started_at - 1
+    attack_phase(g, op("PUT_ONTO_FIELD", card="Z", from_zone="DECK", player=A), op("MOVE", n=4, from_zone="LIFE", to_zone="DECK", face="DOWN", player=B), turn=7)
+    grave = list(next(p for p in g.state().game.players if p.name == B).graveyard)
+    g.check("Z standing, B life 6 (Y1/R5)", players={A: {"field": [unit("Z", standing=True, hit=1)]}, B: {"life": 6, "yellow": 1, "red": 5}})
+    before = g.seq()
+    g.add("declare_attack", A, attacker="Z", target=B).add("no_block", B).add("life_check", B, victim=B, card_name="PLN")
+    g.check("the attack dealt 1", attack=None, players={B: {"life": 5, "yellow": 0, "red": 5, "graveyard": grave + ["PLN"]}})
+    forbid = op("SET_STATUS", unit="Z", tag="CANNOT_ATTACK", duration="END_OF_TURN")
+    g.reject("BD-LIM-5", "correct", "judge", at_seq=before + 1, reason="a continuous effect was forgotten",
+             event={"type": "judge_ops", "by": "judge", "ops": [forbid], "note": "Z cannot attack this turn"})
+    g.add("rewind", "judge", to_seq=before, reason="a continuous effect was forgotten")
+    g.check("(b) restored: Z standing, no attack, B life 6 (Y1/R5)", attack=None, damage=None,
+            players={A: {"field": [unit("Z", standing=True)]}, B: {"life": 6, "yellow": 1, "red": 5, "graveyard": grave}})
+    g.ops(forbid, note="the forgotten effect: Z cannot attack this turn")
+    g.reject("BD-LIM-5", "declare_attack", A, attacker="Z", target=B)
+    g.reject("BD-REW-6", "rewind", "judge", to_seq=turn6, reason="back to turn 6")
+    g.write("ex-16b-forgotten-effect", "BD-EX-16b", "A forgotten effect: the correction conflicts, the rewind replaces it")
+
+    g = Golden().to_turn(6, "DRAW")
+    deck = next(p for p in g.state().game.players if p.name == B).deck_count
+    g.reject("BD-TURN-5", "place_energy", B, card="PLN")
+    g.reject("BD-TURN-8", "advance_phase", B)
+    g.add("draw", "judge", player=B).check("(c) B draws now", players={B: {"deck": deck - 1}})
+    g.add("advance_phase", B).add("place_energy", B, card="PLN").check("placed in the main phase", phase="MAIN",
+                                                                      players={B: {"energy_placed_this_turn": True}})
+    g.write("ex-16c-forgotten-draw", "BD-EX-16c", "A forgotten draw is entered late; later-phase events wait for it")
+
+    g = quick_win(Golden(a=["U6k"])).add("confirm_result", "judge").check("(d) confirmed", result_confirmed=True)
+    g.reject("BD-REW-6", "rewind", "judge", to_seq=g.seq() - 2, reason="too late")
+    g.reject("BD-REW-13", "correct", "judge", at_seq=g.seq() - 1, reason="too late", event={"type": "concede", "by": A, "player": A})
+    g.write("ex-16d-after-confirmation", "BD-EX-16d", "After confirm_result no rewind or correction reaches the game",
+            {"status": "won", "winner": A})
+
+    g = quick_win(Golden(a=["U6k"])).add("confirm_result", "judge").check("A's win counts", wins={A: 1, B: 0})
+    g.add("game_cleanup", "judge", mixed_cards_found=True).add("judge_void_game", "judge", note="a card of B found in A's deck")
+    g.check("(e) game 1 void; game 2 at setup step 1", game_no=2, status="SETUP", setup_step=1, wins={A: 0, B: 0}, past_games=["void"])
+    g.add("shuffle", A, player=A).add("shuffle", B, player=B).check("game 2 setup goes on", setup_step=3)
+    g.write("ex-16e-void-game", "BD-EX-16e", "A void game does not count; a new game starts from setup", {"status": "in_progress"})
+
+    g = quick_win(Golden(a=["U6k"])).add("confirm_result", "judge").add("game_cleanup", "judge", mixed_cards_found=True)
+    g.add("judge_void_match", "judge", note="mixed decks")
+    g.reject("BD-OVR-8", "shuffle", A, player=A)
+    g.write("ex-16e-void-match", "BD-EX-16e", "A void match closes without a result", {"status": "void", "winner": None})
+
+    g = attack_phase(Golden(a=["U5k"]), op("PUT_ONTO_FIELD", card="U5k", from_zone="DECK", player=A),
+                     op("MOVE", n=6, from_zone="LIFE", to_zone="DECK", face="DOWN", player=B))
+    g.add("declare_attack", A, attacker="U5k", target=B).add("no_block", B)
+    at = g.seq()
+    g.add("life_check", B, victim=B, card_name="PLN").check("entered as PLN: life 3, attack over", attack=None, players={B: {"life": 3}})
+    g.add("rewind", "judge", to_seq=at, reason="revealed card entered wrongly")
+    g.check("(f) the card back on top: life 4 (Y0/R4)", players={B: {"life": 4, "yellow": 0, "red": 4, "graveyard": []}},
+            damage={"dealt": 0, "waiting": "REVEAL"})
+    g.add("life_check", B, victim=B, card_name="BST").check("BST: total 2", damage={"dealt": 1, "bonus": 1, "total": 2}, players={B: {"life": 3}})
+    g.add("life_check", B, victim=B, card_name="PLN").check("life 2, attack over", attack=None, damage=None,
+                                                           players={B: {"life": 2, "yellow": 0, "red": 2, "graveyard": ["BST", "PLN"]}})
+    g.write("ex-16f-judge-error", "BD-EX-16f", "A wrongly entered reveal is rewound and entered again")
+
+
+def best_of_three() -> None:
+    g = quick_win(Golden(a=["U6k"], b=["U6k"], options={"best_of": 3}))
+    g.check("game 1 to A", status="ENDED", result={"winner": A}, wins={A: 1, B: 0})
+    g.add("game_cleanup", "judge").check("game 2 opens", game_no=2, status="SETUP", setup_step=1)
+    g.lines += setup(first=B)
+    quick_win(g, owner=B).check("game 2 to B", wins={A: 1, B: 1}, game_no=2)
+    g.add("game_cleanup", B)
+    g.lines += setup(first=A)
+    g.add("judge_result", "judge", winner=None, reason="both players agree to a draw").check("a drawn game counts for neither",
+                                                                                           wins={A: 1, B: 1}, outcome="in_progress")
+    g.add("game_cleanup", "judge").check("game 4 opens", game_no=4, past_games=[A, B, "judge"])
+    g.lines += setup(first=A)
+    g.add("concede", B, player=B).check("B concedes game 4", result={"winner": A, "reason": "concession"})
+    g.write("best-of-three", "BD-OVR-7", "Best of three: a win each, a drawn game, then the deciding game",
+            {"status": "won", "winner": A, "reason": "match", "score": {A: 2, B: 1}})
+
+
 if __name__ == "__main__":
-    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14, ex15, ex17):
+    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14, ex15, ex16, ex17, best_of_three):
         f()
