@@ -87,3 +87,30 @@ def view(match, viewer=None) -> dict[str, Any]:
     import msgspec
 
     return msgspec.to_builtins(match.game.view(match.state, viewer))
+
+
+def opening(options: dict[str, Any] | None = None, a: list[str] | None = None, b: list[str] | None = None,
+            cat: list[dict[str, Any]] | None = None, energy: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
+    """match_started and the setup: turn 1, alice's stand phase."""
+    cat = cat if cat is not None else catalog()
+    return [started({A: deck(a, cat=cat), B: deck(b, cat=cat)}, options, cat)] + setup(A, energy)
+
+
+def to_main(options: dict[str, Any] | None = None, **kw: Any) -> list[dict[str, Any]]:
+    return opening(options, **kw) + [ev("advance_phase", A), ev("advance_phase", A)]
+
+
+def refused(lines: list[dict[str, Any]]):
+    """The verdict of the last line, which must be refused (every line before it accepted)."""
+    report, match = run(lines)
+    bad = [v for v in report.verdicts if not v.accepted]
+    assert [v.line for v in bad] == [len(lines)], [(v.line, v.rule, v.message) for v in bad]
+    return bad[0]
+
+
+def accepted(lines: list[dict[str, Any]]):
+    """The match after ``lines``, every one accepted."""
+    report, match = run(lines)
+    bad = [(v.line, v.rule, v.message) for v in report.verdicts if not v.accepted]
+    assert bad == []
+    return match

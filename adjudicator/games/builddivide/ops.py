@@ -223,7 +223,12 @@ def _enter(s: State, op: E.PutOntoField | E.AddEnergy, ctx: OpContext) -> tuple[
 
 def put_onto_field(s: State, op: E.PutOntoField, ctx: OpContext) -> State:
     s, p = _enter(s, op, ctx)
-    return Z.put(s, replace(p, field=p.field + (Unit(name=op.card, standing=op.standing, entered_turn=s.game.turn_number),)))
+    s = Z.put(s, replace(p, field=p.field + (Unit(name=op.card, standing=op.standing, entered_turn=s.game.turn_number),)))
+    c, ter = s.catalog.get(op.card), s.catalog.get(p.territory.name) if p.territory else None
+    if (not s.options.release_requires_hand_play and c is not None and c.is_ace and ter is not None
+            and p.territory.face == "CHARACTER" and ter.title in c.titles):
+        s = Z.set_game(s, release_window=(p.name, op.card))  # BD-RUL-28 (a) relaxed: any entry opens the window
+    return s
 
 
 def add_energy(s: State, op: E.AddEnergy, ctx: OpContext) -> State:
