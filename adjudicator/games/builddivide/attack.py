@@ -6,7 +6,7 @@ from __future__ import annotations
 from adjudicator.games.builddivide import battle as B
 from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
-from adjudicator.games.builddivide.payment import card_cost, pay
+from adjudicator.games.builddivide.payment import card_cost, note, pay
 from adjudicator.games.builddivide.rules import in_play, tp_only
 from adjudicator.games.builddivide.state import Attack, StackItem, State, replace
 from adjudicator.protocol import JUDGE, Context, Violation
@@ -139,8 +139,9 @@ def _shot(s: State, ev: E.Action, rule: str) -> tuple[str, str]:
 def shot_play(s: State, ev: E.ShotPlay, ctx: Context) -> State:
     victim, name = _shot(s, ev, "BD-ACT-23")
     c = s.catalog[name]
-    p = pay(Z.player(s, victim), ev.payment, card_cost(c), s.catalog, s.options.allow_overpay, f"the shot {name}")
-    s = Z.put(s, p)
+    cost = card_cost(c)
+    p = pay(Z.player(s, victim), ev.payment, cost, s.catalog, s.options.allow_overpay, f"the shot {name}")
+    s = Z.set_game(Z.put(s, p), last_payment=note(victim, f"the shot {name}", ev.payment, cost))
     item = StackItem(id=s.game.next_item, kind="CARD", controller=victim, card=name, targets=ev.targets, from_shot=True)
     return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1,
                       damage=replace(s.game.damage, waiting="STACK", shot_card=None))

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from adjudicator.games.builddivide import battle as B
 from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
-from adjudicator.games.builddivide.payment import pay, release_cost
+from adjudicator.games.builddivide.payment import note, pay, release_cost
 from adjudicator.games.builddivide.state import Energy, Modifier, Player, State, Status, Unit, replace
 from adjudicator.protocol import Violation
 
@@ -257,7 +257,9 @@ def release_territory(s: State, name: str, unit: str, payment: Sequence[E.Pay]) 
     if ter is None or p.territory is None or p.territory.face != "CHARACTER":
         raise Violation("BD-ACT-13", f"{name}'s territory is not closed: it cannot be released", "NOT_CLOSED")
     cost = release_cost(ter, reducer, s.options.release_reduction_order)
-    p = pay(p, payment, cost, s.catalog, s.options.allow_overpay, f"the release of {ter.name} by {unit}")
+    what = f"the release of {ter.name} by {unit}"
+    p = pay(p, payment, cost, s.catalog, s.options.allow_overpay, what)
+    s = Z.set_game(s, last_payment=note(name, what, payment, cost))
     return Z.put(s, replace(p, territory=replace(p.territory, face="RELEASED")))
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from adjudicator.games.builddivide.catalog import Card
 from adjudicator.games.builddivide.events import Pay
-from adjudicator.games.builddivide.state import Energy, Player, replace
+from adjudicator.games.builddivide.state import Energy, PaymentNote, Player, replace
 from adjudicator.protocol import Violation
 
 
@@ -107,6 +107,11 @@ def check_entries(player: Player, payment: Sequence[Pay], catalog: Mapping[str, 
     be a standing energy of the payer paying as one of its colours; the entries are rested."""
     free = Cost(len(payment), dict(Counter(p.as_ for p in payment if p.as_ != "GENERIC")))
     return pay(player, payment, free, catalog, True, what)
+
+
+def note(payer: str, what: str, payment: Sequence[Pay], cost: Cost) -> PaymentNote:
+    return PaymentNote(payer=payer, what=what, cost=cost.text(),
+                       entries=tuple((e["energy"], e["as"], e["pays"]) for e in split(payment, cost)))
 
 
 def split(payment: Sequence[Pay], cost: Cost) -> list[dict[str, Any]]:

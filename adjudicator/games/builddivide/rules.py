@@ -8,7 +8,7 @@ from adjudicator.games.builddivide import battle as B
 from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.ops import OpContext, apply_ops, release_territory
-from adjudicator.games.builddivide.payment import card_cost, check_entries, pay
+from adjudicator.games.builddivide.payment import card_cost, check_entries, note, pay
 from adjudicator.games.builddivide.state import Attack, Energy, StackItem, State, Unit, replace
 from adjudicator.protocol import JUDGE, Context, Violation
 
@@ -165,8 +165,9 @@ def play_card(s: State, ev: E.PlayCard, ctx: Context) -> State:
     p = Z.take_from_hand(s, Z.player(s, who), ev.card, "BD-ACT-12", "play")
     if c.type == "UNIT" and Z.find_unit(s, ev.card) is not None:
         raise Violation("BD-ACT-12", f"{ev.card!r} already names a unit on the field; each instance needs its own name (§15)", "NAME_TAKEN")
-    p = pay(p, ev.payment, card_cost(c, ev.cost_adjustment), s.catalog, s.options.allow_overpay, ev.card)
-    s = Z.put(s, p)
+    cost = card_cost(c, ev.cost_adjustment)
+    p = pay(p, ev.payment, cost, s.catalog, s.options.allow_overpay, ev.card)
+    s = Z.set_game(Z.put(s, p), last_payment=note(who, ev.card, ev.payment, cost))
     item = StackItem(id=s.game.next_item, kind="CARD", controller=who, card=ev.card, targets=ev.targets, hand_play=True)
     return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1)
 

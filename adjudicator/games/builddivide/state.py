@@ -96,6 +96,15 @@ class DamageProc(msgspec.Struct, frozen=True, kw_only=True):
     shot_card: str | None = None
 
 
+class PaymentNote(msgspec.Struct, frozen=True, kw_only=True):
+    """The last payment made: who paid, for what, the cost, and which energy paid which part."""
+
+    payer: str
+    what: str
+    cost: str
+    entries: tuple[tuple[str, str, str], ...]  # (energy, as, the part it pays)
+
+
 class Result(msgspec.Struct, frozen=True, kw_only=True):
     winner: str | None
     reason: str  # a Reason value
@@ -125,6 +134,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     release_window: tuple[str, str] | None = None  # (player, unit)
     players: tuple[Player, ...] = ()
     patches: tuple[str, ...] = ()
+    last_payment: PaymentNote | None = None
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):

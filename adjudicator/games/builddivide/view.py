@@ -187,7 +187,29 @@ def explain(s: State, query: Mapping[str, Any]) -> dict[str, Any]:
             steps.append({"unit": u.name, "power": Z.power(s, u), "takes": max(0, Z.power(s, other)), "damage_after": after,
                           "destroyed": after >= Z.power(s, u)})
         return {"battle": {"happens": True, "attacker": a.attacker, "target": a.current_target, "points": steps}}
-    raise Malformed("nothing to explain: give a payment ({\"card\": NAME, \"payment\": [...]}) or ask during an attack", "$")
+    if "unit" in query:
+        return explain_card(s, str(query["unit"]))
+    last = g.last_payment
+    if last is not None:
+        return {"payment": {"payer": last.payer, "for": last.what, "cost": last.cost,
+                            "entries": [{"energy": e, "as": a, "pays": part} for e, a, part in last.entries]}}
+    raise Malformed("nothing to explain: no attack in progress and no payment made yet; name a unit or a card", "$")
+
+
+def explain_card(s: State, name: str) -> dict[str, Any]:
+    """A unit's power and hit (printed + modifiers) and damage; a card's cost parts."""
+    found = Z.find_unit(s, name)
+    c = s.catalog.get(name)
+    if found is not None and c is not None:
+        u = found[1]
+        return {"unit": name, "owner": found[0].name,
+                "power": {"printed": c.power, "modifiers": [m.delta for m in u.modifiers if m.stat == "POWER"], "now": Z.power(s, u)},
+                "hit": {"printed": c.hit, "modifiers": [m.delta for m in u.modifiers if m.stat == "HIT"], "now": Z.hit(s, u)},
+                "damage": u.damage, "destroyed_at": f"damage >= {Z.power(s, u)}", "standing": u.standing}
+    if c is None:
+        raise Malformed(f"{name!r} is neither a unit on the field nor a card of the catalog", "$.unit")
+    cost = card_cost(c)
+    return {"card": name, "type": c.type, "timing": c.timing, "cost": cost.text(), "colour_parts": cost.colours, "generic": cost.generic}
 
 
 def explain_payment(s: State, query: Mapping[str, Any]) -> dict[str, Any]:
