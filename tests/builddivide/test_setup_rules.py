@@ -190,3 +190,12 @@ def test_rejected_match_started_deck_is_not_stored():
 
 def test_violation_is_exported():
     assert issubclass(Violation, Exception)
+
+
+def test_BD_ACT_4_the_loser_chooses_the_first_player_of_the_next_game():
+    lines = [started(options={"best_of": 3, "next_game_first_player": "LOSER_CHOOSES"})] + setup()
+    lines += [ev("concede", B, player=B), ev("game_cleanup", "judge")] + setup()[:4]
+    v = refused(lines + [ev("decide_first_player", A, first_player=A, method="LOSER_CHOOSES")])
+    assert (v.rule, v.code) == ("BD-ACT-4", "NOT_ALLOWED") and "bob lost the last game" in v.message
+    m = accepted(lines + [ev("decide_first_player", B, first_player=B, method="LOSER_CHOOSES")])
+    assert view(m)["first_player"] == B and view(m)["game_no"] == 2 and view(m)["wins"] == {A: 1, B: 0}

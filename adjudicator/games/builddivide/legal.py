@@ -11,6 +11,7 @@ from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.catalog import Card
 from adjudicator.games.builddivide.payment import Cost, card_cost, release_cost
 from adjudicator.games.builddivide.rules import busy, hand_limit
+from adjudicator.games.builddivide.setup import loser_chooses
 from adjudicator.games.builddivide.state import Player, State
 from adjudicator.kit import one, some, text
 from adjudicator.protocol import JUDGE, LegalAction
@@ -72,7 +73,7 @@ def _setup(s: State) -> list[LegalAction]:
             return out
         out += [LegalAction(who=p.name, type=simple[step], choices={"player": one(p.name)}) for p in todo]
     elif step == 4:
-        out.append(LegalAction(who=JUDGE, type="decide_first_player",
+        out.append(LegalAction(who=loser_chooses(s) or JUDGE, type="decide_first_player",
                                choices={"first_player": one(*s.names), "method": one(s.options.first_player_method)}))
     elif step == 6:
         out += [LegalAction(who=p.name, type="mulligan", choices={"player": one(p.name), "redraw": one(True, False)})

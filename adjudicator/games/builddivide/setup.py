@@ -117,7 +117,19 @@ def decide_first_player(s: State, ev: E.DecideFirstPlayer, ctx: Context) -> Stat
     _setup_step(s, 4, ev)
     if ev.first_player not in s.names:
         raise Violation("BD-ACT-4", f"{ev.first_player!r} is not a player of this match ({', '.join(s.names)})", "NOT_A_PLAYER")
+    chooser = loser_chooses(s)
+    if chooser is not None and ev.by not in (JUDGE, chooser):
+        raise Violation("BD-ACT-4", f"{chooser} lost the last game and chooses who goes first (next_game_first_player LOSER_CHOOSES), "
+                                    f"not {ev.by}", "NOT_ALLOWED")
     return Z.set_game(s, first_player=ev.first_player, setup_step=5)
+
+
+def loser_chooses(s: State) -> str | None:
+    """With ``next_game_first_player`` LOSER_CHOOSES, the loser of the last decided game (BD-RUL-13)."""
+    if s.options.next_game_first_player != "LOSER_CHOOSES":
+        return None
+    last = next((r for r in reversed(s.past) if r.winner is not None), None)
+    return None if last is None else Z.opponent(s, last.winner)
 
 
 def _private_cards(private: dict[str, Any], key: str, n: int) -> tuple[str | None, ...]:
