@@ -235,3 +235,17 @@ def test_explain_the_last_payment_and_a_unit():
     unit = GAME.explain(m.state, {"unit": "U3k"})
     assert unit["power"] == {"printed": 3000, "modifiers": [-1000], "now": 2000} and unit["damage"] == 0
     assert GAME.explain(m.state, {"unit": "U7k"})["cost"] == "5 (RED 1 + 4 generic)"
+
+
+def test_BD_RES_15_damage_to_both_players():
+    empty = [op("MOVE", n=10, from_zone="LIFE", to_zone="DECK", face="DOWN", player=p) for p in (A, B)]
+    both = [op("DAMAGE_PLAYER", player=B, n=1), op("DAMAGE_PLAYER", player=A, n=1)]
+    out = accepted(to_main() + [ops(*empty), ops(*both)]).outcome()
+    assert (out.status, out.winner, out.reason) == ("drawn", None, "simultaneous_loss")
+    out = accepted(to_main(options={"simultaneous_loss_result": "TURN_PLAYER_WINS"}) + [ops(*empty), ops(*both)]).outcome()
+    assert (out.status, out.winner) == ("won", A)
+    m = accepted(to_main() + [ops(*empty[1:]), ops(*both)])  # only bob's life is empty: alice's damage runs first
+    d = view(m)
+    assert d["damage"]["victim"] == A and d["result"] is None
+    m = accepted(to_main() + [ops(*empty[1:]), ops(*both), ev("life_check", A, victim=A, card_name="PLN")])
+    assert view(m)["result"] == {"winner": A, "reason": "zero_life_damage", "detail": "bob takes a point of damage with no life card left (point 1)"}

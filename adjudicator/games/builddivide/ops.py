@@ -314,9 +314,27 @@ HANDLERS: dict[type, Callable] = {
 }
 
 
+def _tp_first(s: State, ops: Sequence[E.Op]) -> list[E.Op]:
+    """Damage to both players in one op list runs the turn player's first (BD-RES-15)."""
+    tp = s.game.turn_player
+    mine = [o for o in ops if isinstance(o, E.DamagePlayer) and o.player == tp]
+    rest = [o for o in ops if o not in mine]
+    at = next(i for i, o in enumerate(rest) if isinstance(o, E.DamagePlayer))
+    return rest[:at] + mine + rest[at:]
+
+
 def apply_ops(s: State, ops: Sequence[E.Op], ctx: OpContext) -> State:
-    """Every op in order; a result ends the list at once (BD-OVR-8); then the state checks."""
+    """Every op in order; a result ends the list at once (BD-OVR-8); then the state checks.
+    Damage to both players in one list (BD-RES-15, BD-RUL-41): when both life zones are empty at
+    the first of them, both lose at once; otherwise the turn player's damage runs first."""
+    both = len({o.player for o in ops if isinstance(o, E.DamagePlayer)}) == 2
+    if both:
+        ops = _tp_first(s, ops)
     for op in ops:
+        if both and isinstance(op, E.DamagePlayer):
+            both = False
+            if not any(Z.player(s, n).life for n in s.names):
+                return Z.lose(s, list(s.names), "zero_life_damage", "take damage with no life card left")
         s = HANDLERS[type(op)](s, op, ctx)
         if Z.over(s):
             return s
