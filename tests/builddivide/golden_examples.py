@@ -406,7 +406,7 @@ def quick_win(g: Golden, attacker: str = "U6k", owner: str = A) -> Golden:
     return g.add("declare_attack", owner, attacker=attacker, target=other).add("no_block", other)
 
 
-def ex16() -> None:
+def ex16a() -> None:
     g = Golden(a=["NCMD"]).to_turn(7, "MAIN", keep=("NCMD", "PLN"))
     me = lambda: next(p for p in g.state().game.players if p.name == A)  # noqa: E731
     hand, energy = len(me().hand), len(me().energy)
@@ -417,6 +417,8 @@ def ex16() -> None:
     g.add("place_energy", A, card="PLN").check("PLN placed", players={A: {"energy_placed_this_turn": True, "energy_standing": energy + 1}})
     g.write("ex-16a-undo-last", "BD-EX-16a", "Undoing the last event with a rewind")
 
+
+def ex16b() -> None:
     g = Golden(a=["Z"]).to_turn(7, "MAIN")
     turn6 = g.state().game.turn_started_at - 1
     attack_phase(g, op("PUT_ONTO_FIELD", card="Z", from_zone="DECK", player=A), op("MOVE", n=4, from_zone="LIFE", to_zone="DECK", face="DOWN", player=B), turn=7)
@@ -436,6 +438,8 @@ def ex16() -> None:
     g.reject("BD-REW-6", "rewind", "judge", to_seq=turn6, reason="back to turn 6")
     g.write("ex-16b-forgotten-effect", "BD-EX-16b", "A forgotten effect: the correction conflicts, the rewind replaces it")
 
+
+def ex16c() -> None:
     g = Golden().to_turn(6, "DRAW")
     deck = next(p for p in g.state().game.players if p.name == B).deck_count
     g.reject("BD-TURN-5", "place_energy", B, card="PLN")
@@ -445,23 +449,31 @@ def ex16() -> None:
                                                                       players={B: {"energy_placed_this_turn": True}})
     g.write("ex-16c-forgotten-draw", "BD-EX-16c", "A forgotten draw is entered late; later-phase events wait for it")
 
+
+def ex16d() -> None:
     g = quick_win(Golden(a=["U6k"])).add("confirm_result", "judge").check("(d) confirmed", result_confirmed=True)
     g.reject("BD-REW-6", "rewind", "judge", to_seq=g.seq() - 2, reason="too late")
     g.reject("BD-REW-13", "correct", "judge", at_seq=g.seq() - 1, reason="too late", event={"type": "concede", "by": A, "player": A})
     g.write("ex-16d-after-confirmation", "BD-EX-16d", "After confirm_result no rewind or correction reaches the game",
             {"status": "won", "winner": A})
 
+
+def ex16e() -> None:
     g = quick_win(Golden(a=["U6k"])).add("confirm_result", "judge").check("A's win counts", wins={A: 1, B: 0})
     g.add("game_cleanup", "judge", mixed_cards_found=True).add("judge_void_game", "judge", note="a card of B found in A's deck")
     g.check("(e) game 1 void; game 2 at setup step 1", game_no=2, status="SETUP", setup_step=1, wins={A: 0, B: 0}, past_games=["void"])
     g.add("shuffle", A, player=A).add("shuffle", B, player=B).check("game 2 setup goes on", setup_step=3)
     g.write("ex-16e-void-game", "BD-EX-16e", "A void game does not count; a new game starts from setup", {"status": "in_progress"})
 
+
+def ex16e_match() -> None:
     g = quick_win(Golden(a=["U6k"])).add("confirm_result", "judge").add("game_cleanup", "judge", mixed_cards_found=True)
     g.add("judge_void_match", "judge", note="mixed decks")
     g.reject("BD-OVR-8", "shuffle", A, player=A)
     g.write("ex-16e-void-match", "BD-EX-16e", "A void match closes without a result", {"status": "void", "winner": None})
 
+
+def ex16f() -> None:
     g = attack_phase(Golden(a=["U5k"]), op("PUT_ONTO_FIELD", card="U5k", from_zone="DECK", player=A),
                      op("MOVE", n=6, from_zone="LIFE", to_zone="DECK", face="DOWN", player=B))
     g.add("declare_attack", A, attacker="U5k", target=B).add("no_block", B)
@@ -494,5 +506,5 @@ def best_of_three() -> None:
 
 
 if __name__ == "__main__":
-    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14, ex15, ex16, ex17, best_of_three):
+    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14, ex15, ex16a, ex16b, ex16c, ex16d, ex16e, ex16e_match, ex16f, ex17, best_of_three):
         f()
