@@ -12,13 +12,14 @@ import typing
 from typing import Any
 
 import click
-import msgspec
 
 CATALOG_HELP = "A card catalog (JSONL or a JSON array) for match_started.catalog, when the match carries none."
 
 
 def takes_catalog(game: Any) -> bool:
     """Whether the game's ``match_started`` (the first event of its union) has a ``catalog`` field."""
+    import msgspec
+
     args = typing.get_args(game.event_type)
     started = args[0] if args else game.event_type
     return any(f.name == "catalog" for f in msgspec.structs.fields(started))

@@ -13,7 +13,7 @@ from adjudicator.protocol import JUDGE, Context, Violation
 
 
 def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:
-    in_play(s, "BD-TURN-6", "declare_attack")
+    in_play(s, "declare_attack")
     g = s.game
     tp = tp_only(s, ev, "BD-TURN-6", "declare an attack")
     if g.phase != "ATTACK":
@@ -42,7 +42,7 @@ def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:
 
 
 def _block_turn(s: State, ev: E.Action, rule: str) -> str:
-    in_play(s, rule, type(ev).__name__)
+    in_play(s, type(ev).__name__)
     a = s.game.attack
     tp = s.game.turn_player or ""
     ntp = Z.opponent(s, tp)
@@ -91,7 +91,7 @@ def no_block(s: State, ev: E.NoBlock, ctx: Context) -> State:
 
 
 def resolve_battle(s: State, ev: E.ResolveBattle, ctx: Context) -> State:
-    in_play(s, "BD-ACT-21", "resolve_battle")
+    in_play(s, "resolve_battle")
     tp_only(s, ev, "BD-ACT-21", "resolve the battle")
     a = s.game.attack
     if a is None or a.step != "BATTLE":
@@ -102,7 +102,7 @@ def resolve_battle(s: State, ev: E.ResolveBattle, ctx: Context) -> State:
 
 
 def life_check(s: State, ev: E.LifeCheck, ctx: Context) -> State:
-    in_play(s, "BD-ACT-22", "life_check")
+    in_play(s, "life_check")
     d = s.game.damage
     if d is None or d.waiting != "REVEAL" or s.game.stack:
         raise Violation("BD-ACT-22", "no trigger check is awaited now" + (f" (damage to {d.victim}: {d.waiting.lower()} awaited)" if d else ""), "NOT_NOW")
@@ -127,7 +127,7 @@ def life_check(s: State, ev: E.LifeCheck, ctx: Context) -> State:
 
 
 def _shot(s: State, ev: E.Action, rule: str) -> tuple[str, str]:
-    in_play(s, rule, type(ev).__name__)
+    in_play(s, type(ev).__name__)
     d = s.game.damage
     if d is None or d.waiting != "SHOT" or d.shot_card is None:
         raise Violation(rule, "no revealed shot card waits for a decision", "NOT_NOW")

@@ -15,7 +15,7 @@ from adjudicator.protocol import JUDGE, Context, Violation
 PHASES = ("STAND", "DRAW", "MAIN", "ATTACK", "END")
 
 
-def in_play(s: State, rule: str, what: str) -> None:
+def in_play(s: State, what: str) -> None:
     if s.game.status == "SETUP":
         raise Violation("BD-SET-1", f"{what} belongs to play, and game {s.game.game_no} is still in setup (step {s.game.setup_step})", "OUT_OF_ORDER")
 
@@ -51,7 +51,7 @@ def busy(s: State) -> str:
 
 # -- the turn (§4) ---------------------------------------------------------------------------------------
 def advance_phase(s: State, ev: E.AdvancePhase, ctx: Context) -> State:
-    in_play(s, "BD-TURN-8", "advance_phase")
+    in_play(s, "advance_phase")
     g = s.game
     tp = tp_only(s, ev, "BD-TURN-8", "advance the phase")
     why = busy(s)
@@ -103,7 +103,7 @@ def next_turn(s: State, tp: str, seq: int) -> State:
 
 
 def draw(s: State, ev: E.Draw, ctx: Context) -> State:
-    in_play(s, "BD-TURN-4", "draw")
+    in_play(s, "draw")
     g = s.game
     tp = g.turn_player or ""
     if ev.player != tp or ev.by not in (JUDGE, tp):
@@ -124,7 +124,7 @@ def draw(s: State, ev: E.Draw, ctx: Context) -> State:
 
 # -- main-phase actions -------------------------------------------------------------------------------------
 def place_energy(s: State, ev: E.PlaceEnergy, ctx: Context) -> State:
-    in_play(s, "BD-TURN-5", "place_energy")
+    in_play(s, "place_energy")
     g = s.game
     tp = g.turn_player or ""
     if ev.by not in (JUDGE, tp) or g.phase != "MAIN":
@@ -155,7 +155,7 @@ def _timing(s: State, name: str, timing: str, what: str) -> None:
 
 
 def play_card(s: State, ev: E.PlayCard, ctx: Context) -> State:
-    in_play(s, "BD-ACT-12", "play_card")
+    in_play(s, "play_card")
     who = acting_player(s, ev, ev.player, "BD-ACT-12")
     c = Z.card(s, ev.card)
     if c is None or c.type not in ("UNIT", "COMMAND"):
@@ -173,7 +173,7 @@ def play_card(s: State, ev: E.PlayCard, ctx: Context) -> State:
 
 
 def release(s: State, ev: E.ReleaseTerritory, ctx: Context) -> State:
-    in_play(s, "BD-ACT-13", "release_territory")
+    in_play(s, "release_territory")
     who = acting_player(s, ev, ev.player, "BD-ACT-13")
     p = Z.player(s, who)
     if p.territory is None or p.territory.face != "CHARACTER":
@@ -193,7 +193,7 @@ def release(s: State, ev: E.ReleaseTerritory, ctx: Context) -> State:
 
 
 def activate_ability(s: State, ev: E.ActivateAbility, ctx: Context) -> State:
-    in_play(s, "BD-ACT-14", "activate_ability")
+    in_play(s, "activate_ability")
     who = acting_player(s, ev, ev.player, "BD-ACT-14")
     c = Z.card(s, ev.source)
     ability = next((a for a in c.abilities if a.id == ev.ability_id), None) if c else None
@@ -219,7 +219,7 @@ def activate_ability(s: State, ev: E.ActivateAbility, ctx: Context) -> State:
 
 
 def trigger(s: State, ev: E.Trigger, ctx: Context) -> State:
-    in_play(s, "BD-ACT-15", "trigger")
+    in_play(s, "trigger")
     acting_player(s, ev, ev.controller, "BD-ACT-15")
     item = StackItem(id=s.game.next_item, kind="ABILITY", controller=ev.controller, ability_id=ev.ability_id, source=ev.source)
     return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1)
@@ -231,7 +231,7 @@ def pass_(s: State, ev: E.Pass, ctx: Context) -> State:
 
 
 def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:
-    in_play(s, "BD-ACT-17", "resolve_top")
+    in_play(s, "resolve_top")
     g = s.game
     if not g.stack:
         raise Violation("BD-ACT-17", "the resolution zone is empty: nothing to resolve", "EMPTY_STACK")
@@ -265,7 +265,7 @@ def _settle(s: State, item: StackItem) -> State:
 
 
 def end_discard(s: State, ev: E.EndDiscard, ctx: Context) -> State:
-    in_play(s, "BD-ACT-25", "end_discard")
+    in_play(s, "end_discard")
     tp = tp_only(s, ev, "BD-ACT-25", "discard at the end phase")
     if s.game.end_step != "DISCARD":
         raise Violation("BD-ACT-25", f"no end-phase discard is owed now ({(s.game.phase or '').lower()} phase)", "NOT_NOW")
@@ -283,7 +283,7 @@ def end_discard(s: State, ev: E.EndDiscard, ctx: Context) -> State:
 def judge_ops(s: State, ev: E.JudgeOps, ctx: Context) -> State:
     if ev.by != JUDGE:
         raise Violation("BD-ACT-27", f"only a judge enters judge_ops; {ev.by} cannot", "JUDGE_ONLY")
-    in_play(s, "BD-ACT-27", "judge_ops")
+    in_play(s, "judge_ops")
     s = apply_ops(s, ev.ops, OpContext("BD-ACT-27", s.game.turn_player or s.names[0]))
     d = s.game.damage
     if d is not None and d.waiting != "SHOT" and not s.game.stack and not Z.over(s):

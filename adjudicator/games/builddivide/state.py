@@ -62,7 +62,6 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     energy_placed_this_turn: bool = False
     mulligan: str = "UNDECIDED"  # UNDECIDED | KEPT | REDRAWN
     setup_done: tuple[int, ...] = ()  # setup steps this player has done (1, 3, 5, 6, 7, 8)
-    looked: tuple[str, ...] = ()  # cards this player looked at by LOOK (knowledge only)
 
 
 class StackItem(msgspec.Struct, frozen=True, kw_only=True):
@@ -148,7 +147,6 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     wins: dict[str, int] = {}
     match_result: Result | None = None
     seq: int = 0
-    notes: tuple[str, ...] = ()
 
 
 def replace(obj: Any, **changes: Any) -> Any:
