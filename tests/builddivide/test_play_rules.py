@@ -249,3 +249,21 @@ def test_BD_RES_15_damage_to_both_players():
     assert d["damage"]["victim"] == A and d["result"] is None
     m = accepted(to_main() + [ops(*empty[1:]), ops(*both), ev("life_check", A, victim=A, card_name="PLN")])
     assert view(m)["result"] == {"winner": A, "reason": "zero_life_damage", "detail": "bob takes a point of damage with no life card left (point 1)"}
+
+
+def test_BD_ACT_20_the_block_decision_waits_for_the_resolution_zone():
+    lines = to_main(a=["U5k"], b=["QCMD"]) + [ops(field("U5k")), ev("advance_phase", A),
+                                              ev("declare_attack", A, attacker="U5k", target=B)]
+    lines += [ev("play_card", B, card="QCMD", payment=[{"energy": "PLN", "as": "WHITE"}])]
+    v = refused(lines + [ev("no_block", B)])
+    assert (v.rule, v.code) == ("BD-ACT-20", "NOT_NOW") and "resolve before the block decision" in v.message
+    m = accepted(lines + [ev("resolve_top", "judge", ops=[]), ev("no_block", B)])
+    assert view(m)["damage"]["waiting"] == "REVEAL"
+
+
+def test_a_trigger_resolved_inside_the_damage_recomputes_the_total():
+    lines = attack(attacker="U7k") + [ev("no_block", B), ev("life_check", B, victim=B, card_name="PLN"),
+                                      ev("trigger", "judge", source="U7k", ability_id="on-damage", controller=A)]
+    m = accepted(lines + [ev("resolve_top", "judge", ops=[op("MODIFY_STAT", unit="U7k", stat="HIT", delta=-2)])])
+    d = view(m)
+    assert d["damage"] is None and d["attack"] is None and d["players"][B]["life"] == 9  # total 1, dealt 1: over

@@ -52,6 +52,8 @@ def _block_turn(s: State, ev: E.Action, rule: str) -> str:
         if a is not None and a.block_used and isinstance(ev, E.DeclareBlock):
             raise Violation("BD-LIM-4", f"{a.attacker}'s attack is already blocked by {a.current_target}: one block per attack", "BLOCK_USED")
         raise Violation(rule, "no block decision is pending: " + ("no attack is in progress" if a is None else "it was made"), "NOT_NOW")
+    if s.game.stack:
+        raise Violation(rule, f"the resolution zone holds {len(s.game.stack)} item(s): they resolve before the block decision", "NOT_NOW")
     return ntp
 
 

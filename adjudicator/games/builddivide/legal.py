@@ -92,7 +92,7 @@ def _attack(s: State, tp: str, ntp: str) -> list[LegalAction]:
     out: list[LegalAction] = []
     if a is None:
         return out
-    if a.step == "BLOCK":
+    if a.step == "BLOCK" and not g.stack:
         out.append(LegalAction(who=ntp, type="no_block"))
         blockers = [u.name for u in Z.player(s, ntp).field if u.standing and not Z.has_status(u, "CANNOT_BLOCK")]
         if blockers:

@@ -243,8 +243,8 @@ def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:
     s = _settle(s, item)
     s = Z.state_checks(s)
     d = s.game.damage
-    if d is not None and d.waiting == "STACK" and not s.game.stack:
-        s = B.proceed(s)  # BD-RES-12 step 8: the shot has resolved; the damage goes on
+    if d is not None and d.waiting != "SHOT" and not s.game.stack:
+        s = B.proceed(s)  # BD-RES-12 step 8: the zone is empty again; the damage goes on (its total recomputed)
     return s
 
 
