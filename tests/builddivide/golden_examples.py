@@ -3,7 +3,7 @@ rewrite ``fixtures/builddivide/golden``."""
 
 from __future__ import annotations
 
-from tests.builddivide.golden import CATALOG, Golden, op, players, unit
+from tests.builddivide.golden import CATALOG, Golden, op, unit
 from tests.builddivide.helpers import A, B, setup, started
 
 BUSTERS = ["BST"] * 4 + ["BST2"] * 4 + ["BST3"] * 4

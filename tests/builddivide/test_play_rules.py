@@ -267,3 +267,12 @@ def test_a_trigger_resolved_inside_the_damage_recomputes_the_total():
     m = accepted(lines + [ev("resolve_top", "judge", ops=[op("MODIFY_STAT", unit="U7k", stat="HIT", delta=-2)])])
     d = view(m)
     assert d["damage"] is None and d["attack"] is None and d["players"][B]["life"] == 9  # total 1, dealt 1: over
+
+
+def test_BD_RUL_6_an_attacker_that_leaves_and_returns_does_not_resume():
+    lines = attack(attacker="U7k") + [ev("no_block", B)]
+    leave_and_return = [op("DESTROY", unit="U7k"), op("PUT_ONTO_FIELD", card="U7k", from_zone="GRAVEYARD", player=A)]
+    m = accepted(lines + [ev("judge_ops", "judge", ops=leave_and_return, note="bounced and back")])
+    d = view(m)
+    assert d["damage"] is None and d["attack"] is None and d["players"][B]["life"] == 10
+    assert d["players"][A]["field"] == [{"name": "U7k", "power": 7000, "hit": 3, "damage": 0, "standing": True, "modifiers": [], "statuses": []}]

@@ -30,15 +30,18 @@ def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:
     if Z.has_status(unit, "CANNOT_ATTACK"):
         raise Violation("BD-LIM-5", f"{ev.attacker} cannot attack (CANNOT_ATTACK)", "CANNOT_ATTACK")
     opp = Z.opponent(s, tp)
+    target_iid = 0
     if ev.target != opp:
         tgt = Z.find_unit(s, ev.target, opp)
         if tgt is None:
             raise Violation("BD-LIM-5", f"the target {ev.target!r} is neither {opp} nor a unit on {opp}'s field", "BAD_TARGET")
         if tgt[1].standing:
             raise Violation("BD-LIM-5", f"{ev.target} stands: only a rested unit of {opp} may be attacked", "BAD_TARGET")
+        target_iid = tgt[1].iid
     p = found[0]
     s = Z.put(s, replace(p, field=tuple(replace(u, standing=False) if u is unit else u for u in p.field)))
-    return Z.set_game(s, attack=Attack(attacker=ev.attacker, original_target=ev.target, current_target=ev.target))
+    return Z.set_game(s, attack=Attack(attacker=ev.attacker, original_target=ev.target, current_target=ev.target,
+                                       attacker_iid=unit.iid, target_iid=target_iid))
 
 
 def _block_turn(s: State, ev: E.Action, rule: str) -> str:
@@ -65,9 +68,9 @@ def after_block(s: State) -> State:
     tp = s.game.turn_player or ""
     if a.current_target in s.names:
         s = Z.set_game(s, attack=replace(a, step="DAMAGE"))
-        found = Z.find_unit(s, a.attacker, tp)
+        found = Z.by_iid(s, a.attacker_iid)
         amount = max(0, Z.hit(s, found[1])) if found else 0
-        return B.start_damage(s, a.current_target, a.attacker, amount, attack=True)
+        return B.start_damage(s, a.current_target, a.attacker, amount, attack=True, source_iid=a.attacker_iid)
     return Z.set_game(s, attack=replace(a, step="BATTLE"))
 
 
@@ -83,7 +86,7 @@ def declare_block(s: State, ev: E.DeclareBlock, ctx: Context) -> State:
         raise Violation("BD-LIM-4", f"{ev.blocker} cannot block (CANNOT_BLOCK)", "CANNOT_BLOCK")
     s = Z.put(s, replace(p, field=tuple(replace(u, standing=False) if u is unit else u for u in p.field)))
     a = s.game.attack
-    s = Z.set_game(s, attack=replace(a, current_target=ev.blocker, block_used=True))
+    s = Z.set_game(s, attack=replace(a, current_target=ev.blocker, target_iid=unit.iid, block_used=True))
     return after_block(s)
 
 

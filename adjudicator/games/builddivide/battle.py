@@ -12,8 +12,7 @@ def battle(s: State) -> State:
     a = s.game.attack
     if a is None:
         return s
-    tp_name = s.game.turn_player or ""
-    att, tgt = Z.find_unit(s, a.attacker, tp_name), Z.find_unit(s, a.current_target, Z.opponent(s, tp_name))
+    att, tgt = Z.by_iid(s, a.attacker_iid), Z.by_iid(s, a.target_iid)
     if att is not None and tgt is not None:
         (ap, au), (tp, tu) = att, tgt
         dealt_by_attacker, dealt_by_target = max(0, Z.power(s, au)), max(0, Z.power(s, tu))
@@ -24,14 +23,14 @@ def battle(s: State) -> State:
     return Z.set_game(s, attack=None)
 
 
-def start_damage(s: State, victim: str, source: str, amount: int, attack: bool) -> State:
+def start_damage(s: State, victim: str, source: str, amount: int, attack: bool, source_iid: int = 0) -> State:
     """Open a player-damage procedure and run it to its first wait (BD-RES-12)."""
-    return proceed(Z.set_game(s, damage=DamageProc(victim=victim, source=source, attack=attack, amount=amount)))
+    return proceed(Z.set_game(s, damage=DamageProc(victim=victim, source=source, attack=attack, amount=amount, source_iid=source_iid)))
 
 
 def total(s: State, d: DamageProc) -> int:
     if d.attack and s.options.recompute_hit_each_point:
-        found = Z.find_unit(s, d.source, Z.opponent(s, d.victim))
+        found = Z.by_iid(s, d.source_iid)
         base = max(0, Z.hit(s, found[1])) if found else 0
     else:
         base = d.amount
@@ -44,7 +43,7 @@ def proceed(s: State) -> State:
     d = s.game.damage
     if d is None:
         return s
-    if d.attack and Z.find_unit(s, d.source, Z.opponent(s, d.victim)) is None:
+    if d.attack and Z.by_iid(s, d.source_iid) is None:
         return finish(s)
     if d.dealt >= total(s, d):
         return finish(s)

@@ -223,7 +223,7 @@ def _enter(s: State, op: E.PutOntoField | E.AddEnergy, ctx: OpContext) -> tuple[
 
 def put_onto_field(s: State, op: E.PutOntoField, ctx: OpContext) -> State:
     s, p = _enter(s, op, ctx)
-    s = Z.put(s, replace(p, field=p.field + (Unit(name=op.card, standing=op.standing, entered_turn=s.game.turn_number),)))
+    s = Z.enter_field(Z.put(s, p), p.name, op.card, op.standing)
     c, ter = s.catalog.get(op.card), s.catalog.get(p.territory.name) if p.territory else None
     if (not s.options.release_requires_hand_play and c is not None and c.is_ace and ter is not None
             and p.territory.face == "CHARACTER" and ter.title in c.titles):

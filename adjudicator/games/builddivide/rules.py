@@ -9,7 +9,7 @@ from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.ops import OpContext, apply_ops, release_territory
 from adjudicator.games.builddivide.payment import card_cost, check_entries, note, pay
-from adjudicator.games.builddivide.state import Attack, Energy, StackItem, State, Unit, replace
+from adjudicator.games.builddivide.state import Energy, StackItem, State, replace
 from adjudicator.protocol import JUDGE, Context, Violation
 
 PHASES = ("STAND", "DRAW", "MAIN", "ATTACK", "END")
@@ -257,7 +257,7 @@ def _settle(s: State, item: StackItem) -> State:
     p = Z.player(s, item.controller)
     if c.type != "UNIT":
         return Z.put(s, replace(p, graveyard=p.graveyard + (item.card,)))
-    s = Z.put(s, replace(p, field=p.field + (Unit(name=item.card, entered_turn=s.game.turn_number),)))
+    s = Z.enter_field(s, p.name, item.card)
     ter = s.catalog.get(p.territory.name) if p.territory else None
     if c.is_ace and item.hand_play and ter is not None and p.territory.face == "CHARACTER" and ter.title in c.titles:
         s = Z.set_game(s, release_window=(item.controller, item.card))

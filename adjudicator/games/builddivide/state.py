@@ -28,6 +28,7 @@ class Status(msgspec.Struct, frozen=True, kw_only=True):
 
 class Unit(msgspec.Struct, frozen=True, kw_only=True):
     name: str
+    iid: int = 0  # the instance: a unit that leaves and comes back is a new one (BD-RES-19)
     standing: bool = True
     damage: int = 0
     modifiers: tuple[Modifier, ...] = ()
@@ -80,6 +81,8 @@ class Attack(msgspec.Struct, frozen=True, kw_only=True):
     attacker: str
     original_target: str
     current_target: str
+    attacker_iid: int = 0
+    target_iid: int = 0  # the current target's instance (0: the player)
     block_used: bool = False
     step: str = "BLOCK"  # BLOCK | BATTLE | DAMAGE
 
@@ -89,6 +92,7 @@ class DamageProc(msgspec.Struct, frozen=True, kw_only=True):
     source: str
     attack: bool
     amount: int
+    source_iid: int = 0  # the attacking unit's instance
     dealt: int = 0
     bonus: int = 0
     waiting: str = "REVEAL"  # REVEAL | SHOT | STACK

@@ -177,8 +177,7 @@ def explain(s: State, query: Mapping[str, Any]) -> dict[str, Any]:
                                      f"{d.dealt} of {total(s, d)} points dealt ({d.bonus} from buster icons)"]}}
     a = g.attack
     if a is not None:
-        tp = g.turn_player or ""
-        att, tgt = Z.find_unit(s, a.attacker, tp), Z.find_unit(s, a.current_target, Z.opponent(s, tp))
+        att, tgt = Z.by_iid(s, a.attacker_iid), Z.by_iid(s, a.target_iid)
         if att is None or tgt is None:
             return {"battle": {"happens": False, "why": "the attacker or the current target has left the field (BD-RES-10 step 1)"}}
         steps = []

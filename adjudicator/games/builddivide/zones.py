@@ -44,6 +44,22 @@ def find_unit(s: State, name: str, owner: str | None = None) -> tuple[Player, Un
     return None
 
 
+def by_iid(s: State, iid: int) -> tuple[Player, Unit] | None:
+    """The unit instance ``iid`` if it is still on a field."""
+    for p in s.game.players:
+        for u in p.field:
+            if u.iid == iid:
+                return p, u
+    return None
+
+
+def enter_field(s: State, owner: str, name: str, standing: bool = True) -> State:
+    """A new unit instance on ``owner``'s field."""
+    p = player(s, owner)
+    unit = Unit(name=name, iid=s.game.next_item, standing=standing, entered_turn=s.game.turn_number)
+    return set_game(put(s, replace(p, field=p.field + (unit,))), next_item=s.game.next_item + 1)
+
+
 def power(s: State, u: Unit) -> int:
     c = s.catalog.get(u.name)
     return (c.power if c else 0) + sum(m.delta for m in u.modifiers if m.stat == "POWER")
