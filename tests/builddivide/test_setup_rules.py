@@ -199,3 +199,11 @@ def test_BD_ACT_4_the_loser_chooses_the_first_player_of_the_next_game():
     assert (v.rule, v.code) == ("BD-ACT-4", "NOT_ALLOWED") and "bob lost the last game" in v.message
     m = accepted(lines + [ev("decide_first_player", B, first_player=B, method="LOSER_CHOOSES")])
     assert view(m)["first_player"] == B and view(m)["game_no"] == 2 and view(m)["wins"] == {A: 1, B: 0}
+
+
+def test_legal_asks_for_the_missing_deck_list_first():
+    from adjudicator.games.builddivide import GAME
+
+    m = accepted([{**started(), "decks": {A: deck()}}])
+    offered = [(a.who, a.type) for a in GAME.legal(m.state) if not a.anytime]
+    assert offered == [(B, "register_deck")]

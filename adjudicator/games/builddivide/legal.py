@@ -70,7 +70,8 @@ def _setup(s: State) -> list[LegalAction]:
     simple = {1: "shuffle", 3: "place_territory", 5: "draw_opening", 7: "place_life"}
     if step in simple:
         if step == 1 and any(n not in s.decks for n in s.names):
-            return out
+            return [LegalAction(who=n, type="register_deck", fields=f"player={n} main=[40-50 names] d_deck=[0-12 names] territory=NAME checklist={{}}",
+                                note="BD-DECK-22: setup waits for both lists") for n in s.names if n not in s.decks]
         out += [LegalAction(who=p.name, type=simple[step], choices={"player": one(p.name)}) for p in todo]
     elif step == 4:
         out.append(LegalAction(who=loser_chooses(s) or JUDGE, type="decide_first_player",
