@@ -207,3 +207,12 @@ def test_legal_asks_for_the_missing_deck_list_first():
     m = accepted([{**started(), "decks": {A: deck()}}])
     offered = [(a.who, a.type) for a in GAME.legal(m.state) if not a.anytime]
     assert offered == [(B, "register_deck")]
+
+
+def test_illegal_deck_policy_VOID_voids_the_game_at_cleanup():
+    lines = [started(options={"illegal_deck_policy": "VOID"})] + setup() + [ev("concede", B, player=B)]
+    m = accepted(lines + [ev("game_cleanup", "judge", mixed_cards_found=True)])
+    d = view(m)
+    assert (d["game_no"], d["status"], d["wins"], d["past_games"], d["outcome"]) == (2, "SETUP", {A: 0, B: 0}, ["void"], "in_progress")
+    m = accepted([started()] + setup() + [ev("concede", B, player=B), ev("game_cleanup", "judge", mixed_cards_found=True)])
+    assert view(m)["game_no"] == 1 and m.outcome().winner == A  # JUDGE_DECIDES: the result stands until the judge acts

@@ -234,6 +234,9 @@ def game_cleanup(s: State, ev: E.GameCleanup, ctx: Context) -> State:
         raise Violation("BD-ACT-33", f"game {s.game.game_no} has not ended (or is cleaned up already): the post-game check comes after a result",
                         "NOT_ENDED")
     s = Z.set_game(s, cleaned_up=True)
+    if ev.mixed_cards_found and s.options.illegal_deck_policy == "VOID":
+        void = Result(winner=None, reason="void", detail="mixed cards found at game_cleanup (illegal_deck_policy VOID)")
+        return open_game(replace(s, past=s.past + (void,)), s.game.game_no + 1, ctx.seq)
     if ev.mixed_cards_found or match_over(s, s.game.result):
         return s  # BD-RUL-44: the judge decides (judge_result or judge_void_game)
     return open_game(replace(s, past=s.past + (s.game.result,)), s.game.game_no + 1, ctx.seq)
