@@ -412,8 +412,8 @@ def ex16a() -> None:
     hand, energy = len(me().hand), len(me().energy)
     g.add("place_energy", A, card="NCMD").check("the wrong card placed", players={A: {"hand_count": hand - 1, "energy_standing": energy + 1}})
     g.add("rewind", "judge", to_seq=g.seq() - 1, reason="wrong card placed")
-    g.check("(a) NCMD back in hand, the placement open again",
-            players={A: {"hand_count": hand, "energy_standing": energy, "energy_placed_this_turn": False}})
+    g.check("(a) NCMD back in hand, the placement open again; seen by both",
+            players={A: {"hand_count": hand, "energy_standing": energy, "energy_placed_this_turn": False, "disclosed_abandoned": ["NCMD"]}})
     g.add("place_energy", A, card="PLN").check("PLN placed", players={A: {"energy_placed_this_turn": True, "energy_standing": energy + 1}})
     g.write("ex-16a-undo-last", "BD-EX-16a", "Undoing the last event with a rewind")
 
@@ -432,7 +432,8 @@ def ex16b() -> None:
              event={"type": "judge_ops", "by": "judge", "ops": [forbid], "note": "Z cannot attack this turn"})
     g.add("rewind", "judge", to_seq=before, reason="a continuous effect was forgotten")
     g.check("(b) restored: Z standing, no attack, B life 6 (Y1/R5)", attack=None, damage=None,
-            players={A: {"field": [unit("Z", standing=True)]}, B: {"life": 6, "yellow": 1, "red": 5, "graveyard": grave}})
+            players={A: {"field": [unit("Z", standing=True)]}, B: {"life": 6, "yellow": 1, "red": 5, "graveyard": grave,
+                                                                     "disclosed_abandoned": ["PLN"]}})
     g.ops(forbid, note="the forgotten effect: Z cannot attack this turn")
     g.reject("BD-LIM-5", "declare_attack", A, attacker="Z", target=B)
     g.reject("BD-REW-6", "rewind", "judge", to_seq=turn6, reason="back to turn 6")
@@ -480,7 +481,7 @@ def ex16f() -> None:
     at = g.seq()
     g.add("life_check", B, victim=B, card_name="PLN").check("entered as PLN: life 3, attack over", attack=None, players={B: {"life": 3}})
     g.add("rewind", "judge", to_seq=at, reason="revealed card entered wrongly")
-    g.check("(f) the card back on top: life 4 (Y0/R4)", players={B: {"life": 4, "yellow": 0, "red": 4, "graveyard": []}},
+    g.check("(f) the card back on top: life 4 (Y0/R4)", players={B: {"life": 4, "yellow": 0, "red": 4, "graveyard": [], "disclosed_abandoned": ["PLN"]}},
             damage={"dealt": 0, "waiting": "REVEAL"})
     g.add("life_check", B, victim=B, card_name="BST").check("BST: total 2", damage={"dealt": 1, "bonus": 1, "total": 2}, players={B: {"life": 3}})
     g.add("life_check", B, victim=B, card_name="PLN").check("life 2, attack over", attack=None, damage=None,

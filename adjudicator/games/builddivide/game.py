@@ -18,6 +18,7 @@ from adjudicator.games.builddivide.catalog import decode_catalog
 from adjudicator.games.builddivide.config import Options
 from adjudicator.games.builddivide.sample import sample_catalog
 from adjudicator.games.builddivide.state import State, replace
+from adjudicator.games.builddivide.zones import keep_disclosures
 from adjudicator.kit import Board, Game
 from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Malformed, Outcome, Violation
 
@@ -119,6 +120,10 @@ class BuildDivide(Game):
         if window is not None and new.game.release_window == window and not isinstance(event, E.ReleaseTerritory):
             new = replace(new, game=replace(new.game, release_window=None))  # BD-RUL-45
         return replace(new, seq=ctx.seq)
+
+    def after_rewind(self, current: State, target: State, event: Action, ctx: Context) -> State:
+        """The state at ``to_seq``, keeping what the abandoned events revealed (BD-REW-8)."""
+        return keep_disclosures(current, target)
 
     def outcome(self, state: State) -> Outcome:
         return V.outcome(state)

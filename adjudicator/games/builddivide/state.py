@@ -63,6 +63,8 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     energy_placed_this_turn: bool = False
     mulligan: str = "UNDECIDED"  # UNDECIDED | KEPT | REDRAWN
     setup_done: tuple[int, ...] = ()  # setup steps this player has done (1, 3, 5, 6, 7, 8)
+    revealed: tuple[str, ...] = ()  # names made public from this player's deck, hand or life, in order
+    disclosed_abandoned: tuple[str, ...] = ()  # BD-REW-8: revealed by events a rewind abandoned
 
 
 class StackItem(msgspec.Struct, frozen=True, kw_only=True):

@@ -37,6 +37,7 @@ def player_view(s: State, p: Player, viewer: str | None) -> dict[str, Any]:
         "territory": None if p.territory is None else {"name": p.territory.name, "face": p.territory.face,
                                                         "standing": p.territory.standing, "released": p.territory.face == "RELEASED"},
         "d_deck_count": len(p.d_deck), "energy_placed_this_turn": p.energy_placed_this_turn, "mulligan": p.mulligan,
+        "disclosed_abandoned": list(p.disclosed_abandoned),
     }
     if _sees(viewer, p.name):
         out["hand"] = [h or "?" for h in p.hand]

@@ -93,8 +93,23 @@ def reveal(s: State, p: Player, name: str, where: str) -> Player:
         if s.options.identity_check == "REJECT":
             raise Violation("BD-HID-5", f"{name!r} cannot come from {p.name}'s {where}: every {name!r} of "
                                         f"{p.name}'s registered main deck is already known elsewhere", "UNKNOWN_IDENTITY")
-        return p
-    return replace(p, unseen={**p.unseen, name: left - 1})
+        return replace(p, revealed=p.revealed + (name,))
+    return replace(p, unseen={**p.unseen, name: left - 1}, revealed=p.revealed + (name,))
+
+
+def keep_disclosures(current: State, target: State) -> State:
+    """BD-REW-8: what the abandoned events revealed stays known (the state is otherwise the target's)."""
+    if current.game.game_no != target.game.game_no:
+        return target
+    players = []
+    for p in target.game.players:
+        was = player(current, p.name)
+        extra = list(was.revealed)
+        for name in p.revealed:
+            if name in extra:
+                extra.remove(name)
+        players.append(replace(p, disclosed_abandoned=was.disclosed_abandoned + tuple(extra)))
+    return replace(target, game=replace(target.game, players=tuple(players)))
 
 
 def unreveal(p: Player, name: str) -> Player:
