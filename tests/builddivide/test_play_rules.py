@@ -276,3 +276,26 @@ def test_BD_RUL_6_an_attacker_that_leaves_and_returns_does_not_resume():
     d = view(m)
     assert d["damage"] is None and d["attack"] is None and d["players"][B]["life"] == 10
     assert d["players"][A]["field"] == [{"name": "U7k", "power": 7000, "hit": 3, "damage": 0, "standing": True, "modifiers": [], "statuses": []}]
+
+
+def test_BD_RES_3_strict_priority():
+    from adjudicator.games.builddivide import GAME
+
+    from tests.builddivide.helpers import opening
+
+    both = [ev("pass", A, player=A), ev("pass", B, player=B)]
+    strict = opening(options={"strict_priority": True}, b=["QCMD"]) + both + [ev("advance_phase", A)] + both + [ev("advance_phase", A)]
+    v = refused(strict + [ev("advance_phase", A)])
+    assert (v.rule, v.code) == ("BD-RES-3", "NOT_PASSED")
+    v = refused(strict + [ev("play_card", B, card="QCMD", payment=[{"energy": "PLN", "as": "WHITE"}])])
+    assert (v.rule, v.code) == ("BD-RES-3", "NO_PRIORITY")
+    assert refused(strict + [ev("pass", B, player=B)]).code == "NO_PRIORITY"
+    lines = strict + [ev("pass", A, player=A), ev("play_card", B, card="QCMD", payment=[{"energy": "PLN", "as": "WHITE"}])]
+    v = refused(lines + [ev("resolve_top", "judge", ops=[])])
+    assert v.code == "NOT_PASSED"
+    m = accepted(lines + [ev("pass", A, player=A), ev("pass", B, player=B), ev("resolve_top", "judge", ops=[])])
+    assert view(m)["resolution_zone"] == [] and view(m)["players"][B]["graveyard"] == ["QCMD"]
+    assert [a.type for a in GAME.legal(m.state) if a.type == "pass"] == ["pass"]
+    assert view(accepted(strict))["phase"] == "MAIN"
+    v = refused(to_main() + [ev("pass", A, player=A)])
+    assert (v.rule, v.code) == ("BD-ACT-16", "NOT_TRACKED")

@@ -23,7 +23,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     life_fallback_all_draws: Annotated[bool, option("BD-RUL-9")] = True
     simultaneous_loss_result: Annotated[Literal["DRAW", "TURN_PLAYER_LOSES", "TURN_PLAYER_WINS"], option("BD-RUL-11")] = "DRAW"
     allow_overpay: Annotated[bool, option("BD-RUL-18")] = False
-    strict_priority: Annotated[Literal[False], option("BD-RUL-19", "false (priority is not tracked: resolve_top and advance_phase stand for both passes)")] = False
+    strict_priority: Annotated[bool, option("BD-RUL-19")] = False
     trigger_order: Annotated[Literal["APNAP", "NAPAP"], option("BD-RUL-20")] = "APNAP"
     release_requires_hand_play: Annotated[bool, option("BD-RUL-28")] = True
     release_reduction_order: Annotated[Literal["GENERIC_FIRST", "COLOUR_FIRST"], option("BD-RUL-28")] = "GENERIC_FIRST"

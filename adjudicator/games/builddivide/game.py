@@ -10,6 +10,7 @@ import msgspec
 
 from adjudicator.games.builddivide import attack as A
 from adjudicator.games.builddivide import deck as D
+from adjudicator.games.builddivide import priority as P
 from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import rules as R
 from adjudicator.games.builddivide import setup as S
@@ -43,7 +44,7 @@ HANDLERS = {
     E.DecideFirstPlayer: S.decide_first_player, E.DrawOpening: S.draw_opening, E.Mulligan: S.mulligan,
     E.PlaceLife: S.place_life, E.PlaceInitialEnergy: S.place_initial_energy, E.AdvancePhase: R.advance_phase,
     E.Draw: R.draw, E.PlaceEnergy: R.place_energy, E.PlayCard: R.play_card, E.ReleaseTerritory: R.release,
-    E.ActivateAbility: R.activate_ability, E.Trigger: R.trigger, E.Pass: R.pass_, E.ResolveTop: R.resolve_top,
+    E.ActivateAbility: R.activate_ability, E.Trigger: R.trigger, E.Pass: P.pass_, E.ResolveTop: R.resolve_top,
     E.DeclareAttack: A.declare_attack, E.DeclareBlock: A.declare_block, E.NoBlock: A.no_block,
     E.ResolveBattle: A.resolve_battle, E.LifeCheck: A.life_check, E.ShotPlay: A.shot_play,
     E.ShotDecline: A.shot_decline, E.EndDiscard: R.end_discard, E.Concede: S.concede, E.JudgeOps: R.judge_ops,
@@ -116,7 +117,8 @@ class BuildDivide(Game):
             raise Violation("BD-OVR-8", f"game {state.game.game_no} is over ({r.detail if r else ''}): "
                                         f"{type(event).__name__} is not entered any more", "GAME_OVER")
         window = state.game.release_window
-        new = HANDLERS[type(event)](state, event, ctx)
+        P.check(state, event)
+        new = P.after(HANDLERS[type(event)](state, event, ctx), event)
         if window is not None and new.game.release_window == window and not isinstance(event, E.ReleaseTerritory):
             new = replace(new, game=replace(new.game, release_window=None))  # BD-RUL-45
         return replace(new, seq=ctx.seq)

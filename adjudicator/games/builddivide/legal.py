@@ -10,6 +10,7 @@ from __future__ import annotations
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.catalog import Card
 from adjudicator.games.builddivide.payment import Cost, card_cost, release_cost
+from adjudicator.games.builddivide.priority import holder
 from adjudicator.games.builddivide.rules import busy, hand_limit
 from adjudicator.games.builddivide.setup import loser_chooses
 from adjudicator.games.builddivide.state import Player, State
@@ -188,7 +189,18 @@ def legal(s: State) -> list[LegalAction]:
             for who in (tp, ntp):
                 if who != tp or busy(s) or g.phase != "MAIN":
                     out += _plays(s, who, quick_only=True)
+    if s.options.strict_priority and g.status == "IN_PROGRESS":
+        out = strict(s, out)
     out += [LegalAction(who=n, type="concede", choices={"player": one(n)}, anytime=True) for n in s.names]
     return out
+
+
+def strict(s: State, offered: list[LegalAction]) -> list[LegalAction]:
+    """With strict_priority: plays only for the holder of priority, resolution and phase changes
+    only after two passes, and ``pass`` for the holder."""
+    who = holder(s)
+    both = s.game.passes >= 2
+    out = [a for a in offered if not ((a.type == "play_card" and a.who != who) or (a.type in ("resolve_top", "advance_phase") and not both))]
+    return out + [LegalAction(who=who, type="pass", choices={"player": one(who)})]
 
 

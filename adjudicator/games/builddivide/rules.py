@@ -225,11 +225,6 @@ def trigger(s: State, ev: E.Trigger, ctx: Context) -> State:
     return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1)
 
 
-def pass_(s: State, ev: E.Pass, ctx: Context) -> State:
-    raise Violation("BD-ACT-16", "pass is entered only with strict_priority, which this adjudicator does not track: "
-                                 "resolve_top stands for both players passing", "NOT_TRACKED")
-
-
 def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:
     in_play(s, "resolve_top")
     g = s.game

@@ -137,6 +137,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     damage: DamageProc | None = None
     pending_damage: tuple[tuple[str, int], ...] = ()  # further DAMAGE_PLAYER of one op list
     release_window: tuple[str, str] | None = None  # (player, unit)
+    priority: str | None = None  # strict_priority only: who holds priority
+    passes: int = 0  # strict_priority only: passes in succession
     players: tuple[Player, ...] = ()
     patches: tuple[str, ...] = ()
     last_payment: PaymentNote | None = None
