@@ -299,3 +299,18 @@ def test_BD_RES_3_strict_priority():
     assert view(accepted(strict))["phase"] == "MAIN"
     v = refused(to_main() + [ev("pass", A, player=A)])
     assert (v.rule, v.code) == ("BD-ACT-16", "NOT_TRACKED")
+
+
+def test_legal_offers_abilities_of_cards_on_the_table():
+    from adjudicator.games.builddivide import GAME
+    from tests.builddivide.helpers import catalog, clone
+
+    cat = catalog(clone("U2k", "ABL", abilities=[{"id": "a1", "kind": "ACTIVATED", "timing": "NORMAL", "note": "draw"},
+                                                 {"id": "t1", "kind": "AUTOMATIC", "timing": "NORMAL", "note": "on attack"}]))
+    m = accepted(to_main(cat=cat, a=["ABL"]) + [ops(field("ABL"))])
+    offered = {(a.who, a.type, a.choices["ability_id"].values[0]) for a in GAME.legal(m.state) if a.type in ("trigger", "activate_ability")}
+    assert offered == {(A, "activate_ability", "a1"), (A, "trigger", "t1")}
+    m = accepted(to_main(cat=cat, a=["ABL"]) + [ops(field("ABL")), ev("activate_ability", A, source="ABL", ability_id="a1")])
+    assert view(m)["resolution_zone"][0]["ability_id"] == "a1"
+    v = refused(to_main(cat=cat, a=["ABL"]) + [ops(field("ABL")), ev("activate_ability", A, source="ABL", ability_id="t1")])
+    assert (v.rule, v.code) == ("BD-ACT-14", "NO_ABILITY")

@@ -16,15 +16,19 @@ from tests.builddivide.helpers import A, B, ev, opening
 from tests.gamekit import action_fields
 
 GAME = registry.get("builddivide")
-START = opening(a=["U5k", "U6k", "E1", "E2", "SHOT3"], b=["U5k", "U6k", "E1", "E2", "SHOT3", "SHOT3"]) + [
+START = opening(a=["U5k", "U6k", "E1", "E2", "SHOT3", "ABL"], b=["U5k", "U6k", "E1", "E2", "SHOT3", "SHOT3"]) + [
     ev("judge_ops", "judge", note="units and energy to fight with", ops=[
         {"op": "PUT_ONTO_FIELD", "card": "U5k", "from_zone": "DECK", "player": A},
+        {"op": "PUT_ONTO_FIELD", "card": "ABL", "from_zone": "DECK", "player": A},
         {"op": "PUT_ONTO_FIELD", "card": "U6k", "from_zone": "DECK", "player": B},
         *[{"op": "ADD_ENERGY", "card": n, "from_zone": "DECK", "player": p} for p in (A, B) for n in ("E1", "E2")],
         {"op": "MOVE", "n": 8, "from_zone": "LIFE", "to_zone": "DECK", "face": "DOWN", "player": B}])]
 EXTRA = [{"name": n, "type": "COMMAND", "is_ace": False, "titles": [], "colours": c, "total_cost": 0, "colour_cost": {},
           "timing": "NORMAL", "power": 0, "hit": 0, "icons": [], "abilities": [], "text": "sample energy", "entered_by": "test"}
-         for n, c in (("E1", ["RED"]), ("E2", ["BLUE"]))]
+         for n, c in (("E1", ["RED"]), ("E2", ["BLUE"]))] + [
+    {"name": "ABL", "type": "UNIT", "is_ace": False, "titles": [], "colours": ["WHITE"], "total_cost": 2, "colour_cost": {"WHITE": 1},
+     "timing": "NORMAL", "power": 2000, "hit": 1, "icons": [], "text": "sample", "entered_by": "test",
+     "abilities": [{"id": "a1", "kind": "ACTIVATED", "timing": "QUICK", "note": ""}, {"id": "t1", "kind": "AUTOMATIC", "timing": "NORMAL", "note": ""}]}]
 START[0]["catalog"] = START[0]["catalog"] + EXTRA
 
 

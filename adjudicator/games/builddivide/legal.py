@@ -63,6 +63,32 @@ def _plays(s: State, who: str, quick_only: bool) -> list[LegalAction]:
     return out
 
 
+def _abilities(s: State, tp: str) -> list[LegalAction]:
+    """Activated abilities open at their timing, and automatic ones a player may state have
+    triggered, of the cards each player has on the table."""
+    out: list[LegalAction] = []
+    g = s.game
+    for p in g.players:
+        names = [u.name for u in p.field] + [e.name for e in p.energy] + ([p.territory.name] if p.territory else [])
+        for name in dict.fromkeys(names):
+            c = s.catalog.get(name)
+            for ab in c.abilities if c else ():
+                if ab.kind == "AUTOMATIC":
+                    out.append(LegalAction(who=p.name, type="trigger", note="when it has triggered",
+                                           choices={"source": one(name), "ability_id": one(ab.id), "controller": one(p.name)}))
+                elif ab.kind == "ACTIVATED" and _may_activate(s, p.name, tp, ab.timing):
+                    out.append(LegalAction(who=p.name, type="activate_ability", note=ab.note,
+                                           choices={"source": one(name), "ability_id": one(ab.id)}))
+    return out
+
+
+def _may_activate(s: State, who: str, tp: str, timing: str) -> bool:
+    d = s.game.damage
+    if timing == "QUICK":
+        return d is None or d.waiting == "STACK"
+    return who == tp and s.game.phase == "MAIN" and not busy(s)
+
+
 def _setup(s: State) -> list[LegalAction]:
     g = s.game
     out: list[LegalAction] = []
@@ -185,6 +211,7 @@ def legal(s: State) -> list[LegalAction]:
             out += _phase(s, tp)
         else:
             out += _attack(s, tp, ntp)
+        out += _abilities(s, tp)
         if g.damage is None or g.damage.waiting == "STACK":
             for who in (tp, ntp):
                 if who != tp or busy(s) or g.phase != "MAIN":
@@ -200,7 +227,7 @@ def strict(s: State, offered: list[LegalAction]) -> list[LegalAction]:
     only after two passes, and ``pass`` for the holder."""
     who = holder(s)
     both = s.game.passes >= 2
-    out = [a for a in offered if not ((a.type == "play_card" and a.who != who) or (a.type in ("resolve_top", "advance_phase") and not both))]
+    out = [a for a in offered if not ((a.type in ("play_card", "activate_ability") and a.who != who) or (a.type in ("resolve_top", "advance_phase") and not both))]
     return out + [LegalAction(who=who, type="pass", choices={"player": one(who)})]
 
 
