@@ -28,7 +28,7 @@ EXTRA = [{"name": n, "type": "COMMAND", "is_ace": False, "titles": [], "colours"
          for n, c in (("E1", ["RED"]), ("E2", ["BLUE"]))] + [
     {"name": "ABL", "type": "UNIT", "is_ace": False, "titles": [], "colours": ["WHITE"], "total_cost": 2, "colour_cost": {"WHITE": 1},
      "timing": "NORMAL", "power": 2000, "hit": 1, "icons": [], "text": "sample", "entered_by": "test",
-     "abilities": [{"id": "a1", "kind": "ACTIVATED", "timing": "QUICK", "note": ""}, {"id": "t1", "kind": "AUTOMATIC", "timing": "NORMAL", "note": ""}]}]
+     "abilities": [{"id": "a1", "kind": "ACTIVATED", "timing": "NORMAL", "note": ""}, {"id": "t1", "kind": "AUTOMATIC", "timing": "NORMAL", "note": ""}]}]
 START[0]["catalog"] = START[0]["catalog"] + EXTRA
 
 

@@ -74,7 +74,7 @@ def _abilities(s: State, tp: str) -> list[LegalAction]:
             c = s.catalog.get(name)
             for ab in c.abilities if c else ():
                 if ab.kind == "AUTOMATIC":
-                    out.append(LegalAction(who=p.name, type="trigger", note="when it has triggered",
+                    out.append(LegalAction(who=p.name, type="trigger", note="when it has triggered", anytime=True,
                                            choices={"source": one(name), "ability_id": one(ab.id), "controller": one(p.name)}))
                 elif ab.kind == "ACTIVATED" and _may_activate(s, p.name, tp, ab.timing):
                     out.append(LegalAction(who=p.name, type="activate_ability", note=ab.note,
