@@ -116,6 +116,14 @@ def discard(s: State, op: E.DiscardOp, ctx: OpContext) -> State:
     return Z.put(s, p)
 
 
+#: the public piles an op may take a named card from: zone -> (the Player field, how to read it)
+_PILES: dict[str, tuple[str, Callable[[Player], tuple[str, ...]]]] = {
+    "GRAVEYARD": ("graveyard", lambda p: p.graveyard),
+    "REMOVE": ("remove_zone", lambda p: p.remove_zone),
+    "D_DECK": ("d_deck", lambda p: p.d_deck),
+}
+
+
 def _take(s: State, p: Player, zone: str, name: str | None, ctx: OpContext, op: E.Op) -> tuple[Player, str | None] | None:
     """One card out of ``zone`` of ``p``: (the player without it, its name); None when there is none."""
     if zone == "DECK":
@@ -140,16 +148,16 @@ def _take(s: State, p: Player, zone: str, name: str | None, ctx: OpContext, op: 
         else:
             raise _bad(ctx, op, f"{name!r} is not in {p.name}'s hand")
         return replace(p, hand=tuple(hand)), name
-    public = {"GRAVEYARD": "graveyard", "REMOVE": "remove_zone", "D_DECK": "d_deck"}
-    if zone in public:
-        pile = list(getattr(p, public[zone]))
+    if zone in _PILES:
+        field_name, read = _PILES[zone]
+        pile = list(read(p))
         pick = name if name is not None else (pile[-1] if pile else None)
         if pick is None:
             return None
         if pick not in pile:
             raise _bad(ctx, op, f"{pick!r} is not in {p.name}'s {zone}")
         pile.remove(pick)
-        return replace(p, **{public[zone]: tuple(pile)}), pick
+        return replace(p, **{field_name: tuple(pile)}), pick
     if zone == "ENERGY":
         e = next((e for e in p.energy if e.name == name), None) if name else (p.energy[-1] if p.energy else None)
         if e is None:
