@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-deep bench clean
+.PHONY: demo test test-deep bench bench-pg browser clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -26,7 +26,15 @@ test-deep: $(STAMP)
 	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest
 
 bench: $(STAMP)
+	$(BIN)/pip install --quiet eventsourcing
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+bench-pg: $(STAMP)
 	$(BIN)/python bench/pg_load.py
+
+# Chromium and its driver for the page's browser tests (Debian; run as root). .ci/run does the same.
+browser:
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

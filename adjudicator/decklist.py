@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import re
 
-import msgspec
-
+from adjudicator.inputs import NotJSON, read_json
 from adjudicator.protocol import Malformed
 
 _SPLIT = re.compile(r"[\s,;]+")
@@ -19,11 +18,13 @@ def entries(text: str, what: str) -> list[str]:
     stripped = text.strip()
     if not stripped:
         raise Malformed(f"the deck list is empty: list its {what}", "line 1")
+    if stripped.startswith("{"):
+        raise Malformed(f"a deck list is a JSON array of {what}, or {what} separated by spaces or lines; not a JSON object", "$")
     if stripped.startswith("["):
         try:
-            items = msgspec.json.decode(stripped)
-        except msgspec.DecodeError as exc:
-            raise Malformed(f"the deck list looks like JSON but does not decode ({exc})", "$") from None
+            items = read_json(stripped, "the deck list")
+        except NotJSON as exc:
+            raise Malformed(f"the deck list looks like JSON but does not decode ({exc.message})", "$") from None
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             raise Malformed(f"a JSON deck list is an array of {what} (strings)", "$")
         return [i.strip() for i in items]

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from adjudicator import judging
 from adjudicator.kit import Game
 from adjudicator.protocol import (
     Action,
@@ -52,7 +53,7 @@ RULE_CORRECT_TARGET = "ADJ-COR-1"
 _NOW = object()  # _step's default: a rewind made now, from the state at the end of the line
 
 #: Event types a correction may not insert: they shape the history rather than the game.
-_NOT_INSERTABLE = (MatchStarted, Rewind, Correct)
+_NOT_INSERTABLE = (MatchStarted, Rewind, Correct, judging.Note, judging.Penalty)
 
 
 class Entry(NamedTuple):
@@ -148,7 +149,7 @@ def decode_event(game: Game, type_: str, by: str, fields: Mapping[str, Any], *, 
     data["type"] = type_
     data["by"] = by
     try:
-        event = msgspec.convert(data, game.event_type, strict=strict)
+        event = msgspec.convert(data, judging.JudgeCall if type_ in judging.CALL_TYPES else game.event_type, strict=strict)
     except msgspec.ValidationError as exc:
         raise malformed_from(exc, type_, path) from None
     if isinstance(event, Correct):
@@ -206,6 +207,7 @@ class Fold:
         self._previewed: tuple[Action, int, int, Any] | None = None
         self._pos: dict[int, int] = {}
         self._effective_seqs: list[int] = []
+        self.penalties: list[tuple[int, judging.Penalty]] = []  # the judge's penalties, in seq order
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -266,11 +268,12 @@ class Fold:
         self.log.append((seq, event))
         if entry is not None:  # plain append: O(1)
             self._line().push(entry)
-        else:
-            assert line is not None
+        elif line is not None:
             self.entries, self._pos, self._effective_seqs = line.entries, line.pos, line.eff
             if branch is not None:
                 self.branches.append(branch)
+        elif isinstance(event, judging.Penalty):  # a judge's call: in the log, outside the game's history
+            self.penalties.append((seq, event))
         state = self.entries[-1].state
         self.history[seq] = state
         return state
@@ -280,6 +283,8 @@ class Fold:
         result = self._compute(event, seq)
         self._previewed = (event, seq, len(self.log), result)
         line, entry, _ = result
+        if entry is None and line is None:  # a judge's call: the state stays as it is
+            return self.state
         return entry.state if entry is not None else line.entries[-1].state  # type: ignore[union-attr]
 
     def _compute(self, event: Action, seq: int) -> tuple[_Line | None, Entry | None, Branch | None]:
@@ -291,6 +296,8 @@ class Fold:
             return None, Entry(seq, event, self.game.initial(event, Context(seq=seq))), None
         if not self.entries:
             raise Malformed(f"a match begins with match_started, not {event_type(event)!r}", "$.type")
+        if judging.check(event, self.players, self.head, self.decided()):
+            return None, None, None
         line = self._line()
         ctx = self._context(line, seq, len(self.log))
         if isinstance(event, Correct):
@@ -346,6 +353,20 @@ class Fold:
             return cut, None, Branch(seq, event.to_seq, abandoned)
         game.check_author(event, self.players)
         return None, Entry(seq, event, game.step(current, event, ctx)), None
+
+    def decided(self) -> tuple[int, judging.Penalty] | None:
+        """The judge's penalty that decided the match, if one did (``adjudicator.judging``)."""
+        if not self.penalties:
+            return None
+        return judging.deciding(self.penalties, self.game.outcome(self.state).score is None, self.players)
+
+    def outcome(self, seq: int | None = None) -> Any:
+        """The match's outcome now, or right after ``seq``: the game's, unless a judge's penalty
+        decided it."""
+        if seq is None:
+            return judging.outcome(self.game.outcome(self.state), self.penalties, self.players)
+        given = [(s, p) for s, p in self.penalties if s <= seq]
+        return judging.outcome(self.game.outcome(self.history[seq]), given, self.players)
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ Everything else has a default here, so no caller probes a game with ``getattr``.
 from __future__ import annotations
 
 import enum
+import functools
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -109,8 +110,10 @@ def _metas(tp: Any) -> list[msgspec.Meta]:
     return []
 
 
+@functools.cache
 def option_specs(options_type: type[msgspec.Struct]) -> tuple[OptionSpec, ...]:
-    """Every option of an ``Options`` Struct: name, default, allowed values and rule ID."""
+    """Every option of an ``Options`` Struct: name, default, allowed values and rule ID (read
+    once per type: the type hints behind it are slow to resolve)."""
     hints = typing.get_type_hints(options_type, include_extras=True)
     out = []
     for f in msgspec.structs.fields(options_type):
@@ -217,6 +220,7 @@ class BoardCard(msgspec.Struct, frozen=True, kw_only=True):
     turned: bool = False  # rested, tapped, knocked
     counters: dict[str, int] = {}
     tags: tuple[str, ...] = ()
+    group: str | None = None  # cards of one unit (a pair, a stack) share a group and are drawn together
 
 
 class Zone(msgspec.Struct, frozen=True, kw_only=True):
@@ -239,6 +243,7 @@ class Board(msgspec.Struct, frozen=True, kw_only=True):
     turn: str = ""
     phase: str = ""
     waiting: str = ""
+    notes: tuple[str, ...] = ()  # what else the table shows: an attack under way, a chain, lasting effects
 
 
 # -- the base of every game ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ _GAMES: dict[str, str] = {
     "bacdef": "adjudicator.games.bacdef:GAME",
     "builddivide": "adjudicator.games.builddivide:GAME",
     "demonbrave": "adjudicator.games.demonbrave:GAME",
+    "pbwcg": "adjudicator.games.pbwcg:GAME",
 }
 _loaded: dict[str, Game] = {}
 

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from adjudicator.kit import HIDDEN
 from adjudicator.protocol import LegalAction, Outcome
 from events.envelope import Rejection, StoredEvent
 
@@ -72,10 +73,17 @@ def outcome_text(outcome: Outcome) -> str:
     return text
 
 
-def to_move(legal: Iterable[LegalAction]) -> list[str]:
+def to_move(legal: Iterable[LegalAction], viewer: str | None = None) -> list[str]:
     """Who the table is waiting for, in the order the game lists them (actions open at any
-    moment, such as a concession, do not count)."""
-    return list(dict.fromkeys(a.who for a in legal if not a.anytime))
+    moment, such as a concession, do not count).
+
+    For a ``viewer`` other than the judge (None) only what that viewer may know: whether they
+    themselves are to move. Whether someone else has a decision to make can depend on a hidden
+    fact (a face-down card that only its owner and the judge know), so it is never shown."""
+    movers = list(dict.fromkeys(a.who for a in legal if not a.anytime))
+    if viewer is None:
+        return movers
+    return [viewer] if viewer in movers else []
 
 
 def legal_lines(legal: Sequence[LegalAction]) -> list[str]:
@@ -149,6 +157,20 @@ def history(events: Sequence[StoredEvent], branches: Iterable[Any], rejections: 
     for head in sorted(tried):  # attempts at a head the log no longer has: keep them visible
         rows.extend(attempts(head))
     return rows
+
+
+def redacted(rows: Sequence[Row], game: Any, players: Sequence[str], viewer: str | None) -> list[Row]:
+    """The history as ``viewer`` may see it: each event's private fields hidden unless the viewer
+    owns them (``Game.redact``). A rejected attempt whose fields had to be hidden keeps its rule
+    but not its message, which may quote what was hidden."""
+    if viewer is None:
+        return list(rows)
+    out = []
+    for r in rows:
+        fields = game.redact(r.type, r.by, r.fields, viewer, players)
+        hid = fields != r.fields
+        out.append(r._replace(fields=fields, message=HIDDEN if hid and r.message is not None else r.message))
+    return out
 
 
 def history_lines(rows: Sequence[Row]) -> list[str]:

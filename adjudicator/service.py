@@ -7,7 +7,6 @@ This is the one place where the pure reducers meet a store and a clock. The cloc
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,12 +15,14 @@ from typing import Any
 import msgspec
 
 from adjudicator import registry
-from adjudicator.fold import Fold, decode_event, event_fields
+from adjudicator.fold import Fold, decode_event, event_fields, event_type
 from adjudicator.kit import Game
+from adjudicator.inputs import check_event, check_match_id
+from adjudicator.matchfile import check_envelopes, parse_lines, stored_from_flat
 from adjudicator.protocol import JUDGE, Malformed, Outcome, Violation
 from events.chain import IntegrityError, verify_chain
 from events.copy import copy_matches
-from events.envelope import Draft, Rejection, StoredEvent, seal, split_flat, to_line
+from events.envelope import Draft, Rejection, StoredEvent, canonical, seal, split_flat, to_line
 from events.factory import open_store
 from events.memory import MemoryStore
 from events.store import ConflictError, Store, StoreError, UnknownMatch, check_idempotency_key
@@ -29,11 +30,8 @@ from events.store import ConflictError, Store, StoreError, UnknownMatch, check_i
 #: What the command line needs of the stores, so that it speaks to ``adjudicator`` only.
 __all__ = [
     "ConflictError", "IntegrityError", "Malformed", "MatchService", "MemoryStore", "StoreError", "UnknownMatch",
-    "Violation", "copy_matches", "open_store",
+    "Violation", "check_match_id", "copy_matches", "open_store", "parse_lines",
 ]
-
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-
 
 def utc_now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
@@ -61,7 +59,7 @@ class Match:
         return self.fold.entries[0].event.players  # type: ignore[attr-defined]
 
     def outcome(self) -> Outcome:
-        return self.game.outcome(self.fold.state)
+        return self.fold.outcome()  # the game's, unless a judge's penalty decided it
 
 
 @dataclass
@@ -97,45 +95,6 @@ class CheckReport:
     @property
     def rejections(self) -> list[LineVerdict]:
         return [v for v in self.verdicts if not v.accepted]
-
-
-def parse_lines(lines: Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
-    """Parse JSONL into ``(line number, flat object)`` pairs; ``Malformed`` names the bad line."""
-    out = []
-    for no, raw in enumerate(lines, 1):
-        text = raw.strip()
-        if not text:
-            continue
-        try:
-            obj = msgspec.json.decode(text)
-        except msgspec.DecodeError as exc:
-            raise Malformed(f"line {no} is not valid JSON ({exc})", f"line {no}") from None
-        if not isinstance(obj, dict):
-            raise Malformed(f"line {no} is not a JSON object", f"line {no}")
-        for key in ("type", "by"):
-            if not isinstance(obj.get(key), str):
-                raise Malformed(f"line {no} needs a string {key!r}", f"line {no}: $.{key}")
-        out.append((no, obj))
-    if not out:
-        raise Malformed("the log is empty: a match file starts with a match_started line", "line 1")
-    return out
-
-
-def _stored_from_flat(no: int, obj: dict[str, Any], match_id: str) -> StoredEvent:
-    env, fields = split_flat(obj)
-    try:
-        return StoredEvent(
-            match_id=env.get("match_id", match_id),
-            seq=env["seq"],
-            type=env["type"],
-            by=env["by"],
-            recorded_at=env.get("recorded_at", ""),
-            fields=fields,
-            prev=env.get("prev", ""),
-            hash=env["hash"],
-        )
-    except KeyError as exc:
-        raise Malformed(f"line {no} carries a hash but no {exc.args[0]!r}", f"line {no}: $.{exc.args[0]}") from None
 
 
 class MatchService:
@@ -217,8 +176,14 @@ class MatchService:
         beside the log and returned in the verdict. ``ConflictError`` means another entry
         landed first; nothing was written and the caller may re-submit (it is re-checked).
         A retry under an ``idempotency_key`` already stored returns the events stored under it
-        (accepted, nothing written), whatever the head is now: it is not checked again.
+        (accepted, nothing written), whatever the head is now: it is not checked again. The
+        retry must be the same action (type, author and fields as stored): another action under
+        a key already used is ``Malformed``, nothing written.
+
+        A refused ``match_started`` is not recorded: there is no match for it to belong to, and
+        a later match that gets the same id must not inherit it.
         """
+        check_event(type_, by, fields)
         if idempotency_key is not None:
             try:
                 check_idempotency_key(idempotency_key)
@@ -226,7 +191,10 @@ class MatchService:
                 raise Malformed(str(exc), "idempotency_key") from None
             done = self.store.events_for_key(match_id, idempotency_key)
             if done:
-                return Verdict(True, done[-1], self.load(match_id))
+                match = self._current(match_id)
+                event = decode_event(match.game, type_, by, fields, strict=strict)
+                _same_action(done[-1], event, idempotency_key)
+                return Verdict(True, done[-1], match)
         fields = dict(fields)
         if type_ == "match_started":
             head = self.store.head(match_id)
@@ -245,6 +213,8 @@ class MatchService:
         try:
             match.fold.preview(event, match.head + 1)
         except Violation as v:
+            if type_ == "match_started":
+                return Verdict(False, None, match, v)
             self.store.record_rejection(
                 Rejection(
                     match_id=match_id,
@@ -260,6 +230,9 @@ class MatchService:
             return Verdict(False, None, match, v)
         draft = Draft(type=type_, by=by, recorded_at=self.clock(), fields=fields)
         stored = self.store.append(match_id, [draft], match.head, idempotency_key=idempotency_key)
+        if stored and stored[-1].seq <= match.head:  # the key was used meanwhile, by another process
+            _same_action(stored[-1], event, idempotency_key or "")
+            return Verdict(True, stored[-1], self._current(match_id))
         for ev in stored:
             if ev.seq > match.head:
                 # the event just checked is the one stored: advance reuses the preview's result
@@ -277,35 +250,50 @@ class MatchService:
 
         The id is ``match_id`` if given, else the file's ``match_id`` field, else ``default_id``."""
         parsed = parse_lines(lines)
+        sealed = check_envelopes(parsed, match_id or default_id)
         file_mid = parsed[0][1].get("match_id")
-        sealed = "hash" in parsed[0][1]
         if sealed and match_id and file_mid and match_id != file_mid:
             raise Malformed(
                 f"the file is sealed for match {file_mid!r}; it cannot be imported as {match_id!r}", "$.match_id"
             )
         if sealed and file_mid is not None:  # the hashes cover it: it is the id the match is stored under
             check_match_id(file_mid)
-        mid = match_id or (file_mid if isinstance(file_mid, str) else None) or default_id
+        mid = match_id or file_mid or default_id
         check_match_id(mid)
         report, stored = _adjudicate(parsed, mid, self.clock)
         if report.rejections:
             first = report.rejections[0]
             raise Violation(first.rule or "", f"line {first.line} ({first.type}): {first.message}", first.code)
         self.store.append_stored(stored, 0)
-        return self.load(mid)
+        match: Match = report.match  # type: ignore[assignment]  # every line accepted: there is one
+        self._remember(match)  # adjudicated once: no second read and fold
+        return match
 
-    def export_lines(self, match_id: str) -> list[str]:
-        events = self.store.read(match_id)
-        if not events:
-            raise UnknownMatch(match_id)
-        return [to_line(e) for e in events]
+    def export_lines(self, match_id: str, viewer: str | None = None) -> list[str]:
+        """The match as sealed JSONL; for a ``viewer`` (a player), the lines that player may see:
+        private fields hidden (``Game.redact``) and no ``prev`` or ``hash``, since a redacted line
+        no longer matches its hash. Such a file is a view of the log, not a copy to import."""
+        if viewer is None:
+            events = self.store.read(match_id)
+            if not events:
+                raise UnknownMatch(match_id)
+            return [to_line(e) for e in events]
+        match = self.load(match_id)
+        out = []
+        for e in match.events:
+            fields = match.game.redact(e.type, e.by, e.fields, viewer, match.players)
+            line = {"match_id": e.match_id, "seq": e.seq, "type": e.type, "by": e.by, "recorded_at": e.recorded_at, **fields}
+            out.append(msgspec.json.encode(line, order="sorted").decode())
+        return out
 
     def verify(self, match_id: str) -> Match:
         """Hash chain and full re-adjudication; ``IntegrityError`` on any failure."""
         return self.load(match_id)
 
     def check_lines(self, lines: Iterable[str], match_id: str = "check") -> CheckReport:
-        return _adjudicate(parse_lines(lines), match_id, self.clock)[0]
+        parsed = parse_lines(lines)
+        check_envelopes(parsed, match_id)
+        return _adjudicate(parsed, match_id, self.clock)[0]
 
     def recheck_rejections(self, match: Match) -> int:
         """Re-adjudicate every rejected attempt recorded for ``match`` (as ``load`` returns it)
@@ -350,12 +338,18 @@ class MatchService:
         return checked
 
 
-def check_match_id(match_id: str) -> None:
-    if not isinstance(match_id, str) or not _ID.fullmatch(match_id):  # fullmatch: "$" lets "x\n" through
-        raise Malformed(
-            f"match id {match_id!r} must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
-            "$.match_id",
-        )
+def _same_action(done: StoredEvent, event: Any, key: str) -> None:
+    """A retry under an idempotency key must repeat the action stored under it."""
+    fields = event_fields(event)
+    if (done.type, done.by) == (event_type(event), event.by) and canonical(done.fields) == canonical(fields):
+        return
+    from adjudicator.render import event_line
+
+    raise Malformed(
+        f"the key {key!r} was used for seq {event_line(done.seq, done.by, done.type, done.fields)}; "
+        f"a different action needs a key of its own (nothing was written)",
+        "idempotency_key",
+    )
 
 
 def fold_stored(events: Sequence[StoredEvent]) -> Match:
@@ -379,41 +373,27 @@ def fold_stored(events: Sequence[StoredEvent]) -> Match:
 
 def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredEvent]]:
     """Adjudicate parsed lines as a table session: a rejected line changes nothing and the
-    next line goes on from the same state. Sealed lines (with ``hash``) are verified first."""
+    next line goes on from the same state. Sealed lines (with ``hash``) are verified first, and
+    a sealed line that does not decode or adjudicate is an integrity failure."""
     sealed = "hash" in parsed[0][1]
     if sealed:
-        if any("hash" not in obj for _, obj in parsed):
-            no = next(no for no, obj in parsed if "hash" not in obj)
-            raise Malformed(f"line {no} has no hash while line 1 has one", f"line {no}: $.hash")
-        file_mid = parsed[0][1].get("match_id", match_id)
-        stored = [_stored_from_flat(no, obj, file_mid) for no, obj in parsed]
-        verify_chain(stored, file_mid)
-        match_id = file_mid
-    first_type = parsed[0][1]["type"]
-    if first_type != "match_started":
-        raise Malformed(f"line {parsed[0][0]}: a match file starts with match_started, not {first_type!r}", f"line {parsed[0][0]}: $.type")
-    first_fields = split_flat(parsed[0][1])[1]
-    game = registry.get(str(first_fields.get("game", "")))
-    if not sealed:
-        stray = next((no for no, obj in parsed if "hash" in obj), None)
-        if stray is not None:
-            raise Malformed(f"line {stray} has a hash while line 1 has none", f"line {stray}: $.hash")
-        if first_fields.get("rules_version") is None:
-            first_fields["rules_version"] = game.rules_versions[-1]
+        match_id = _verify_sealed(parsed, match_id)
+    game, first_fields = _first_line(parsed, sealed)
     fold = Fold(game, match_id)
     verdicts: list[LineVerdict] = []
     accepted: list[StoredEvent] = []
     prev = ""
     for no, obj in parsed:
         env, fields = split_flat(obj)
-        if no == parsed[0][0]:
-            fields = first_fields
-        event = decode_event(game, env["type"], env["by"], fields, path=f"line {no}: $")
         seq = fold.head + 1
         try:
+            event = _line_event(game, no, env, first_fields if no == parsed[0][0] else fields, seq, sealed)
             fold.advance(event, seq)
         except Malformed as exc:
-            raise Malformed(exc.message, f"line {no}: {exc.path}") from None
+            where = exc.path if exc.path.startswith("line ") else f"line {no}: {exc.path}"
+            if sealed:
+                raise IntegrityError(match_id, env.get("seq"), f"sealed {env['type']!r} does not decode ({where}): {exc.message}") from None
+            raise Malformed(exc.message, where) from None
         except Violation as v:
             if sealed:
                 raise IntegrityError(match_id, env.get("seq"), f"sealed {env['type']!r} does not adjudicate: {v}") from None
@@ -421,16 +401,50 @@ def _adjudicate(parsed, match_id: str, clock) -> tuple[CheckReport, list[StoredE
             continue
         verdicts.append(LineVerdict(no, env["type"], env["by"], True))
         if sealed:
-            accepted.append(_stored_from_flat(no, obj, match_id))
+            accepted.append(stored_from_flat(no, obj, match_id))
         else:
-            ev = seal(
-                match_id,
-                seq,
-                prev,
-                Draft(type=env["type"], by=env["by"], recorded_at=env.get("recorded_at") or clock(), fields=event_fields(event)),
-            )
-            prev = ev.hash
-            accepted.append(ev)
+            draft = Draft(type=env["type"], by=env["by"], recorded_at=env.get("recorded_at") or clock(), fields=event_fields(event))
+            accepted.append(seal(match_id, seq, prev, draft))
+            prev = accepted[-1].hash
     match = Match(match_id, game, fold, accepted) if fold.entries else None
     report = CheckReport(events=len(parsed), accepted=sum(v.accepted for v in verdicts), verdicts=verdicts, match=match)
     return report, accepted
+
+
+def _verify_sealed(parsed, match_id: str) -> str:
+    """Every line carries a hash and the chain verifies; the match id the file is sealed for."""
+    if any("hash" not in obj for _, obj in parsed):
+        no = next(no for no, obj in parsed if "hash" not in obj)
+        raise Malformed(f"line {no} has no hash while line 1 has one", f"line {no}: $.hash")
+    file_mid = parsed[0][1].get("match_id", match_id)
+    verify_chain([stored_from_flat(no, obj, file_mid) for no, obj in parsed], file_mid)
+    return file_mid
+
+
+def _first_line(parsed, sealed: bool) -> tuple[Game, dict[str, Any]]:
+    """The game of a match file and its match_started fields (with the current rules version
+    when an unsealed file leaves it out)."""
+    no, first = parsed[0]
+    if first["type"] != "match_started":
+        raise Malformed(f"line {no}: a match file starts with match_started, not {first['type']!r}", f"line {no}: $.type")
+    first_fields = split_flat(first)[1]
+    game = registry.get(str(first_fields.get("game", "")))
+    if not sealed:
+        stray = next((n for n, obj in parsed if "hash" in obj), None)
+        if stray is not None:
+            raise Malformed(f"line {stray} has a hash while line 1 has none", f"line {stray}: $.hash")
+        if first_fields.get("rules_version") is None:
+            first_fields["rules_version"] = game.rules_versions[-1]
+    return game, first_fields
+
+
+def _line_event(game: Game, no: int, env: dict[str, Any], fields: dict[str, Any], seq: int, sealed: bool) -> Any:
+    """The typed event of one line, within the input limits; an unsealed line's ``seq``, when
+    given, must be the seq the line gets."""
+    if not sealed and "seq" in env and env["seq"] != seq:
+        raise Malformed(f"line {no} says seq {env['seq']}, but it comes as seq {seq} of the match", f"line {no}: $.seq")
+    try:
+        check_event(env["type"], env["by"], fields)
+    except Malformed as exc:
+        raise Malformed(f"line {no}: {exc.message}", f"line {no}: {exc.path}") from None
+    return decode_event(game, env["type"], env["by"], fields, path=f"line {no}: $")

@@ -1,7 +1,9 @@
 """Domain errors mapped to click exceptions with the exit codes of design.md.
 
-0 done; 1 an action was rejected by a rule, or another entry landed first; 2 bad usage or
-malformed input (nothing written); 3 integrity failure. The message goes to stderr; with
+0 done; 1 an action was refused by a rule, or another entry landed first (check again and
+re-enter); 2 bad usage, malformed input, a match id that is taken, or a store that cannot be
+used as asked (unknown kind, read-only): nothing written; 3 integrity failure. docs/cli.md says
+which failure gets which code. The message goes to stderr; with
 ``--json`` a JSON object describing the failure goes to stdout as well, so a script always has
 one object to read.
 """
@@ -76,8 +78,10 @@ def translate(exc: BaseException) -> AdjError | None:
             {"accepted": False, "rule": exc.rule_id, "code": exc.code, "message": exc.message},
         )
     if isinstance(exc, ConflictError):
-        if exc.expected_seq == 0:
+        if exc.expected_seq == 0:  # the id is taken: a usage error (choose another), not a refusal
             text = f"{exc}; nothing was written"
+            return BadInput(text, {"error": "exists", "match_id": exc.match_id, "head_seq": exc.actual_seq,
+                                   "written": False, "message": text})
         else:
             text = (
                 f"another entry landed first: match {exc.match_id!r} is now at seq {exc.actual_seq}, "

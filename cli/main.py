@@ -17,11 +17,12 @@ from typing import Any
 import click
 
 from cli.catalogs import CATALOG_HELP, catalog_for, fill_first_line
-from cli.errors import IntegrityFailure, Rejected, dumps, translate
+from cli.errors import BadInput, IntegrityFailure, Rejected, dumps, translate
 from cli.values import json_value, pairs
 
 JSON_HELP = "Print one JSON object on stdout (also for a failure)."
-STORE_HELP = "Store: a SQLite file path or a postgresql:// URL (default: $ADJ_STORE, then a per-user file)."
+STORE_HELP = ("Store: a SQLite file path (or sqlite:///PATH), a postgresql:// URL, or memory: (kept for this command "
+              "only) (default: $ADJ_STORE, then a per-user file).")
 
 
 class Env:
@@ -31,19 +32,33 @@ class Env:
         self.store_url = store_url
         self.as_json = False
         self._store = None
+        self.judge_key: str | None = None  # --judge-key / ADJ_JUDGE_KEY: signs judges' decisions
+        self.player_key: str | None = None  # --player-key / ADJ_PLAYER_KEY: a table terminal's player
 
-    def store(self):
+    def store(self, write: bool = False):
+        """The store, opened for reading only unless ``write``: reading never creates a store."""
         if self._store is None:
             from adjudicator.service import open_store
 
-            self._store = open_store(self.store_url)
+            self._store = open_store(self.store_url, write=write)
             click.get_current_context().call_on_close(self._store.close)
         return self._store
 
-    def service(self):
+    def service(self, write: bool = False):
+        from adjudicator.judges import SignedStore
         from adjudicator.service import MatchService
 
-        return MatchService(self.store())
+        return MatchService(SignedStore(self.store(write), self.judge_signing_key, self.player_signing_key))
+
+    def judge_signing_key(self):
+        from cli.audit import signing_key_or_none
+
+        return signing_key_or_none(self.judge_key)
+
+    def player_signing_key(self):
+        from cli.audit import signing_key_or_none
+
+        return signing_key_or_none(self.player_key)
 
     def emit(self, data: Any, lines: Iterable[str]) -> None:
         if self.as_json:
@@ -72,13 +87,18 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
 
     def deco(f: Callable) -> click.Command:
         @functools.wraps(f)
-        def run(as_json: bool, store_url: str | None = None, **kwargs: Any) -> None:
+        def run(as_json: bool, store_url: str | None = None, judge_key: str | None = None,
+                player_key: str | None = None, **kwargs: Any) -> None:
             env = click.get_current_context().find_object(Env)
             env.as_json = as_json
             if store_url:
                 env.store_url = store_url
+            env.judge_key, env.player_key = judge_key, player_key
             try:
+                check_arguments({"store": env.store_url, **kwargs})
                 f(env, **kwargs)
+            except BrokenPipeError:
+                closed_pipe()
             except Exception as exc:
                 err = translate(exc)
                 if err is None:
@@ -90,10 +110,24 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
 
         if uses_store:
             run = click.option("--store", "store_url", metavar="URL", help=STORE_HELP)(run)
+            run = click.option("--judge-key", "judge_key", metavar="FILE", envvar="ADJ_JUDGE_KEY",
+                               help="A registered judge's private key: signs the judge's decisions.")(run)
+            run = click.option("--player-key", "player_key", metavar="FILE", envvar="ADJ_PLAYER_KEY",
+                               help="This terminal's player's private key: signs that player's actions.")(run)
         run = click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(run)
         return (group or main).command(name)(run)
 
     return deco
+
+
+def closed_pipe() -> None:
+    """The reader went away (``adj replay M | head``): end quietly, as a tool killed by SIGPIPE
+    does (exit 141), without a word on stderr and without failing again when stdout is flushed."""
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise click.exceptions.Exit(141)
 
 
 def match_argument(f: Callable) -> Callable:
@@ -105,21 +139,46 @@ def fields_argument(f: Callable) -> Callable:
 
 
 def read_text(path: str) -> str:
-    """A file's text (``-`` is stdin)."""
-    with click.open_file(path, encoding="utf-8-sig") as fh:  # a BOM some editors write is not data
-        return fh.read()
+    """A file's text (``-`` is stdin); text that is not UTF-8 is bad input naming the file,
+    the line and the column."""
+    with click.open_file(path, "rb") as fh:
+        data = fh.read()
+    try:
+        return data.decode("utf-8-sig")  # a BOM some editors write is not data
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - data.rfind(b"\n", 0, exc.start)
+        name = "stdin" if path == "-" else path
+        raise BadInput(f"{name} line {line} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at column {column})",
+                       {"error": "malformed", "message": f"line {line} is not valid UTF-8", "path": f"line {line}"}) from None
+
+
+def check_arguments(values: dict[str, Any]) -> None:
+    """Every argument must be text: a byte that is not UTF-8 (kept by Python as a lone
+    surrogate) is bad usage, named, before anything is read or written."""
+    for name, value in values.items():
+        for text in value if isinstance(value, tuple) else (value,):
+            if isinstance(text, str):
+                try:
+                    text.encode("utf-8")
+                except UnicodeEncodeError as exc:
+                    shown = text.encode("utf-8", "backslashreplace").decode("utf-8")
+                    raise BadInput(f"the {name.replace('_', ' ')} argument {shown!r} is not valid UTF-8 "
+                                   f"(character {exc.start + 1})", {"error": "usage", "message": "argument is not valid UTF-8"}) from None
 
 
 def check_viewer(match: Any, player: str | None) -> str | None:
-    """``--as``: a player of the match, or ``judge`` (everything); None means the judge."""
+    """``--as``: a player of the match sees what that player may see, ``judge`` (or None)
+    everything, and any other name what a spectator may see."""
     if player is None or player == "judge":
         return None
-    if player not in match.players:
-        raise click.BadParameter(
-            f"{player!r} does not play in {match.match_id}; players: {', '.join(match.players)} (or judge)",
-            param_hint="'--as'",
-        )
+    if not player.strip():
+        raise click.BadParameter("name a player, judge, or a spectator", param_hint="'--as'")
     return player
+
+
+def viewer_label(match: Any, player: str) -> str:
+    return player if player in match.players or player == "judge" else f"{player} (spectator)"
 
 
 # -- the games and the store ---------------------------------------------------------------------
@@ -135,7 +194,7 @@ def games(env: Env) -> None:
             g = registry.get(name)
         except Exception as exc:  # a game whose module is missing or broken is listed, not fatal
             rows.append({"name": name, "title": None, "available": False, "error": f"{type(exc).__name__}: {exc}",
-                         "rules_version": None, "rules_versions": [], "options": []})
+                         "rules_version": None, "rules_versions": [], "players": [], "options": [], "reasons": []})
             continue
         rows.append({
             "name": name,
@@ -143,7 +202,9 @@ def games(env: Env) -> None:
             "available": True,
             "rules_version": g.rules_versions[-1],
             "rules_versions": list(g.rules_versions),
+            "players": list(g.player_count),
             "options": plain(list(g.options)),
+            "reasons": g.reasons(),
         })
     opts = {id(o): f"{o['name']}={format_value(o['default'])}" for r in rows for o in r["options"]}
     width = max(map(len, opts.values()), default=0)
@@ -153,9 +214,13 @@ def games(env: Env) -> None:
             lines.append(f"{r['name']}  (unavailable: {r['error']})")
             continue
         older = r["rules_versions"][:-1]
-        lines.append(f"{r['name']}  {r['title']}  rules {r['rules_version']}" + (f" (also {', '.join(older)})" if older else ""))
+        low, high = r["players"]
+        count = f"{low}" if low == high else f"{low}-{high}"
+        lines.append(f"{r['name']}  {r['title']}  rules {r['rules_version']}" + (f" (also {', '.join(older)})" if older else "")
+                     + f"  {count} players")
         lines.extend(f"  --opt {opts[id(o)]:<{width}}  {o['values']}" + (f"  [{o['rule']}]" if o["rule"] else "")
                      for o in r["options"])
+        lines.append(f"  ends by: {', '.join(r['reasons'])}")
     env.emit({"games": rows}, lines)
 
 
@@ -167,9 +232,13 @@ def matches(env: Env) -> None:
 
     service = env.service()
     rows, lines, broken = [], [], 0
+    from cli.audit import signing_modes
+
+    signed = signing_modes(env.store())  # match id -> "players" or "judges", for signed matches
     for info in env.store().matches():
         row: dict[str, Any] = {"match_id": info.match_id, "id": info.match_id, "head_seq": info.head_seq,
-                               "updated_at": info.updated_at}
+                               "updated_at": info.updated_at, "signed": info.match_id in signed,
+                               "signed_by": signed.get(info.match_id)}
         try:
             m = service.load(info.match_id)
         except (IntegrityError, ImportError, AttributeError) as exc:
@@ -179,7 +248,8 @@ def matches(env: Env) -> None:
         else:
             out = m.outcome()
             row.update(game=m.game.name, players=list(m.players), **plain(out))
-            lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}")
+            lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}"
+                         + (f"  signed by {row['signed_by']}" if row["signed"] else ""))
         rows.append(row)
     env.emit({"matches": rows}, lines or ["no matches in the store"])
     if broken:
@@ -198,7 +268,7 @@ def _existing_store(url: str):
         path = url[len("sqlite://"):] if url.startswith("sqlite://") else url
         if not os.path.exists(path):
             raise click.BadParameter(f"no store at {url!r}", param_hint="FROM")
-    return open_store(url)
+    return open_store(url, write=False)
 
 
 @command(store_group, "copy", uses_store=False)
@@ -210,6 +280,8 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
     from adjudicator.service import copy_matches
     from adjudicator.service import open_store
 
+    if source == target or (os.path.exists(source) and os.path.exists(target) and os.path.samefile(source, target)):
+        raise click.BadParameter(f"{source!r} and {target!r} are the same store: nothing to copy", param_hint="TO")
     src = _existing_store(source)
     ctx = click.get_current_context()
     ctx.call_on_close(src.close)
@@ -232,14 +304,12 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
 
 # -- starting and playing ------------------------------------------------------------------------
 def _setup_value(text: str) -> Any:
-    import json
+    from adjudicator.inputs import read_json
 
+    where = "the --setup value"
     if text.startswith("@"):
-        text = read_text(text[1:])
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise click.BadParameter(f"not valid JSON ({exc})", param_hint="'--setup'") from None
+        where, text = text[1:], read_text(text[1:])
+    return read_json(text, where)
 
 
 @command()
@@ -272,6 +342,8 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
         if not eq or player not in players:
             raise click.BadParameter(f"{word!r}: expected PLAYER=FILE with one of {', '.join(players)}",
                                      param_hint="'--deck'")
+        if player in deck_lists:
+            raise click.BadParameter(f"{player}'s deck is given twice", param_hint="'--deck'")
         deck_lists[player] = plain(g.read_deck(read_text(path)))
     if deck_lists:
         if "decks" in setup:
@@ -279,7 +351,7 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
         setup["decks"] = deck_lists
     if catalog_file and not setup.get("catalog"):
         setup["catalog"] = catalog_for(game, catalog_file, read_text(catalog_file))
-    verdict = env.service().new(game, players, options=options, setup=setup, match_id=match_id, by=by)
+    verdict = env.service(write=True).new(game, players, options=options, setup=setup, match_id=match_id, by=by)
     _report(env, verdict, brief=True)  # just the id, for mid=$(adj new ...)
 
 
@@ -291,7 +363,7 @@ def legal(env: Env, match_id: str, player: str | None) -> None:
     from adjudicator.render import legal_lines, outcome_text, plain
 
     match = env.service().load(match_id)
-    actions = match.game.legal(match.state)
+    actions = match.game.legal(match.state) if match.fold.decided() is None else []  # a penalty ended play
     if player is not None:
         actions = [a for a in actions if a.who == player]
     lines = legal_lines(actions) or [f"nothing is open{' for ' + player if player else ''}; outcome: {outcome_text(match.outcome())}"]
@@ -329,7 +401,7 @@ def act(env: Env, match_id: str, action: str, fields: Sequence[str], by: str, id
 
     VALUE is a word (3, alice, true), a list [a,b,c], null, or JSON ({...} or [{...}])."""
     data = pairs(fields, reserved=("by", "type"))
-    verdict = env.service().submit(match_id, action, by, data, strict=False, idempotency_key=idem_key)
+    verdict = env.service(write=True).submit(match_id, action, by, data, strict=False, idempotency_key=idem_key)
     _report(env, verdict)
 
 
@@ -343,7 +415,7 @@ def rewind(env: Env, match_id: str, fields: Sequence[str], to_seq: int, reason: 
     """Rewind the effective history to event --to; later events stay in the log, abandoned."""
     data = pairs(fields, reserved=("by", "type", "to_seq", "reason"))
     data.update(to_seq=to_seq, reason=reason)
-    verdict = env.service().submit(match_id, "rewind", by, data, strict=False)
+    verdict = env.service(write=True).submit(match_id, "rewind", by, data, strict=False)
     extra: list[str] = []
     extra_json: dict[str, Any] = {}
     branches = verdict.match.fold.branches
@@ -373,7 +445,7 @@ def correct(env: Env, match_id: str, action: str, fields: Sequence[str], at_seq:
         raise click.BadParameter("by= must name who the inserted action is by")
     data = pairs(with_, what="KEY=VALUE", reserved=("by", "type", "at_seq", "event", "reason"))
     data.update(at_seq=at_seq, event={"type": action, "by": inner_by, **inner}, reason=reason)
-    verdict = env.service().submit(match_id, "correct", by, data, strict=False)
+    verdict = env.service(write=True).submit(match_id, "correct", by, data, strict=False)
     extra: list[str] = []
     if verdict.accepted:  # the stored event holds the inserted action in its declared types
         event = dict(verdict.event.fields["event"])
@@ -394,7 +466,7 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
                                                      "message": v.message})
     ev = verdict.event
     out = match.outcome()
-    movers = to_move(match.game.legal(match.state))
+    movers = to_move(match.game.legal(match.state)) if out.status == "in_progress" else []
     notes = list(match.game.notes(match.state))
     data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": ev.flat(),
             "outcome": plain(out), "to_move": movers, "notes": notes, **(extra_json or {})}
@@ -428,29 +500,35 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
         raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {at_seq}", param_hint="'--at'")
     gone = abandoned_by(match.fold.branches).get(at_seq)
     game = match.game
-    out = game.outcome(st)
-    movers = to_move(game.legal(st))
+    out = match.fold.outcome(at_seq)
+    # for a viewer: only whether they are to move
+    movers = to_move(game.legal(st), viewer) if out.status == "in_progress" else []
     head = f"{match_id} after seq {at_seq}" + (" (head)" if at_seq == match.head else f" of {match.head}")
     if gone is not None:
         head += f", abandoned by rewind at {gone}"
     if player:
-        head += f", as {player}"
+        head += f", as {viewer_label(match, player)}"
     lines = [head, game.describe(st, viewer), f"outcome: {outcome_text(out)}"]
     if movers:
         lines.append(f"to move: {', '.join(movers)}")
+    elif viewer in match.players and out.status == "in_progress":
+        lines.append(f"to move: not {viewer}")
     env.emit({"match_id": match_id, "seq": at_seq, "head_seq": match.head, "as": player, "abandoned_by": gone,
               "state": plain(game.view(st, viewer)), "outcome": plain(out), "to_move": movers}, lines)
 
 
 @command()
 @match_argument
-def log(env: Env, match_id: str) -> None:
+@click.option("--as", "player", metavar="PLAYER", help="The history as this player may see it (private fields hidden).")
+def log(env: Env, match_id: str, player: str | None) -> None:
     """The whole history: abandoned branches (~) and rejected attempts (x) included."""
-    from adjudicator.render import history, history_lines, milestones, outcome_text, plain
+    from adjudicator.render import history, history_lines, milestones, outcome_text, plain, redacted
 
     service = env.service()
     match = service.load(match_id)
-    rows = history(match.events, match.fold.branches, service.store.rejections(match_id))
+    viewer = check_viewer(match, player)
+    rows = redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
+                    match.game, match.players, viewer)
     out = match.outcome()
     marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
     body: list[str] = []
@@ -460,7 +538,7 @@ def log(env: Env, match_id: str) -> None:
     lines = [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
              *body, f"outcome: {outcome_text(out)}"]
     env.emit({"match_id": match_id, "game": match.game.name, "players": list(match.players), "head_seq": match.head,
-              "history": [r.to_json() for r in rows],
+              "as": player, "history": [r.to_json() for r in rows],
               "branches": [{"rewind_seq": b.rewind_seq, "to_seq": b.to_seq, "abandoned": list(b.abandoned)}
                            for b in match.fold.branches],
               "outcome": plain(out)}, lines)
@@ -471,9 +549,14 @@ def log(env: Env, match_id: str) -> None:
 @click.option("--from", "lo", type=int, metavar="SEQ", help="First event (default 1).")
 @click.option("--to", "hi", type=int, metavar="SEQ", help="Last event (default the head).")
 @click.option("--as", "player", metavar="PLAYER", help="Show changes in what this player may see.")
-def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None) -> None:
+@click.option("--html", "html", metavar="FILE", help="Write the match as one self-contained page (docs/desk.md).")
+def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None, html: str | None) -> None:
     """Step through the events, with what each one changed."""
-    from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain
+    from adjudicator.changes import step_changes
+    from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain, redacted
+
+    if html:
+        return desk.write_page(env, match_id, html, player)
 
     service = env.service()
     match = service.load(match_id)
@@ -482,7 +565,8 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
     hi = match.head if hi is None else hi
     if not 1 <= lo <= hi <= match.head:
         raise click.BadParameter(f"{match_id} has events 1 to {match.head}; --from {lo} --to {hi} is not within them")
-    rows = [r for r in history(match.events, match.fold.branches, service.store.rejections(match_id))
+    rows = [r for r in redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
+                                match.game, match.players, viewer)
             if (lo <= r.seq <= hi if r.seq is not None else lo <= r.head_seq + 1 <= hi)]
     game, states = match.game, match.fold.history
     views = {0: {}}  # seq -> the view after it; each event's "after" is the next one's "before"
@@ -499,9 +583,11 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
         if row.seq is not None:
             changes = diff(view_at(row.seq - 1), view_at(row.seq))
             step["changes"] = [c.to_json() for c in changes]
-            lines.extend(f"      {change_line(c)}" for c in changes)
+            words = step_changes(game, states, row.seq, viewer)  # the table's words; paths for a game without a board
+            step["words"] = [w.to_json() for w in words]
+            lines.extend(f"      {text}" for text in [f"  {w.text}" for w in words] or [change_line(c) for c in changes])
         steps.append(step)
-    out = game.outcome(states[hi])
+    out = match.fold.outcome(hi)
     lines.append(f"outcome after seq {hi}: {outcome_text(out)}")
     env.emit({"match_id": match_id, "from": lo, "to": hi, "as": player, "steps": steps,
               "outcome": plain(out)}, lines)
@@ -560,7 +646,7 @@ def import_(env: Env, file: str, match_id: str | None, catalog_file: str | None)
     from adjudicator.render import outcome_text, plain
 
     stem = Path(file).stem if file != "-" else "imported"
-    match = env.service().import_lines(_lines(file, catalog_file), match_id=match_id, default_id=stem)
+    match = env.service(write=True).import_lines(_lines(file, catalog_file), match_id=match_id, default_id=stem)
     out = match.outcome()
     env.emit({"match_id": match.match_id, "events": match.head, "outcome": plain(out)},
              [f"imported {match.match_id}: {match.head} events; outcome: {outcome_text(out)}"])
@@ -568,9 +654,21 @@ def import_(env: Env, file: str, match_id: str | None, catalog_file: str | None)
 
 @command()
 @match_argument
-def export(env: Env, match_id: str) -> None:
+@click.option("--as", "player", metavar="PLAYER",
+              help="What this player may see: private fields hidden, no prev or hash (a view, not a sealed copy).")
+@click.option("--with-proof", "proof_path", metavar="FILE",
+              help="Also write the proof that the file is complete (latest checkpoint, head's inclusion, signatures).")
+def export(env: Env, match_id: str, player: str | None, proof_path: str | None) -> None:
     """Print a match as sealed JSONL (seq, recorded_at, prev and hash on every line)."""
-    lines = env.service().export_lines(match_id)
+    service = env.service()
+    viewer = check_viewer(service.load(match_id), player) if player else None
+    if proof_path and player:
+        raise click.BadParameter("a player's view has no hashes to prove: use --with-proof without --as")
+    lines = service.export_lines(match_id, viewer=viewer)
+    if proof_path:
+        from cli.audit import write_match_proof
+
+        write_match_proof(env, match_id, proof_path)
     if env.as_json:
         import json
 
@@ -581,11 +679,19 @@ def export(env: Env, match_id: str) -> None:
 
 
 @command()
-@click.argument("match_id", metavar="[MATCH]", required=False)
-def verify(env: Env, match_id: str | None) -> None:
-    """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default)."""
+@click.argument("match_id", metavar="[MATCH | FILE]", required=False)
+@click.option("--proof", "proof_path", metavar="FILE", help="FILE's proof (default: FILE.proof.json beside it, if any).")
+@click.option("--pubkey", "pubkeys", multiple=True, metavar="FILE", help="A key trusted to sign checkpoints (repeatable).")
+def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequence[str]) -> None:
+    """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default);
+    over the whole store, also the audit tree, its signed checkpoints and the judges' signatures.
+    FILE: an exported match, with its proof if there is one."""
     from adjudicator.service import IntegrityError
 
+    if match_id and os.path.isfile(match_id):
+        from cli.audit import verify_file
+
+        return verify_file(env, match_id, proof_path, pubkeys)
     service = env.service()
     ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]
     rows, lines = [], []
@@ -604,6 +710,12 @@ def verify(env: Env, match_id: str | None) -> None:
         lines.append(text)
     failed = [r["match_id"] for r in rows if not r["ok"]]
     data = {"ok": not failed, "matches": rows}
+    if not match_id:
+        from cli.audit import verify_store_ledger
+
+        if not verify_store_ledger(env, pubkeys, data, lines):
+            failed.append("the audit ledger")
+            data["ok"] = False
     if failed:
         if not env.as_json:
             for line in lines:
@@ -636,6 +748,9 @@ def deck_check(env: Env, game: str, file: str, opts: Sequence[str]) -> None:
         raise Rejected("\n".join(f"{v.rule_id}: {v.message}" for v in errors), data)
     env.emit(data, ["ok"])
 
+
+from cli import desk  # noqa: E402  (registers the desk's commands on main)
+from cli import audit as _audit  # noqa: E402,F401  (registers adj audit, adj judges and adj players)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

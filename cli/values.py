@@ -6,7 +6,6 @@ The reducers decode with ``strict=False`` for command-line input, so a plain wor
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -18,21 +17,24 @@ _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 def field_value(text: str) -> Any:
     """One VALUE: a JSON object, or a JSON array holding objects or arrays, is that JSON;
-    ``[a,b,c]`` is a list of strings; ``null`` is None; anything else is the string itself."""
+    ``[a,b,c]`` is a list of strings; ``null`` is None; anything else is the string itself.
+    JSON is read within the input limits (``adjudicator.inputs``)."""
+    from adjudicator.inputs import NotJSON, read_json
+
     s = text.strip()
     if s == "null":
         return None
     if s.startswith("{"):
         try:
-            value = json.loads(s)
-        except ValueError as exc:
-            raise click.BadParameter(f"{text!r} is not valid JSON ({exc})") from None
+            value = read_json(s, _where(text))
+        except NotJSON as exc:
+            raise click.BadParameter(exc.message) from None
         if isinstance(value, dict):
             return value
     if s.startswith("[") and s.endswith("]"):
         try:
-            value = json.loads(s)
-        except ValueError:
+            value = read_json(s, _where(text))
+        except NotJSON:
             value = None
         if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
             return value
@@ -41,11 +43,17 @@ def field_value(text: str) -> Any:
     return text
 
 
+def _where(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
 def json_value(text: str) -> Any:
     """A house-rule option: JSON when it parses (``2``, ``true``, ``null``, ``"x"``), else the word."""
+    from adjudicator.inputs import NotJSON, read_json
+
     try:
-        return json.loads(text)
-    except ValueError:
+        return read_json(text, _where(text))
+    except NotJSON:
         return text
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from events.envelope import StoredEvent, chain_hash
+from events.envelope import StoredEvent, chain_hash, envelope_problem
 
 
 class IntegrityError(Exception):
@@ -40,12 +40,15 @@ def verify_chain(
     mid = match_id
     count = 0
     for ev in events:
+        problem = envelope_problem(ev)
+        if problem:
+            raise IntegrityError(mid or str(ev.match_id), ev.seq if type(ev.seq) is int else None, problem)
         if mid is None:
             mid = ev.match_id
         if ev.match_id != mid:
             raise IntegrityError(mid, ev.seq, f"event belongs to match {ev.match_id!r}")
         if ev.seq != expected:
-            raise IntegrityError(mid, ev.seq, f"expected seq {expected}, found {ev.seq}")
+            raise IntegrityError(mid, ev.seq, f"expected seq {expected}, found {ev.seq!r}")
         if ev.prev != prev:
             raise IntegrityError(mid, ev.seq, "prev does not match the hash of the previous event")
         try:

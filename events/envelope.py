@@ -115,6 +115,23 @@ def _check_value(value: Any, path: str) -> None:
     raise ValueError(f"a {type(value).__name__} cannot be stored as JSON (at {path})")
 
 
+def envelope_problem(ev: StoredEvent) -> str | None:
+    """What is wrong with the types of an event's envelope, or None: ``seq`` is an integer of
+    at least 1 (not a bool, not 2.0), ``match_id``, ``type``, ``by``, ``recorded_at``, ``prev``
+    and ``hash`` are strings, and the fields are a mapping. A row that breaks this could be
+    hashed, but would not read back as it was written."""
+    if type(ev.seq) is not int or ev.seq < 1:
+        return f"seq is {ev.seq!r}, not a whole number of at least 1"
+    named = (("match_id", ev.match_id), ("type", ev.type), ("by", ev.by), ("recorded_at", ev.recorded_at),
+             ("prev", ev.prev), ("hash", ev.hash))
+    for name, value in named:
+        if type(value) is not str:
+            return f"{name} is {value!r}, not a string"
+    if not isinstance(ev.fields, dict):
+        return f"the fields are a {type(ev.fields).__name__}, not a mapping"
+    return None
+
+
 def decode_json(data: bytes | str) -> Any:
     return _decoder.decode(data)
 
@@ -141,6 +158,9 @@ def seal(match_id: str, seq: int, prev: str, draft: Draft) -> StoredEvent:
     tuples) and does not share a mutable mapping with the caller.
     """
     check_fields(draft.fields)
+    for name, value in (("type", draft.type), ("by", draft.by), ("recorded_at", draft.recorded_at)):
+        if type(value) is not str:
+            raise ValueError(f"{name} is {value!r}, not a string")
     try:
         fields = decode_json(canonical(draft.fields))
     except UnicodeEncodeError as exc:

@@ -4,8 +4,12 @@ interface in ``events.store`` so that the backends can import the interface with
 from __future__ import annotations
 
 import os
+import re
 
-from events.store import Store
+from events.store import Store, StoreError
+
+#: ``mysql://``, ``redis:``...: a URL scheme (a drive letter is not one: it is a single letter)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
 
 
 def default_store_path() -> str:
@@ -13,11 +17,13 @@ def default_store_path() -> str:
     return os.path.join(base, "adjudicator", "store.sqlite3")
 
 
-def open_store(url: str | None = None) -> Store:
+def open_store(url: str | None = None, *, write: bool = True) -> Store:
     """Open the store named by ``url``, ``$ADJ_STORE``, or the per-user default file.
 
     ``memory:`` is an in-process store; ``postgresql://...`` (or ``postgres://``) is PostgreSQL;
-    anything else is the path of a SQLite file (``sqlite:///path`` is accepted too).
+    ``sqlite:///path`` or a plain path is a SQLite file. Any other ``scheme:`` is ``StoreError``.
+    Opened for reading only (``write=False``), a SQLite store is never created: a file that does
+    not exist reads as an empty store, and nothing (no folder, no file) is made.
     """
     url = url or os.environ.get("ADJ_STORE") or default_store_path()
     if url == "memory:":
@@ -30,6 +36,17 @@ def open_store(url: str | None = None) -> Store:
         return PostgresStore(url)
     if url.startswith("sqlite://"):
         url = url[len("sqlite://") :]
+    elif _SCHEME.match(url):
+        raise StoreError(
+            f"unknown kind of store {url.split(':', 1)[0] + ':'!r} in {url!r}: a store is a SQLite file path "
+            "(or sqlite:///path), a postgresql:// URL, or memory: (write ./NAME for a file whose name has a colon)"
+        )
     from events.sqlite import SQLiteStore
 
-    return SQLiteStore(url)
+    if not write and url != ":memory:" and not os.path.exists(url):
+        from events.memory import MemoryStore
+
+        empty = MemoryStore()
+        empty.url = url
+        return empty
+    return SQLiteStore(url, readonly=not write)

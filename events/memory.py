@@ -12,11 +12,12 @@ from collections.abc import Sequence
 
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
+from events.ledger_memory import MemoryLedger
 from events.rows import event_from_row, event_row, rejection_from_row, rejection_row
 from events.store import ConflictError, MatchInfo, Store, check_idempotency_key
 
 
-class MemoryStore(Store):
+class MemoryStore(MemoryLedger, Store):
     url = "memory:"
 
     def __init__(self) -> None:

@@ -34,6 +34,7 @@ from contextlib import contextmanager
 
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
+from events.ledger_sql import PostgresLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
 from events.store import IDEM_END, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
 
@@ -115,7 +116,7 @@ def _reason(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
-class PostgresStore(Store):
+class PostgresStore(PostgresLedger, Store):
     """The store interface over one PostgreSQL connection (autocommit, explicit transactions).
 
     One object is safe to share between threads (calls are serialised); processes each open

@@ -7,15 +7,18 @@ processes racing for the same seq are serialised and the second sees the moved h
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
+from events.ledger_sql import SQLiteLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
 from events.store import IDEM_END, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
 
@@ -61,21 +64,38 @@ def idem_marks(key: str | None, count: int) -> list[str | None]:
     return marks
 
 
-class SQLiteStore(Store):
-    def __init__(self, path: str):
+def read_only(path: str) -> bool:
+    """Whether the store file at ``path`` cannot be written (a read-only file system or file):
+    SQLite in WAL mode needs to write the file and create files beside it."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        return True
+    return os.path.isdir(parent) and not os.access(parent, os.W_OK)
+
+
+class SQLiteStore(SQLiteLedger, Store):
+    """``readonly``: open an existing file for reading only; nothing is created or changed (on
+    read-only media, where SQLite cannot make its WAL files, the file is read as immutable)."""
+
+    def __init__(self, path: str, *, readonly: bool = False):
         self.url = path
         self._lock = threading.RLock()
+        if readonly:
+            self._db = self._open_read_only(path)
+            return
         if path != ":memory:":
             parent = os.path.dirname(os.path.abspath(path))
             try:
                 os.makedirs(parent, exist_ok=True)
             except OSError as exc:
+                if exc.errno == errno.EROFS:
+                    raise StoreError(f"the store at {path} is read-only (a read-only file system)") from None
                 raise StoreError(f"cannot create the store folder {parent!r}: {exc}") from None
         try:
             self._db = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
             self._db.execute("PRAGMA busy_timeout=30000")
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the SQLite store {path!r}: {exc}") from None
+            raise self._error(f"cannot open the SQLite store {path!r}", exc) from None
         # Switching a new file to WAL and creating the schema can fail at once with "locked"
         # while another process does the same (SQLite answers busy without waiting, to avoid a
         # deadlock). Every statement here is idempotent, so it is retried until that opener is done.
@@ -88,10 +108,38 @@ class SQLiteStore(Store):
                 break
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
-                    raise StoreError(f"cannot open the SQLite store {path!r}: {exc}") from None
+                    raise self._error(f"cannot open the SQLite store {path!r}", exc) from None
                 time.sleep(0.02)
             except sqlite3.Error as exc:
+                raise self._error(f"cannot open the SQLite store {path!r}", exc) from None
+
+    def _error(self, what: str, exc: sqlite3.Error) -> StoreError:
+        """The store error for a driver error: one message for every write to a read-only store."""
+        if "readonly" in str(exc) or read_only(self.url):
+            return StoreError(f"the store at {self.url} is read-only")
+        return StoreError(f"{what}: {exc}")
+
+    @staticmethod
+    def _open_read_only(path: str) -> sqlite3.Connection:
+        uri = "file:" + urllib.parse.quote(os.path.abspath(path))
+
+        def connect(mode: str) -> sqlite3.Connection:
+            try:
+                db = sqlite3.connect(f"{uri}?{mode}", uri=True, isolation_level=None, timeout=30.0, check_same_thread=False)
+                db.execute("PRAGMA busy_timeout=30000")
+                db.execute("SELECT 1 FROM events LIMIT 1").fetchall()
+                return db
+            except sqlite3.Error as exc:
+                if "no such table" in str(exc) or "not a database" in str(exc):
+                    raise StoreError(f"{path!r} is not an adjudicator store ({exc})") from None
                 raise StoreError(f"cannot open the SQLite store {path!r}: {exc}") from None
+
+        try:
+            return connect("mode=ro")
+        except StoreError:
+            if not read_only(path):
+                raise
+        return connect("immutable=1")  # read-only media: nobody can be writing it
 
     def close(self) -> None:
         with self._lock:
@@ -104,7 +152,7 @@ class SQLiteStore(Store):
             try:
                 yield self._db
             except sqlite3.Error as exc:
-                raise StoreError(f"SQLite store {self.url!r}: {what} failed: {exc}") from None
+                raise self._error(f"SQLite store {self.url!r}: {what} failed", exc) from None
 
     @contextmanager
     def _write(self, what: str) -> Iterator[sqlite3.Connection]:

@@ -120,8 +120,9 @@ def test_games_lists_versions_and_options_and_survives_a_missing_module(adj, mon
     result = ok(adj("games"))
     lines = result.stdout.splitlines()
     assert "ghost  (unavailable: ModuleNotFoundError: No module named 'no_such_module')" in lines
-    i = lines.index("nim  Nim (test game)  rules 1")
+    i = lines.index("nim  Nim (test game)  rules 1  2 players")
     assert lines[i + 1].split() == ["--opt", "pile=10", "int", ">=", "1", "[NIM-SET-1]"]
+    assert lines[i + 2] == "  ends by: last_stone"
 
     games = {g["name"]: g for g in json.loads(ok(adj("games", "--json")).stdout)["games"]}
     assert games["nim"] == {
@@ -130,7 +131,9 @@ def test_games_lists_versions_and_options_and_survives_a_missing_module(adj, mon
         "available": True,
         "rules_version": "1",
         "rules_versions": ["1"],
+        "players": [2, 2],
         "options": [{"name": "pile", "default": 10, "values": "int >= 1", "rule": "NIM-SET-1"}],
+        "reasons": ["last_stone"],
     }
     assert games["ghost"]["available"] is False
 
@@ -154,7 +157,7 @@ def test_new_prints_the_id_and_numbers_matches_per_game(adj):
         (["nim", "--opt", "pile"], "error: Invalid value: 'pile' is not KEY=VALUE\n"),
         (["nim", "--deck", "carol=x.txt"], "error: Invalid value for '--deck': 'carol=x.txt': expected PLAYER=FILE with one of alice, bob\n"),
         (["nim", "--setup", "players=[]"], "error: Invalid value: 'players' cannot be given as KEY=JSON here (it has its own option)\n"),
-        (["nim", "--setup", "extra={"], "error: Invalid value for '--setup': not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))\n"),
+        (["nim", "--setup", "extra={"], "error: the --setup value is not valid JSON (Input data was truncated)\n"),
         (["nim", "--setup", "extra=1"], "error: match_started: Object contains unknown field `extra` (at $.extra)\n"),
         (["nim", "--setup", 'rules_version="9"'], "error: unknown rules version '9' for nim; known: 1 (at $.rules_version)\n"),
         (["nim", "--id", "no spaces"], "error: match id 'no spaces' must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit (at $.match_id)\n"),
@@ -180,8 +183,8 @@ def test_new_refused_by_a_rule_exits_1(adj):
 
 
 def test_new_on_an_existing_id_writes_nothing(adj, m):
-    fails(adj("new", "nim", "--player", "x", "--player", "y", "--id", "m"), 1,
-          "match 'm' already exists (head is seq 2); nothing was written\n")
+    fails(adj("new", "nim", "--player", "x", "--player", "y", "--id", "m"), 2,
+          "error: match 'm' already exists (head is seq 2); nothing was written\n")
     assert adj.head("m") == 2
 
 
@@ -231,7 +234,7 @@ def test_act_rejected_by_a_rule_exits_1_and_records_the_attempt(adj, m):
         (["m", "take", "player=bob", "count=1", "count=2"], "error: Invalid value: 'count' is given twice\n"),
         (["m", "take", "player=bob", "count=1", "by=alice"], "error: Invalid value: 'by' cannot be given as FIELD=VALUE here (it has its own option)\n"),
         (["m", "take", "player=bob", "count=1", "seq=9"], "error: field 'seq' is reserved for the envelope (at $.seq)\n"),
-        (["m", "take", "player=bob", "count={oops"], "error: Invalid value: '{oops' is not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))\n"),
+        (["m", "take", "player=bob", "count={oops"], "error: Invalid value: '{oops' is not valid JSON (JSON is malformed: object keys must be strings (byte 1))\n"),
     ],
 )
 def test_act_malformed_exits_2_and_writes_nothing(adj, m, args, stderr):
@@ -300,7 +303,9 @@ def test_state_now_at_a_seq_and_as_a_player(adj, branched):
     ok(adj("state", "m", "--at", "4"),
        "m after seq 4 of 6, abandoned by rewind at 5\npile 1; bob to move\noutcome: in progress\nto move: bob\n")
     ok(adj("state", "m", "--at", "2", "--as", "alice"),
-       "m after seq 2 of 6, as alice\npile 4; bob to move\noutcome: in progress\nto move: bob\n")
+       "m after seq 2 of 6, as alice\npile 4; bob to move\noutcome: in progress\nto move: not alice\n")
+    ok(adj("state", "m", "--at", "2", "--as", "carol"),  # any other name: a spectator
+       "m after seq 2 of 6, as carol (spectator)\npile 4; bob to move\noutcome: in progress\n")
     data = json.loads(ok(adj("state", "m", "--at", "5", "--as", "judge", "--json")).stdout)
     assert data == {"match_id": "m", "seq": 5, "head_seq": 6, "as": "judge", "abandoned_by": None,
                     "state": {"players": ["alice", "bob"], "pile": 4, "turn": 1, "taken": [3, 0], "rewinds": 1,
@@ -314,7 +319,7 @@ def test_state_now_at_a_seq_and_as_a_player(adj, branched):
     [
         (["--at", "7"], "error: Invalid value for '--at': m has events 1 to 6, not 7\n"),
         (["--at", "0"], "error: Invalid value for '--at': m has events 1 to 6, not 0\n"),
-        (["--as", "carol"], "error: Invalid value for '--as': 'carol' does not play in m; players: alice, bob (or judge)\n"),
+        (["--as", " "], "error: Invalid value for '--as': name a player, judge, or a spectator\n"),
     ],
 )
 def test_state_bad_usage(adj, branched, args, stderr):
@@ -551,7 +556,7 @@ def test_import_sealed_file_keeps_its_hashes(adj, branched, tmp_path):
     other = Adj(tmp_path / "other.sqlite3")
     ok(other("import", path), "imported m: 6 events; outcome: in progress\n")
     assert export(other, "m") == events
-    fails(other("import", path), 1, "match 'm' already exists (head is seq 6); nothing was written\n")
+    fails(other("import", path), 2, "error: match 'm' already exists (head is seq 6); nothing was written\n")
     fails(other("import", path, "--id", "n"), 2,
           "error: the file is sealed for match 'm'; it cannot be imported as 'n' (at $.match_id)\n")
 
@@ -657,7 +662,7 @@ def test_store_copy_keeps_hashes(adj, branched, tmp_path):
     copy = Adj(target)
     assert export(copy, "m") == export(adj, "m")
     assert copy.rejections("m") == adj.rejections("m")
-    fails(adj("store", "copy", adj.path, target), 1, "match 'm' already exists (head is seq 6); nothing was written\n")
+    fails(adj("store", "copy", adj.path, target), 2, "error: match 'm' already exists (head is seq 6); nothing was written\n")
     fails(adj("store", "copy", str(tmp_path / "none.sqlite3"), target), 2,
           f"error: Invalid value for FROM: no store at '{tmp_path / 'none.sqlite3'}'\n")
     fails(adj("store", "copy", adj.path, target, "--match", "zz"), 2,

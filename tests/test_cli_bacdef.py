@@ -76,7 +76,7 @@ def test_json_ops_and_integer_lists_on_the_command_line(adj, turn1):
     assert [g["state"] for g in guards] == ["X", "U"]
     replay = ok(adj("replay", "b", "--from", "10")).stdout.splitlines()
     assert replay[0] == "  10  bob  assign_damage  player=bob slots=[1,1]"
-    assert "        set.players.bob.guards[0].state: U -> X" in replay
+    assert "        bob guard slots 1:U 2:U -> 1:X 2:U" in replay
 
 
 def test_state_as_a_player_hides_the_other_hand(adj, turn1):

@@ -28,6 +28,7 @@ import pytest
 
 from adjudicator.service import CheckReport, MatchService
 from events.memory import MemoryStore
+from tests.test_golden import seq_after_line
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "bacdef"
 GOLDEN = FIXTURES / "golden"
@@ -36,15 +37,6 @@ CASES = sorted(p.name[: -len(".jsonl")] for p in GOLDEN.glob("*.jsonl"))
 
 def replay(path: Path) -> CheckReport:
     return MatchService(MemoryStore()).check_lines(path.read_text(encoding="utf-8").splitlines())
-
-
-def seq_after_line(report: CheckReport) -> dict[int, int]:
-    """Line number -> the seq of the last accepted line up to it (rejected lines get no seq)."""
-    out, seq = {}, 0
-    for v in report.verdicts:
-        seq += v.accepted
-        out[v.line] = seq
-    return out
 
 
 def player_figures(view: dict[str, Any], player: str, keys: set[str]) -> dict[str, Any]:

@@ -122,6 +122,9 @@ class Bacdef(Game):
     def legal(self, state: State) -> list[LegalAction]:
         return V.legal(state)
 
+    def board(self, state: State, viewer: str | None = None) -> Any:
+        from adjudicator.games.bacdef.board import board; return board(state, viewer)  # noqa: E702
+
     def milestones(self, before: State, after: State) -> list[str]:
         """Set results and the match result an event brought, for the history."""
         out = []

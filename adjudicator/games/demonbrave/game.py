@@ -83,6 +83,9 @@ class DemonBrave(Game):
     def legal(self, state: State) -> list[LegalAction]:
         return V.legal(state)
 
+    def board(self, state: State, viewer: str | None = None) -> Any:
+        from adjudicator.games.demonbrave.board import board; return board(state, viewer)  # noqa: E702
+
     def explain(self, state: State, query: Mapping[str, Any]) -> dict[str, Any]:
         """Which unit is stronger and why (see ``view.explain``)."""
         return V.explain(state, query)

@@ -1,0 +1,174 @@
+"""What changed between two pictures of the table, in the table's words (``adj diff``, the page).
+
+Game-agnostic: it compares two ``Board``s (``Game.board``), so every game that draws its table
+gets the same wording: cards moved from zone to zone, cards turned or flipped, counters on cards
+and players changed, piles that grew or shrank, whose turn and which phase. Cards are followed
+by id; a card whose face the viewer may not see has no id, so only the size of its zone speaks
+for it ("bob's hand: 7 -> 6 cards"), and nothing hidden leaks into the words.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from adjudicator.kit import Board, BoardCard, Zone
+
+
+class BoardChange(NamedTuple):
+    """One change: ``kind`` (moved, entered, left, card, counter, pile, turn, phase, waiting,
+    note), the player it belongs to (None: the table), the zone, the card, and the words."""
+
+    kind: str
+    player: str | None
+    zone: str | None
+    text: str
+    card: str | None = None
+    old: Any = None
+    new: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "player": self.player, "zone": self.zone, "card": self.card,
+                "from": self.old, "to": self.new, "text": self.text}
+
+
+def zone_name(z: Zone) -> str:
+    return f"{z.owner}'s {z.name}" if z.owner else z.name
+
+
+def zone_size(z: Zone) -> int:
+    return z.count if z.count is not None else len(z.cards)
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return "-" if v is None else str(v)
+
+
+def _places(board: Board) -> dict[str, list[tuple[Zone, BoardCard]]]:
+    out: dict[str, list[tuple[Zone, BoardCard]]] = {}
+    for z in board.zones:
+        for c in z.cards:
+            if c.id is not None:
+                out.setdefault(c.id, []).append((z, c))
+    return out
+
+
+def _card_changes(card: str, z: Zone, a: BoardCard, b: BoardCard) -> list[BoardChange]:
+    where = zone_name(z)
+    out = []
+    if a.face_up != b.face_up:
+        out.append(BoardChange("card", z.owner, z.name, f"{card} in {where} turned face {'up' if b.face_up else 'down'}", card, a.face_up, b.face_up))
+    if a.turned != b.turned:
+        out.append(BoardChange("card", z.owner, z.name, f"{card} in {where} {'turned sideways' if b.turned else 'stood upright'}", card, a.turned, b.turned))
+    for k in dict.fromkeys([*a.counters, *b.counters]):
+        x, y = a.counters.get(k, 0), b.counters.get(k, 0)
+        if x != y:
+            out.append(BoardChange("counter", z.owner, z.name, f"{card} in {where}: {k} {x} -> {y}", card, x, y))
+    if a.group != b.group:
+        text = f"{card} in {where} " + (f"joined {b.group}" if b.group else f"left {a.group}")
+        out.append(BoardChange("card", z.owner, z.name, text, card, a.group, b.group))
+    return out
+
+
+def _cards(before: Board, after: Board) -> list[BoardChange]:
+    old, new = _places(before), _places(after)
+    out: list[BoardChange] = []
+    for card in dict.fromkeys([*old, *new]):
+        was, now = list(old.get(card, ())), list(new.get(card, ()))
+        # the same card in the same zone on both sides: only its face, turn and counters can change
+        for pair in list(was):
+            match = next((q for q in now if zone_name(q[0]) == zone_name(pair[0])), None)
+            if match is not None:
+                was.remove(pair)
+                now.remove(match)
+                out += _card_changes(card, match[0], pair[1], match[1])
+        while was and now:
+            (za, _), (zb, _) = was.pop(0), now.pop(0)
+            out.append(BoardChange("moved", zb.owner, zb.name, f"{card} moved from {zone_name(za)} to {zone_name(zb)}", card,
+                                   zone_name(za), zone_name(zb)))
+        out += [BoardChange("left", z.owner, z.name, f"{card} left {zone_name(z)}", card, zone_name(z), None) for z, _ in was]
+        out += [BoardChange("entered", z.owner, z.name, f"{card} came into {zone_name(z)}", card, None, zone_name(z)) for z, _ in now]
+    return out
+
+
+def _piles(before: Board, after: Board) -> list[BoardChange]:
+    """Zones whose size changed where some card is unseen (a deck, a hidden hand)."""
+    old = {zone_name(z): z for z in before.zones}
+    out = []
+    for z in after.zones:
+        a = old.get(zone_name(z))
+        n_old, n_new = (zone_size(a) if a else 0), zone_size(z)
+        hidden = any(c.id is None for c in z.cards) or (a is not None and any(c.id is None for c in a.cards))
+        counted_only = not z.cards and (a is None or not a.cards)
+        if n_old != n_new and (hidden or counted_only):
+            out.append(BoardChange("pile", z.owner, z.name, f"{zone_name(z)}: {n_old} -> {n_new} cards", None, n_old, n_new))
+    return out
+
+
+def _counters(before: Board, after: Board) -> list[BoardChange]:
+    out = []
+    for p in dict.fromkeys([*before.counters, *after.counters]):
+        a, b = before.counters.get(p, {}), after.counters.get(p, {})
+        for k in dict.fromkeys([*a, *b]):
+            if a.get(k) != b.get(k):
+                out.append(BoardChange("counter", p, None, f"{p} {k} {_value(a.get(k))} -> {_value(b.get(k))}", None, a.get(k), b.get(k)))
+    return out
+
+
+def _table(before: Board, after: Board) -> list[BoardChange]:
+    out = []
+    if before.turn != after.turn and after.turn:
+        out.append(BoardChange("turn", None, None, f"turn: {before.turn or '-'} -> {after.turn}", None, before.turn, after.turn))
+    if before.phase != after.phase:
+        out.append(BoardChange("phase", None, None, f"phase: {before.phase or '-'} -> {after.phase or '-'}", None, before.phase, after.phase))
+    if before.waiting != after.waiting and after.waiting:
+        out.append(BoardChange("waiting", None, None, f"waiting for {after.waiting}", None, before.waiting, after.waiting))
+    gone = Counter(before.notes)
+    added = []
+    for n in after.notes:
+        if gone[n]:
+            gone[n] -= 1
+        else:
+            added.append(n)
+            out.append(BoardChange("note", None, None, n, None, None, n))
+    # a note that went without one of the same head taking its place ("attack: ...") has ended
+    heads = {n.split(":")[0] for n in added}
+    out += [BoardChange("note", None, None, f"over: {n}", None, n, None)
+            for n in gone.elements() if n.split(":")[0] not in heads]
+    return out
+
+
+def board_changes(before: Board, after: Board) -> list[BoardChange]:
+    """Every change from ``before`` to ``after``: counters of players, then cards, then piles,
+    then the table (turn, phase, what it waits for, new notes)."""
+    return _counters(before, after) + _cards(before, after) + _piles(before, after) + _table(before, after)
+
+
+def grouped_lines(changes: Iterable[BoardChange], players: Iterable[str]) -> list[str]:
+    """Changes as ``adj diff`` prints them: per player (in seat order), per zone, then the table."""
+    changes = list(changes)
+    lines: list[str] = []
+    for p in [*players, None]:
+        mine = [c for c in changes if c.player == p]
+        if not mine:
+            continue
+        lines.append(f"{p}:" if p is not None else "table:")
+        for zone in dict.fromkeys(c.zone for c in mine):
+            here = [c for c in mine if c.zone == zone]
+            if zone is None:
+                lines.extend(f"  {c.text}" for c in here)
+            else:
+                lines.append(f"  {zone}:")
+                lines.extend(f"    {c.text}" for c in here)
+    return lines
+
+
+def step_changes(game: Any, states: Any, seq: int, viewer: str | None = None) -> list[BoardChange]:
+    """What event ``seq`` changed on the table as ``viewer`` sees it (``states``: the fold's
+    ``history``, seq -> the state right after it, in its own branch)."""
+    after = game.board(states[seq], viewer)
+    before = game.board(states[seq - 1], viewer) if seq - 1 in states else Board(players=after.players)
+    return board_changes(before, after)

@@ -1,0 +1,99 @@
+"""The DemonBrave table as one viewer may see it (the kit's generic ``Board``; rules §9).
+
+A hand shows the cards known to be in it to its owner and the judge (cards drawn without being
+entered are unknown even to the record), a count to the rest. Rule cards are the owner's until
+both players have selected (DB-HID-1), unless the house rule reveals them one by one. A pair's
+cards share a ``group``; a unit that attacked this turn is turned.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.games.demonbrave.ranking import is_reversed
+from adjudicator.games.demonbrave.reducer import match_score
+from adjudicator.games.demonbrave.state import PLAYER, Player, State
+from adjudicator.games.demonbrave.view import legal
+from adjudicator.kit import Board, BoardCard, Zone
+from adjudicator.protocol import JUDGE
+
+
+def _sees_hand(viewer: str | None, owner: str) -> bool:
+    return viewer in (None, JUDGE) or viewer == owner
+
+
+def _sees_rule_cards(s: State, viewer: str | None, owner: str) -> bool:
+    if _sees_hand(viewer, owner) or s.config.rule_card_reveal == "open_sequential":
+        return True
+    return all(p.selected for p in s.players)
+
+
+def _rule_label(s: State, card: str) -> str:
+    rc = s.rule_card(card)
+    return f"{card} {rc.label}" if rc is not None and rc.label not in ("", f"<{card}>") else card
+
+
+def _zones(s: State, p: Player, viewer: str | None) -> list[Zone]:
+    name = p.name
+    if _sees_hand(viewer, name):
+        known = tuple(BoardCard(id=c, label=c) for c in p.hand_known)
+        unknown = tuple(BoardCard(face_up=False) for _ in range(max(0, p.hand_count - len(known))))
+        hand = Zone(name="hand", owner=name, cards=known + unknown, count=p.hand_count)
+    else:
+        hand = Zone(name="hand", owner=name, count=p.hand_count)
+    field = tuple(
+        BoardCard(id=c, label=c, turned=u.attacked, counters={"blocks": u.blocks} if u.blocks else {},
+                  group=u.unit_id if u.is_pair else None)
+        for u in p.field for c in u.cards
+    )
+    if _sees_rule_cards(s, viewer, name):
+        rules = Zone(name="rule cards", owner=name, cards=tuple(BoardCard(id=c, label=_rule_label(s, c)) for c in p.rule_cards),
+                     count=len(p.rule_cards))
+    else:
+        rules = Zone(name="rule cards", owner=name, count=len(p.rule_cards))
+    return [
+        Zone(name="deck", owner=name, count=p.deck_count),
+        hand,
+        Zone(name="field", owner=name, cards=field),
+        Zone(name="trash", owner=name, cards=tuple(BoardCard(id=c, label=c) for c in p.trash)),
+        rules,
+    ]
+
+
+def _notes(s: State) -> list[str]:
+    notes = []
+    a = s.attack
+    if a is not None:
+        target = f"{a.defender} (the player)" if a.target == PLAYER else f"{a.defender}'s {a.target}"
+        step = "declared" if a.step == "DECLARED" else f"blocked by {a.blocker}" if a.blocker else "not blocked"
+        notes.append(f"attack: {a.attacker_player}'s {a.attacker} → {target}, {step}")
+    notes += [f"chain {e.entry_id}: {e.controller}'s {e.effect_id} ({e.rule_card})" + (" negated" if e.negated else "")
+              for e in s.chain]
+    if is_reversed(s):
+        notes.append("strength order reversed")
+    for r in s.match.results:
+        notes.append(f"game {r.game_index}: " + (f"won by {r.winner}" if r.outcome == "WIN" else r.outcome.lower())
+                     + (f" ({r.reason})" if r.reason else ""))
+    if s.result is not None:
+        r = s.result
+        notes.append("result: " + (f"won by {r.winner}" if r.outcome == "WIN" else r.outcome.lower()) + f" ({r.reason})")
+    return notes
+
+
+def board(s: State, viewer: str | None = None) -> Board:
+    counters: dict[str, dict[str, Any]] = {}
+    score = match_score(s) if s.config.match_games > 1 else {}
+    for p in s.players:
+        counters[p.name] = {"life": p.life}
+        if score:
+            counters[p.name]["games won"] = score.get(p.name, 0)
+    zones = [z for p in s.players for z in _zones(s, p, viewer)]
+    if s.shared_rule_cards:
+        zones.append(Zone(name="shared rule cards", cards=tuple(BoardCard(id=c, label=_rule_label(s, c)) for c in s.shared_rule_cards)))
+    if s.status == "IN_PROGRESS":
+        phase = f"game {s.match.game_index}, turn {s.turn_number}: {s.phase} phase"
+    else:
+        phase = f"game {s.match.game_index}: {s.status.lower().replace('_', ' ')}"
+    waiting = list(dict.fromkeys(a.who for a in legal(s) if not a.anytime))
+    return Board(players=s.names, counters=counters, zones=tuple(zones), turn=s.turn_player or "", phase=phase,
+                 waiting=", ".join(waiting), notes=tuple(_notes(s)))

@@ -1,0 +1,116 @@
+"""Deck construction (rules/pbwcg.md §2): every problem of a deck and its support list, each as a
+``Violation`` with its rule ID, in the order of the section (PBW-DECK-10)."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+import msgspec
+
+from adjudicator.games.pbwcg.config import Options
+from adjudicator.games.pbwcg.events import CardDef, PlayerDeck
+from adjudicator.protocol import Malformed, Violation
+
+DECK_LIMIT = 40
+WEAPON_PARTS = {"ONE_HAND", "TWO_HAND", "HEAD", "FOOT"}
+ARMOR_PARTS = {"ONE_HAND", "OUTER", "NORMAL", "UNDER"}
+REQUIRED = {
+    "PC": ("world", "hp", "stats", "main_attribute", "wp", "sp"),
+    "EQUIPMENT": ("kind", "part", "mods", "weight"),
+    "SET": ("category",),
+    "SUPPORT": ("world", "cp", "stats", "main_attribute"),
+}
+NON_NEGATIVE = ("hp", "wp", "sp", "weight", "cp", "endurance_max")
+HOLY_GRAIL = {"holy grail", "聖杯"}
+
+
+def same_name(name: str) -> str:
+    """PBW-RUL-7: NFKC, trimmed, case-folded."""
+    return unicodedata.normalize("NFKC", name).strip().casefold()
+
+
+def is_holy_grail(card: CardDef) -> bool:
+    """PBW-DECK-7: the set card "M: Holy Grail" (category M, name Holy Grail in either language)."""
+    name = same_name(card.name)
+    for lead in ("m:", "セットカード:m:"):
+        name = name.removeprefix(lead).strip()
+    return card.card_type == "SET" and (card.category == "M" or same_name(card.name) != name) and name in HOLY_GRAIL
+
+
+def read_deck(text: str) -> dict[str, Any]:
+    """A deck file: ``{"deck": [card...], "support_list": [card...]}`` or a JSON array of cards."""
+    try:
+        data = msgspec.json.decode(text)
+    except msgspec.DecodeError as exc:
+        raise Malformed(f"a PBWCG deck file is JSON (a list of cards or {{deck, support_list}}): {exc}", "$") from None
+    if isinstance(data, list):
+        data = {"deck": data}
+    if isinstance(data, dict):  # keys starting with "_" are comments ("_sample")
+        data = {k: v for k, v in data.items() if not k.startswith("_")}
+    try:
+        return msgspec.to_builtins(msgspec.convert(data, PlayerDeck))
+    except msgspec.ValidationError as exc:
+        raise Malformed(f"deck file: {exc}", "$") from None
+
+
+def card_problems(card: CardDef, where: str) -> list[Violation]:
+    """PBW-DECK-2 (the fields of the card's type) and PBW-DECK-9 (types and ranges)."""
+    out = []
+    for name in REQUIRED[card.card_type]:
+        if getattr(card, name) is None:
+            out.append(Violation("PBW-DECK-2", f"{where}: {card.card_type} card {card.id!r} ({card.name}) has no {name}", "DECK_INVALID"))
+    if card.card_type == "EQUIPMENT" and card.kind and card.part:
+        allowed = WEAPON_PARTS if card.kind == "WEAPON" else ARMOR_PARTS
+        if card.part not in allowed:
+            out.append(Violation("PBW-DECK-2", f"{where}: {card.kind} {card.id!r} cannot take part {card.part}; allowed: {', '.join(sorted(allowed))}", "DECK_INVALID"))
+    for name in NON_NEGATIVE:
+        value = getattr(card, name)
+        if value is not None and value < 0:
+            out.append(Violation("PBW-DECK-9", f"{where}: {card.id!r} has {name} {value}; it must be 0 or more", "DECK_INVALID"))
+    for name in ("stats", "mods"):
+        value = getattr(card, name)
+        if value is not None and set(value) != {"BODY", "TECH", "MIND"}:
+            out.append(Violation("PBW-DECK-9", f"{where}: {card.id!r} {name} must give BODY, TECH and MIND, not {sorted(value)}", "DECK_INVALID"))
+    if card.card_type == "EQUIPMENT" and card.main_attribute is not None:
+        out.append(Violation("PBW-DECK-9", f"{where}: equipment {card.id!r} has no main attribute", "DECK_INVALID"))
+    return out
+
+
+def deck_problems(deck: PlayerDeck, options: Options, who: str = "deck") -> list[Violation]:
+    """Every problem of one player's registration, in the order of §2."""
+    cards = deck.deck
+    out: list[Violation] = []
+    if len(cards) > DECK_LIMIT:
+        out.append(Violation("PBW-DECK-3", f"{who} holds {len(cards)} cards; at most {DECK_LIMIT}, the two initial PCs included", "DECK_INVALID"))
+    seen: dict[str, str] = {}
+    for c in cards:
+        key = same_name(c.name)
+        if key in seen:
+            out.append(Violation("PBW-DECK-4", f"{who} holds {seen[key]!r} and {c.name!r}: one card of a name (after NFKC, trimming and case)", "DECK_INVALID"))
+        else:
+            seen[key] = c.name
+    pcs = sum(c.card_type == "PC" for c in cards)
+    if pcs < 2:
+        out.append(Violation("PBW-DECK-5", f"{who} holds {pcs} PC card(s); at least 2 are needed for the initial PCs", "DECK_INVALID"))
+    if not options.summon_support_in_deck:
+        for c in cards:
+            if c.card_type == "SUPPORT":
+                out.append(Violation("PBW-DECK-6", f"{who} holds summon support {c.id!r} ({c.name}); supports go in the support list", "DECK_INVALID"))
+    for c in deck.support_list:
+        if c.card_type != "SUPPORT":
+            out.append(Violation("PBW-DECK-6", f"{who}'s support list holds {c.card_type} card {c.id!r}; it takes summon supports only", "DECK_INVALID"))
+    if options.local_F_exclude_holy_grail:
+        for c in cards + deck.support_list:
+            if is_holy_grail(c):
+                out.append(Violation("PBW-DECK-7", f"{who} holds {c.name!r}: local rule F excludes M: Holy Grail", "DECK_INVALID"))
+    for c in cards + deck.support_list:
+        out.extend(card_problems(c, who))
+    return out
+
+
+def deck_warnings(deck: PlayerDeck) -> list[str]:
+    """PBW-DECK-8: a deck under 7 cards cannot give both initial PCs and a 5-card hand."""
+    if len(deck.deck) < 7:
+        return [f"PBW-DECK-8: the deck holds {len(deck.deck)} cards; the opening hand will be short"]
+    return []

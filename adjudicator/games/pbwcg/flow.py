@@ -1,0 +1,318 @@
+"""Setup and the turn structure (rules/pbwcg.md §3, §4): placement, battle start, the order check
+with its tie-breaks, draws, PL turns, the field step, main turns and the turn end."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+import msgspec
+
+from adjudicator.games.pbwcg import events as E
+from adjudicator.games.pbwcg import values as V
+from adjudicator.games.pbwcg.combat import Env, add_obligation, reject
+from adjudicator.games.pbwcg.ops import draw_cards, discard_hand, run_ops, to_discard
+from adjudicator.games.pbwcg.state import Character, MainTurn, State, TieGroup, note, with_char, with_player
+from adjudicator.protocol import JUDGE, Context
+
+
+def replace(s: State, **changes) -> State:
+    return msgspec.structs.replace(s, **changes)
+
+
+def need_step(s: State, event: str, *steps: str) -> None:
+    """PBW-TURN-9: an event is accepted only in its own step."""
+    if s.step not in steps:
+        reject("PBW-TURN-9", f"{event} belongs to step {'/'.join(steps)}; the battle is in {s.step}", "WRONG_STEP")
+
+
+def need_by(ev: E.Action, player: str) -> None:
+    """PBW-TURN-8: each player enters their own actions; the judge may enter any."""
+    if ev.by not in (player, JUDGE):
+        reject("PBW-TURN-8", f"{ev.by} cannot enter this for {player}", "NOT_ACTOR")
+
+
+def need_confirmations(s: State, given: tuple[str, ...], rule: str, what: str) -> None:
+    needed = set(s.names()) | ({JUDGE} if s.options.judge_present else set())
+    missing = sorted(needed - set(given))
+    if missing:
+        reject(rule, f"{what} needs the confirmation of {', '.join(sorted(needed))}; missing {', '.join(missing)}", "CONFIRMATIONS")
+
+
+# -- setup (PBW-SET-*) ------------------------------------------------------------------------------
+def initial_pcs_placed(s: State, ev: E.InitialPcsPlaced, ctx: Context) -> State:
+    need_step(s, "initial_pcs_placed", "SETUP")
+    need_by(ev, ev.player)
+    if ev.player not in s.names():
+        reject("PBW-ACT-3", f"{ev.player!r} is not a player of this battle")
+    p = s.player(ev.player)
+    if p.placed_initial:
+        reject("PBW-ACT-3", f"{ev.player} has already placed the initial PCs")
+    if len(ev.pcs) != 2 or len(set(ev.pcs)) != 2 or any(c not in p.deck or s.cards[c].card_type != "PC" for c in ev.pcs):
+        reject("PBW-ACT-3", f"{ev.player} places exactly two different PC cards of their own deck, not {list(ev.pcs)}")
+    e = s.options.base_endurance
+    pcs = tuple(Character(card=c, kind="PC", controller=ev.player, slot=slot, face_up=False, endurance=e, endurance_max=e,
+                          wp=s.cards[c].wp or 0, wp_max=s.cards[c].wp or 0, entered_turn=0) for c, slot in zip(ev.pcs, (1, 3)))
+    s = with_player(s, ev.player, deck=tuple(c for c in p.deck if c not in ev.pcs), placed_initial=True)
+    return replace(s, characters=s.characters + pcs)
+
+
+def battle_started(s: State, ev: E.BattleStarted, ctx: Context) -> State:
+    need_step(s, "battle_started", "SETUP")
+    waiting = [p.name for p in s.players if not p.placed_initial]
+    if waiting:
+        reject("PBW-ACT-4", f"the initial PCs of {', '.join(waiting)} are not placed yet")
+    need_confirmations(s, ev.confirmations, "PBW-ACT-4", "battle_started")
+    s = replace(s, characters=tuple(msgspec.structs.replace(c, face_up=True) for c in s.characters),
+                battle_started=True, step="READY")
+    for p in s.names():  # PBW-SET-6: HP = the printed HP of the two initial PCs
+        s = with_player(s, p, hp=sum(s.cards[c.card].hp or 0 for c in s.field(p, "PC")))
+    return s
+
+
+# -- T1: the order check (PBW-TURN-2, PBW-TURN-11) --------------------------------------------------------
+def _groups(s: State, turn: int) -> list[tuple[int, list[str]]]:
+    chars = [c for c in s.characters if c.entered_turn < turn]
+    keyed = sorted(((V.speed(s, c), c.card) for c in chars), key=lambda x: -x[0])
+    return [(sp, [card for _, card in grp]) for sp, grp in groupby(keyed, key=lambda x: x[0])]
+
+
+def _kept_order(s: State, sp: int, members: list[str]) -> tuple[str, ...] | None:
+    for g in s.tie_groups:
+        if g.speed == sp and set(members) <= set(g.order):
+            return tuple(m for m in g.order if m in members)
+    return None
+
+
+def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
+    if s.step == "T7":
+        due = [p.name for p in s.players if len(set(p.hand) - set(p.special_hand)) > 5]
+        if due:
+            reject("PBW-TURN-7", f"{', '.join(due)} must discard down to 5 (hand_discarded) before turn {ev.turn}")
+    elif s.step != "READY":
+        reject("PBW-TURN-9", f"turn_started follows battle_started or the turn end (T7); the battle is in {s.step}", "WRONG_STEP")
+    if ev.turn != s.turn + 1:
+        reject("PBW-ACT-5", f"the next turn is {s.turn + 1}, not {ev.turn}")
+    players = tuple(msgspec.structs.replace(p, facedown_discard_used=False, drawn=False, placements_used=0,
+                                            pl_activations_used=0) for p in s.players)
+    s = replace(s, turn=ev.turn, step="T1", players=players, main=None, actor_index=-1, pl_index=0, action_order=(),
+                order_speeds=())
+    pending = tuple(tuple(m) for sp, m in _groups(s, ev.turn) if len(m) > 1 and _kept_order(s, sp, m) is None)
+    s = replace(s, pending_ties=pending)
+    return _finish_order(s) if not pending else note(s, f"tie-break needed for {[list(g) for g in pending]}")
+
+
+def _finish_order(s: State) -> State:
+    order: list[str] = []
+    speeds: list[int] = []
+    for sp, members in _groups(s, s.turn):
+        kept = _kept_order(s, sp, members) if len(members) > 1 else tuple(members)
+        order += list(kept or members)
+        speeds += [sp] * len(members)
+    first_pc = next((c for c in order if s.char(c) and s.char(c).kind == "PC"), None)  # type: ignore[union-attr]
+    if first_pc is not None:  # PBW-RUL-15: the first PC's controller takes the second PL turn
+        second = s.char(first_pc).controller  # type: ignore[union-attr]
+        pl_order = tuple(p for p in s.names() if p != second) + (second,)
+    else:
+        pl_order = s.pl_order or s.names()
+    s = replace(s, action_order=tuple(order), order_speeds=tuple(speeds), pl_order=pl_order, step="T2")
+    s = note(s, f"action order {', '.join(order)}; PL turns {', '.join(pl_order)}")
+    return _after_draw(s)
+
+
+def _tie_order(ev: E.TieBreak) -> tuple[str, ...]:
+    members = list(ev.members)
+    k = len(members)
+    faces = 6 // k
+    assignment = ev.assignment or {}
+    if set(assignment) != set(members) or any(len(v) != faces for v in assignment.values()):
+        reject("PBW-ACT-6", f"each of the {k} tied characters gets {faces} faces of the die")
+    owner: dict[int, str] = {}
+    for m, fs in assignment.items():
+        for f in fs:
+            if not 1 <= f <= 6 or f in owner:
+                reject("PBW-ACT-6", f"face {f} is not a free face of the die")
+            owner[f] = m
+    placed: list[str] = []
+    for i, roll in enumerate(ev.rolls or ()):
+        if len(placed) >= k - 1:
+            reject("PBW-ACT-6", f"roll {i + 1} ({roll}) comes after the order was already decided")
+        m = owner.get(roll)
+        if m is not None and m not in placed:
+            placed.append(m)
+    if len(placed) < k - 1:
+        reject("PBW-ACT-6", f"the rolls {list(ev.rolls or ())} do not decide the order of {members}")
+    return tuple(placed) + tuple(m for m in members if m not in placed)
+
+
+def tie_break(s: State, ev: E.TieBreak, ctx: Context) -> State:
+    need_step(s, "tie_break", "T1")
+    group = next((g for g in s.pending_ties if set(g) == set(ev.members) and len(g) == len(ev.members)), None)
+    if group is None:
+        reject("PBW-ACT-6", f"{list(ev.members)} is not a tie group waiting to be ordered: {[list(g) for g in s.pending_ties]}")
+    if sorted(ev.order) != sorted(ev.members):
+        reject("PBW-ACT-6", f"order {list(ev.order)} must list exactly the members {list(ev.members)}")
+    if ev.method == "other":
+        if ev.rolls or ev.assignment:
+            reject("PBW-ACT-6", "method other takes no assignment or rolls")
+    elif len(ev.members) > 6 or ev.rolls is None:
+        reject("PBW-ACT-6", "give assignment and rolls, or method other (required for more than 6 tied)")
+    else:
+        follows = _tie_order(ev)
+        if follows != tuple(ev.order):
+            reject("PBW-ACT-6", f"rolls {list(ev.rolls)} give the order {list(follows)}, not {list(ev.order)}")
+    sp = V.speed(s, s.char(group[0]))  # type: ignore[arg-type]
+    groups = tuple(g for g in s.tie_groups if g.speed != sp) + (TieGroup(speed=sp, order=tuple(ev.order)),)
+    s = replace(s, tie_groups=groups, pending_ties=tuple(g for g in s.pending_ties if g is not group))
+    return s if s.pending_ties else _finish_order(s)
+
+
+# -- T2: draws (PBW-TURN-3) ---------------------------------------------------------------------------
+def draw_needed(s: State, player: str) -> int:
+    p = s.player(player)
+    return 0 if p.drawn else min(5 if s.turn == 1 else 1, len(p.deck))
+
+
+def _after_draw(s: State) -> State:
+    if any(draw_needed(s, p) for p in s.names()):
+        return s
+    first = s.pl_order[0]
+    return with_player(replace(s, step="PL", pl_index=0), first, placements_used=0, pl_activations_used=0)
+
+
+def cards_drawn(s: State, ev: E.CardsDrawn, ctx: Context) -> State:
+    need_step(s, "cards_drawn", "T2")
+    need_by(ev, ev.player)
+    if ev.player not in s.names():
+        reject("PBW-ACT-7", f"{ev.player!r} is not a player of this battle")
+    n = draw_needed(s, ev.player)
+    if n == 0 or len(ev.cards) != n:
+        reject("PBW-ACT-7", f"{ev.player} draws {n} card(s) now, not {len(ev.cards)}")
+    s = draw_cards(s, ev.player, ev.cards)
+    return _after_draw(with_player(s, ev.player, drawn=True))
+
+
+# -- T3/T4, T5 ------------------------------------------------------------------------------------
+def pl_turn_ended(s: State, ev: E.PlTurnEnded, ctx: Context) -> State:
+    need_step(s, "pl_turn_ended", "PL")
+    current = s.pl_order[s.pl_index]
+    if ev.player != current:
+        reject("PBW-TURN-4", f"this is {current}'s PL turn, not {ev.player}'s")
+    need_by(ev, ev.player)
+    if s.pl_index + 1 < len(s.pl_order):
+        nxt = s.pl_order[s.pl_index + 1]
+        return with_player(replace(s, pl_index=s.pl_index + 1), nxt, placements_used=0, pl_activations_used=0)
+    return replace(s, step="FIELD")
+
+
+def field_effect(s: State, ev: E.FieldEffect, ctx: Context) -> State:
+    need_step(s, "field_effect", "FIELD")
+    persistent = {x.card for p in s.players for x in p.set_zone if x is not None and x.face_up}
+    if s.field_state is not None:
+        persistent.add(s.field_state.card)
+    if ev.source not in persistent:
+        reject("PBW-ACT-14", f"{ev.source!r} is neither the field state nor a face-up persistent set card")
+    return run_ops(s, ev.ops, Env(ctx.seq, ev.by, s.owner[ev.source]))
+
+
+def field_step_ended(s: State, ev: E.FieldStepEnded, ctx: Context) -> State:
+    """PBW-TURN-5, PBW-LIM-15: durations of field cards and persistent set cards -1; 0 ends them."""
+    need_step(s, "field_step_ended", "FIELD")
+    for p in s.players:
+        for i, x in enumerate(p.set_zone):
+            if x is not None and x.face_up and x.remaining is not None:
+                if x.remaining <= 1:
+                    s = note(to_discard(s, x.card), f"{x.card} ends (duration over)")
+                else:
+                    zone = list(s.player(p.name).set_zone)
+                    zone[i] = msgspec.structs.replace(x, remaining=x.remaining - 1)
+                    s = with_player(s, p.name, set_zone=tuple(zone))
+    fs = s.field_state
+    if fs is not None and fs.remaining is not None:
+        s = to_discard(s, fs.card) if fs.remaining <= 1 else replace(s, field_state=msgspec.structs.replace(fs, remaining=fs.remaining - 1))
+    return replace(s, step="MAIN", main=None, actor_index=-1)
+
+
+# -- T6: main turns (PBW-TURN-6) --------------------------------------------------------------------------
+def next_actor(s: State) -> tuple[int, str] | None:
+    for i in range(s.actor_index + 1, len(s.action_order)):
+        if s.char(s.action_order[i]) is not None:
+            return i, s.action_order[i]
+    return None
+
+
+def close_open(s: State, kind: str, seq: int) -> State:
+    """PBW-COR-2: the open obligations of ``kind`` become missed, closed by ``seq``."""
+    return replace(s, obligations=tuple(
+        msgspec.structs.replace(o, status="missed", closed_seq=seq) if o.kind == kind and o.status == "open" else o
+        for o in s.obligations))
+
+
+def main_turn_started(s: State, ev: E.MainTurnStarted, ctx: Context) -> State:
+    need_step(s, "main_turn_started", "MAIN")
+    if s.main is not None and s.main.step != "M5":
+        reject("PBW-TURN-9", f"{s.main.actor}'s main turn has not ended (main_turn_ended)", "WRONG_STEP")
+    nxt = next_actor(s)
+    if nxt is None or nxt[1] != ev.actor:
+        expected = "no one: every character has acted (turn_ended)" if nxt is None else nxt[1]
+        reject("PBW-ACT-16", f"the next main turn is {expected}'s, not {ev.actor}'s")
+    c = s.char(ev.actor)
+    need_by(ev, c.controller)  # type: ignore[union-attr]
+    s = close_open(s, "REC", ctx.seq)
+    for b in c.bs:  # type: ignore[union-attr]
+        s = add_obligation(s, "TRIG", ev.actor, b.name, ctx.seq)
+    return replace(s, actor_index=nxt[0], main=MainTurn(actor=ev.actor))
+
+
+def main_turn_ended(s: State, ev: E.MainTurnEnded, ctx: Context) -> State:
+    """PBW-ACT-23: timed statuses of the actor -1 (PBW-LIM-15, local A: PBW-LIM-14); M5 opens."""
+    main = s.main
+    if s.step != "MAIN" or main is None or main.step == "M5":
+        reject("PBW-TURN-9", "main_turn_ended ends a main turn in progress", "WRONG_STEP")
+    if ev.actor != main.actor:
+        reject("PBW-ACT-23", f"this is {main.actor}'s main turn, not {ev.actor}'s")
+    c = s.char(ev.actor)
+    if c is None:  # the actor left the field during its own turn
+        return replace(s, main=msgspec.structs.replace(main, step="M5"))
+    need_by(ev, c.controller)
+    late = s.options.local_A_delayed_recovery
+    statuses = []
+    for st in c.statuses:
+        if st.remaining is not None and not (late and st.applied_turn == s.turn):
+            if st.remaining <= 1:
+                s = note(s, f"{st.name} on {c.card} ends")
+                continue
+            st = msgspec.structs.replace(st, remaining=st.remaining - 1)
+        statuses.append(st)
+    s = with_char(s, c.card, statuses=tuple(statuses))
+    for b in c.bs:
+        if not (late and b.applied_turn == s.turn):
+            s = add_obligation(s, "REC", c.card, b.name, ctx.seq)
+    return replace(s, main=msgspec.structs.replace(main, step="M5"))
+
+
+def turn_ended(s: State, ev: E.TurnEnded, ctx: Context) -> State:
+    need_step(s, "turn_ended", "MAIN")
+    if s.main is not None and s.main.step != "M5":
+        reject("PBW-TURN-9", f"{s.main.actor}'s main turn has not ended (main_turn_ended)", "WRONG_STEP")
+    nxt = next_actor(s)
+    if nxt is not None:
+        reject("PBW-ACT-25", f"{nxt[1]} has not had its main turn yet")
+    s = close_open(s, "REC", ctx.seq)
+    for c in s.characters:  # "until end of turn" ends (PBW-LIM-15)
+        if any(st.end_of_turn for st in c.statuses):
+            s = with_char(s, c.card, statuses=tuple(st for st in c.statuses if not st.end_of_turn))
+    return replace(s, step="T7", main=None)
+
+
+def hand_discarded(s: State, ev: E.HandDiscarded, ctx: Context) -> State:
+    """PBW-ACT-26, PBW-LIM-16: exactly (count - 5) cards that are not special hand."""
+    need_step(s, "hand_discarded", "T7")
+    need_by(ev, ev.player)
+    if ev.player not in s.names():
+        reject("PBW-ACT-26", f"{ev.player!r} is not a player of this battle")
+    p = s.player(ev.player)
+    counted = [c for c in p.hand if c not in p.special_hand]
+    due = len(counted) - 5
+    if due <= 0 or len(ev.cards) != due or any(c in p.special_hand for c in ev.cards):
+        reject("PBW-ACT-26", f"{ev.player} discards {max(due, 0)} non-special card(s) now, not {list(ev.cards)}")
+    return discard_hand(s, ev.player, ev.cards, "PBW-ACT-26")

@@ -1,0 +1,108 @@
+"""The PBWCG game object, registered as ``pbwcg`` (rules/pbwcg.md)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from adjudicator.games.pbwcg import events as E
+from adjudicator.games.pbwcg import rules as R
+from adjudicator.games.pbwcg import view as V
+from adjudicator.games.pbwcg.config import Options
+from adjudicator.games.pbwcg.decks import deck_problems, read_deck
+from adjudicator.games.pbwcg.legal import legal
+from adjudicator.games.pbwcg.state import State
+from adjudicator.kit import Board, Game
+from adjudicator.protocol import Action, Context, LegalAction, Malformed, Outcome, Violation
+
+RULES_VERSION = "pbwcg-2026.1"
+
+
+class Reason(enum.StrEnum):
+    """How a PBWCG battle ended (PBW-OVR-3, -4, -6)."""
+
+    HP_ZERO = "hp_zero"  # the opponent's HP reached 0 or below
+    BOTH_HP_ZERO = "both_hp_zero"  # both at one check (PBW-RUL-3)
+    SURRENDER = "surrender"
+    AGREEMENT = "agreement"  # draw by agreement (PBW-ACT-30)
+
+
+_TEXT = {
+    Reason.HP_ZERO: "the opponent's HP reached 0",
+    Reason.BOTH_HP_ZERO: "both players' HP reached 0 at one check",
+    Reason.SURRENDER: "a loser's declaration",
+    Reason.AGREEMENT: "draw by agreement",
+}
+
+
+class Pbwcg(Game):
+    name = "pbwcg"
+    title = "PBWCG"
+    rules_versions = (RULES_VERSION,)
+    prefix = "PBW"
+    event_type = E.Event
+    Options = Options
+    Reason = Reason
+    #: two players (PBW-OVR-1); the option of local rule D is refused by PBW-RUL-47 in ``initial``
+    player_count = (2, 2)
+    player_count_rule = ("PBW-OVR-1", "PLAYER_COUNT")
+    author_rule = ("PBW-TURN-8", "NOT_ACTOR")
+    private_fields = E.PRIVATE_FIELDS
+    #: None: a correction that breaks a later event is refused by the rule that event now breaks,
+    #: the message naming its seq (PBW-COR-5, as the chapter's examples EX-15 and EX-16 state)
+    correction_conflict = None
+
+    def initial(self, started: E.PbwMatchStarted, ctx: Context) -> State:
+        return R.initial(started, ctx)
+
+    def step(self, state: State, event: Action, ctx: Context) -> State:
+        return R.step(state, event, ctx)
+
+    def outcome(self, state: State) -> Outcome:
+        r = state.result
+        if r is None:
+            return Outcome(status="in_progress")
+        reason = Reason(r.reason)
+        return Outcome(status=r.status, winner=r.winner, reason=reason.value, detail=_TEXT[reason])
+
+    def view(self, state: State, viewer: str | None = None) -> Mapping[str, Any]:
+        return V.view(state, viewer)
+
+    def describe(self, state: State, viewer: str | None = None) -> str:
+        return V.describe(state, viewer)
+
+    def board(self, state: State, viewer: str | None = None) -> Board:
+        return V.board(state, viewer)
+
+    def legal(self, state: State) -> list[LegalAction]:
+        return legal(state)
+
+    def explain(self, state: State, query: Mapping[str, Any]) -> Mapping[str, Any]:
+        return V.explain(state, query)
+
+    def notes(self, state: State) -> list[str]:
+        return list(state.notes)
+
+    def players_of(self, state: State) -> Sequence[str]:
+        return state.names()
+
+    def read_deck(self, text: str) -> dict[str, Any]:
+        return read_deck(text)
+
+    def check_deck(self, deck: Any, options: Options | None = None) -> list[Violation]:
+        """Every problem of one player's registration (PBW-DECK-10), each with its rule ID."""
+        try:
+            parsed = msgspec.convert(deck, E.PlayerDeck)
+        except msgspec.ValidationError as exc:
+            raise Malformed(f"deck: {exc}", "$") from None
+        return deck_problems(parsed, options or Options())
+
+    def owner_of(self, type_: str, by: str, fields: Mapping[str, Any], name: str, players: Sequence[str]) -> str | None:
+        player = fields.get("player")
+        return player if isinstance(player, str) else by
+
+
+GAME = Pbwcg()

@@ -1,0 +1,361 @@
+"""Effect primitives (rules/pbwcg.md §10) and the state-based checks (PBW-LIM-20). Ops of one
+event apply in order; the state-based checks run once after the event (PBW-RES-10)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from adjudicator.games.pbwcg import events as E
+from adjudicator.games.pbwcg import values as V
+from adjudicator.games.pbwcg.combat import Attack, Env, apply_bs, reject, resolve_attack
+from adjudicator.games.pbwcg.state import Character, PendingChoice, Result, SetSlot, State, Status, note, with_char, with_player, without_char
+from adjudicator.protocol import JUDGE
+
+SUPPORT_CAPACITY = 13
+
+
+def char_or_reject(s: State, card: str, rule: str = "PBW-EFF-25") -> Character:
+    c = s.char(card)
+    if c is None:
+        reject(rule, f"{card!r} is not a character on a field")
+    return c
+
+
+def player_or_reject(s: State, name: str) -> None:
+    if name not in s.names():
+        reject("PBW-EFF-25", f"{name!r} is not a player of this battle")
+
+
+def take_card(s: State, card: str) -> State:
+    """The state with ``card`` taken out of whatever zone holds it (PBW-STATE-3)."""
+    players = []
+    for p in s.players:
+        zone = [None if (x is not None and x.card == card) else x for x in p.set_zone]
+        players.append(msgspec.structs.replace(
+            p, deck=tuple(c for c in p.deck if c != card), hand=tuple(c for c in p.hand if c != card),
+            special_hand=tuple(c for c in p.special_hand if c != card), discard=tuple(c for c in p.discard if c != card),
+            removed=tuple(c for c in p.removed if c != card), set_zone=tuple(zone),
+            support_list=tuple(c for c in p.support_list if c != card)))
+    chars = tuple(msgspec.structs.replace(c, equipment=tuple(e for e in c.equipment if e != card)) for c in s.characters)
+    fs = None if s.field_state is not None and s.field_state.card == card else s.field_state
+    return msgspec.structs.replace(s, players=tuple(players), characters=chars, field_state=fs)
+
+
+def to_discard(s: State, card: str) -> State:
+    owner = s.owner[card]
+    s = take_card(s, card)
+    return with_player(s, owner, discard=s.player(owner).discard + (card,))
+
+
+def to_removed(s: State, card: str) -> State:
+    owner = s.owner[card]
+    s = take_card(s, card)
+    return with_player(s, owner, removed=s.player(owner).removed + (card,))
+
+
+def heal_hp(s: State, player: str, n: int) -> State:
+    """PBW-LIM-9: no effect above the cap; otherwise up to the cap."""
+    p, cap = s.player(player), V.hp_cap(s, player)
+    if p.hp > cap:
+        return note(s, f"{player} HP {p.hp} is above the cap {cap}: the heal has no effect (PBW-LIM-9)")
+    return with_player(s, player, hp=min(cap, p.hp + n))
+
+
+def summon_pc(s: State, player: str, card: str, slot: int, add_hp: bool) -> State:
+    """PBW-ACT-9 / PBW-EFF-11: face up in an empty slot within max_pc_count (PBW-LIM-8)."""
+    p = s.player(player)
+    if s.cards[card].card_type != "PC":
+        reject("PBW-ACT-9", f"{card} is a {s.cards[card].card_type} card, not a PC")
+    if not 1 <= slot <= p.max_pc_count:
+        reject("PBW-LIM-8", f"slot {slot} is not a PC slot of {player}'s field (1..{p.max_pc_count})")
+    if any(c.slot == slot for c in s.field(player, "PC")):
+        reject("PBW-LIM-8", f"slot {slot} of {player}'s field already holds a PC")
+    s = take_card(s, card)
+    pc = Character(card=card, kind="PC", controller=player, slot=slot, endurance=s.options.base_endurance,
+                   endurance_max=s.options.base_endurance, wp=s.cards[card].wp or 0, wp_max=s.cards[card].wp or 0,
+                   entered_turn=s.turn)
+    s = msgspec.structs.replace(s, characters=s.characters + (pc,))
+    if add_hp:  # not healing: the cap does not apply (PBW-RUL-38)
+        s = with_player(s, player, hp=s.player(player).hp + (s.cards[card].hp or 0))
+    return s
+
+
+def summon_support(s: State, op: E.SummonSupport, env: Env) -> State:
+    """PBW-EFF-12, PBW-LIM-11: capacity 13 per master, same world, endurance 5 + trunc(CP / 2)."""
+    holder = next((p.name for p in s.players if op.card in p.support_list), None)
+    if holder is None or (op.card in s.cards and s.cards[op.card].card_type != "SUPPORT"):
+        reject("PBW-EFF-12", f"{op.card!r} is not a summon support in a support list")
+    player_or_reject(s, op.field_player)
+    master = s.char(op.master)
+    if master is None or master.kind != "PC" or master.controller != op.field_player:
+        reject("PBW-EFF-12", f"master {op.master!r} is not a PC on {op.field_player}'s field")
+    card = s.cards[op.card]
+    load = sum(s.cards[c.card].cp or 0 for c in s.characters if c.master == op.master) + (card.cp or 0)
+    if s.cards[op.master].world != card.world:
+        return note(to_removed(s, op.card), f"{op.card} vanishes: its master {op.master} is of another world (PBW-LIM-11)")
+    if load > SUPPORT_CAPACITY:
+        return note(to_removed(s, op.card), f"{op.card} vanishes: capacity {load} > {SUPPORT_CAPACITY} (PBW-LIM-11)")
+    s = take_card(s, op.card)
+    e = V.support_endurance_max(s, op.card)
+    sup = Character(card=op.card, kind="SUPPORT", controller=op.field_player, master=op.master, endurance=e,
+                    endurance_max=e, entered_turn=s.turn)
+    return msgspec.structs.replace(s, characters=s.characters + (sup,))
+
+
+def _cards_of(s: State, player: str, cards: tuple[str, ...], zone: str, rule: str) -> None:
+    have = getattr(s.player(player), zone)
+    for c in cards:
+        if c not in have:
+            reject(rule, f"{c!r} is not in {player}'s {zone}")
+    if len(set(cards)) != len(cards):
+        reject(rule, f"a card is named twice in {list(cards)}")
+
+
+def _status(s: State, op: E.ApplyStatus) -> State:
+    c = char_or_reject(s, op.target)
+    st = Status(name=op.name, mods=op.mods, applied_turn=s.turn, bracketed=op.bracketed,
+                remaining=op.duration if isinstance(op.duration, int) else None, end_of_turn=op.duration == "end_of_turn")
+    kept = tuple(x for x in c.statuses if not (op.bracketed and x.bracketed))  # PBW-LIM-23
+    return with_char(s, c.card, statuses=kept + (st,))
+
+
+def _reposition(s: State, pc: str, slot: int) -> State:
+    c = char_or_reject(s, pc)
+    if c.kind != "PC" or not 1 <= slot <= s.player(c.controller).max_pc_count:
+        reject("PBW-EFF-18", f"{pc} cannot be placed in slot {slot}")
+    other = next((o for o in s.field(c.controller, "PC") if o.slot == slot and o.card != pc), None)
+    if other is not None:
+        s = with_char(s, other.card, slot=c.slot)
+    return with_char(s, pc, slot=slot)
+
+
+def _one(s: State, op: E.Op, env: Env) -> State:
+    handler = OPS.get(type(op))
+    if handler is None:
+        reject("PBW-EFF-25", f"op {type(op).__name__} is not known")
+    return handler(s, op, env)  # type: ignore[misc]
+
+
+def run_ops(s: State, ops: tuple, env: Env) -> State:
+    for op in ops:
+        s = _one(s, op, env)
+    return s
+
+
+def _hp_damage(s: State, op: E.HpDamage, env: Env) -> State:
+    player_or_reject(s, op.player)
+    return with_player(s, op.player, hp=s.player(op.player).hp - op.n)
+
+
+def _hp_heal(s: State, op: E.HpHeal, env: Env) -> State:
+    player_or_reject(s, op.player)
+    return heal_hp(s, op.player, op.n)
+
+
+def _hp_adjust(s: State, op: E.HpAdjust, env: Env) -> State:
+    if env.by != JUDGE:
+        reject("PBW-EFF-3", f"hp_adjust is entered by the judge only, not {env.by}")
+    player_or_reject(s, op.player)
+    return with_player(s, op.player, hp=s.player(op.player).hp + op.delta)
+
+
+def _attack(s: State, op: E.AttackOp, env: Env) -> State:
+    atk = Attack(None, op.value, None if op.attribute == "NONE" else op.attribute, "effect", op.evasion_tag and not op.no_evasion,
+                 op.bs, op.break_ops, op.single_target)
+    return resolve_attack(s, atk, op.targets, op.checks, env, run_ops)
+
+
+def _end_damage(s: State, op: E.EnduranceDamage, env: Env) -> State:
+    c = char_or_reject(s, op.character)
+    return with_char(s, c.card, endurance=max(0, c.endurance - op.n))
+
+
+def _end_heal(s: State, op: E.EnduranceHeal, env: Env) -> State:
+    c = char_or_reject(s, op.character)
+    return with_char(s, c.card, endurance=min(c.endurance_max, c.endurance + op.n))
+
+
+def _wp(s: State, op: E.WpChange, env: Env) -> State:
+    c = char_or_reject(s, op.pc)
+    if c.wp + op.delta < 0:
+        reject("PBW-LIM-21", f"{op.pc} has WP {c.wp}; it cannot spend {-op.delta}")
+    return with_char(s, c.card, wp=min(c.wp_max, c.wp + op.delta))
+
+
+def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-ACT-7") -> State:
+    _cards_of(s, player, cards, "deck", rule)
+    p = s.player(player)
+    return with_player(s, player, deck=tuple(c for c in p.deck if c not in cards), hand=p.hand + cards)
+
+
+def _draw(s: State, op: E.Draw, env: Env) -> State:
+    player_or_reject(s, op.player)
+    return draw_cards(s, op.player, op.cards, "PBW-EFF-8")
+
+
+def discard_hand(s: State, player: str, cards: tuple[str, ...], rule: str) -> State:
+    _cards_of(s, player, cards, "hand", rule)
+    for c in cards:
+        s = to_discard(s, c)
+    return s
+
+
+def _discard(s: State, op: E.DiscardFromHand, env: Env) -> State:
+    player_or_reject(s, op.player)
+    return discard_hand(s, op.player, op.cards, "PBW-EFF-9")
+
+
+def _move_card(s: State, op: E.MoveCard, env: Env) -> State:
+    owner = s.owner.get(op.card)
+    if owner is None or op.card not in getattr(s.player(owner), op.from_):
+        reject("PBW-EFF-10", f"{op.card!r} is not in its owner's {op.from_}")
+    s = take_card(s, op.card)
+    zone = getattr(s.player(owner), op.to)
+    placed = (op.card,) + zone if op.to == "deck" and op.position == "top" else zone + (op.card,)
+    return with_player(s, owner, **{op.to: placed})
+
+
+def _summon_pc(s: State, op: E.SummonPc, env: Env) -> State:
+    player_or_reject(s, op.player)
+    if s.owner.get(op.card) != op.player or s.char(op.card) is not None:
+        reject("PBW-EFF-11", f"{op.card!r} is not a card of {op.player} off the field")
+    return summon_pc(s, op.player, op.card, op.slot, op.add_hp)
+
+
+def _incap(s: State, op: E.Incapacitate, env: Env) -> State:
+    return with_char(s, char_or_reject(s, op.character).card, endurance=0)
+
+
+def _apply_bs(s: State, op: E.ApplyBs, env: Env) -> State:
+    from adjudicator.games.pbwcg.combat import check_result
+
+    c = char_or_reject(s, op.character)
+    if op.check is not None and check_result(s, op.check, c, env, f"receipt check of {c.card}"):
+        return note(s, f"{c.card} avoids {op.bs} (receipt check)")
+    s, applied = apply_bs(s, c.card, op.bs, op.source)
+    return run_ops(s, op.break_ops, env) if applied else s
+
+
+def _remove_bs(s: State, op: E.RemoveBs, env: Env) -> State:
+    c = char_or_reject(s, op.character)
+    return with_char(s, c.card, bs=tuple(b for b in c.bs if b.name != op.bs))
+
+
+def _remove_status(s: State, op: E.RemoveStatus, env: Env) -> State:
+    c = char_or_reject(s, op.target)
+    return with_char(s, c.card, statuses=tuple(x for x in c.statuses if x.name != op.name))
+
+
+def _set_field(s: State, op: E.SetField, env: Env) -> State:
+    """PBW-LIM-18: one shared field-state slot; a new one sends the old to its owner's discard."""
+    if op.card not in s.owner:
+        reject("PBW-EFF-19", f"{op.card!r} is not a registered card")
+    if s.field_state is not None:
+        s = to_discard(s, s.field_state.card)
+    s = take_card(s, op.card)
+    return msgspec.structs.replace(s, field_state=SetSlot(card=op.card, face_up=True, set_turn=s.turn, remaining=op.duration))
+
+
+def _clear_field(s: State, op: E.ClearField, env: Env) -> State:
+    return to_discard(s, s.field_state.card) if s.field_state is not None else s
+
+
+def _max_pc(s: State, op: E.SetMaxPcCount, env: Env) -> State:
+    player_or_reject(s, op.player)
+    if op.n < len(s.field(op.player, "PC")):
+        reject("PBW-EFF-20", f"{op.player} has {len(s.field(op.player, 'PC'))} PCs on the field; max_pc_count cannot be {op.n}")
+    return with_player(s, op.player, max_pc_count=op.n)
+
+
+def _special(s: State, op: E.MarkSpecialHand, env: Env) -> State:
+    owner = s.owner.get(op.card)
+    if owner is None or op.card not in s.player(owner).hand:
+        reject("PBW-EFF-21", f"{op.card!r} is not in a hand")
+    sp = s.player(owner).special_hand
+    return with_player(s, owner, special_hand=(sp + (op.card,)) if op.special else tuple(c for c in sp if c != op.card))
+
+
+def _end_max(s: State, op: E.SetEnduranceMax, env: Env) -> State:
+    c = char_or_reject(s, op.character)
+    return with_char(s, c.card, endurance_max=op.n, endurance=min(c.endurance, op.n))
+
+
+def _grant(s: State, op: E.GrantAction, env: Env) -> State:
+    if s.main is None or s.main.actor != op.character:
+        reject("PBW-EFF-23", f"{op.character} is not the character whose main turn this is")
+    return msgspec.structs.replace(s, main=msgspec.structs.replace(s.main, actions_left=s.main.actions_left + op.n))
+
+
+OPS: dict[type, Callable[[State, E.Op, Env], State]] = {  # type: ignore[dict-item]
+    E.HpDamage: _hp_damage, E.HpHeal: _hp_heal, E.HpAdjust: _hp_adjust, E.AttackOp: _attack,
+    E.EnduranceDamage: _end_damage, E.EnduranceHeal: _end_heal, E.WpChange: _wp, E.Draw: _draw,
+    E.DiscardFromHand: _discard, E.MoveCard: _move_card, E.SummonPc: _summon_pc,
+    E.SummonSupport: lambda s, op, env: summon_support(s, op, env), E.Incapacitate: _incap, E.ApplyBs: _apply_bs,
+    E.RemoveBs: _remove_bs, E.ApplyStatus: lambda s, op, env: _status(s, op), E.RemoveStatus: _remove_status,
+    E.Reposition: lambda s, op, env: _reposition(s, op.pc, op.slot), E.SetField: _set_field,
+    E.ClearField: _clear_field, E.SetMaxPcCount: _max_pc, E.MarkSpecialHand: _special,
+    E.SetEnduranceMax: _end_max, E.GrantAction: _grant, E.Note: lambda s, op, env: s,
+}
+
+
+# -- state-based checks (PBW-LIM-20) -------------------------------------------------------------------
+def leave_field(s: State, card: str, why: str) -> State:
+    """PBW-LIM-10/11: a PC to its owner's discard pile with its equipment; a support to the removed
+    zone. Its open obligations are cancelled (PBW-RUL-56)."""
+    c = s.char(card)
+    if c is None:
+        return s
+    s = without_char(s, card)
+    s = msgspec.structs.replace(s, obligations=tuple(
+        msgspec.structs.replace(o, status="cancelled") if o.character == card and o.status == "open" else o
+        for o in s.obligations))
+    if c.kind == "PC":
+        for e in c.equipment:
+            s = with_player(s, s.owner[e], discard=s.player(s.owner[e]).discard + (e,))
+        s = with_player(s, s.owner[card], discard=s.player(s.owner[card]).discard + (card,))
+    else:
+        s = with_player(s, s.owner[card], removed=s.player(s.owner[card]).removed + (card,))
+    return note(s, f"{card} {why}")
+
+
+def state_checks(s: State, seq: int, active: str | None) -> State:
+    for c in s.characters:  # (1)
+        if c.endurance <= 0:
+            s = leave_field(s, c.card, "is incapacitated and leaves the field (PBW-LIM-10)")
+    if s.options.support_vanishes_with_master:  # (2)
+        for c in s.characters:
+            if c.kind == "SUPPORT" and c.master is not None and s.char(c.master) is None:
+                s = leave_field(s, c.card, f"vanishes: its master {c.master} left (PBW-LIM-11)")
+    for p in s.names():  # (3) forced move (PBW-LIM-22)
+        pcs = s.field(p, "PC")
+        if len(pcs) == 1 and pcs[0].slot is not None and V.is_back(s, p, pcs[0].slot):
+            to = V.front_of(s, p, pcs[0].slot)
+            s = note(with_char(s, pcs[0].card, slot=to), f"{pcs[0].card} is alone in the back row: moved to slot {to} (PBW-LIM-22)")
+    for c in s.characters:  # (4)
+        if c.endurance > c.endurance_max or c.wp > c.wp_max:
+            s = with_char(s, c.card, endurance=min(c.endurance, c.endurance_max), wp=min(c.wp, c.wp_max))
+    if s.pending_choice is None:  # (5)
+        for c in s.characters:
+            part = V.over_full_part(s, c)
+            if part is not None:
+                s = msgspec.structs.replace(s, pending_choice=PendingChoice(kind="equipment", player=c.controller, subject=c.card, part=part))
+                break
+    return decide(s, seq, active)
+
+
+def decide(s: State, seq: int, active: str | None) -> State:
+    """(6) PBW-OVR-3, PBW-OVR-6, PBW-RUL-3: HP <= 0 decides the battle."""
+    if s.result is not None or not s.battle_started:
+        return s
+    down = [p.name for p in s.players if p.hp <= 0]
+    if not down:
+        return s
+    if len(down) == 1:
+        result = Result(status="won", winner=s.opponent(down[0]), reason="hp_zero", seq=seq)
+    elif s.options.simultaneous_defeat == "active_player_wins" and active is not None:
+        result = Result(status="won", winner=active, reason="both_hp_zero", seq=seq)
+    else:
+        result = Result(status="drawn", winner=None, reason="both_hp_zero", seq=seq)
+    return msgspec.structs.replace(s, result=result)

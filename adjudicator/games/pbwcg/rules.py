@@ -1,0 +1,110 @@
+"""The PBWCG transition: ``initial`` for match_started, ``step`` for everything after it, one
+handler per event type (rules/pbwcg.md §5), the gates that hold for every event, and the
+state-based checks after each accepted one (PBW-LIM-20)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from adjudicator.games.pbwcg import actions as A
+from adjudicator.games.pbwcg import corrections as C
+from adjudicator.games.pbwcg import events as E
+from adjudicator.games.pbwcg import flow as F
+from adjudicator.games.pbwcg.combat import reject
+from adjudicator.games.pbwcg.config import Options
+from adjudicator.games.pbwcg.decks import deck_problems
+from adjudicator.games.pbwcg.ops import state_checks
+from adjudicator.games.pbwcg.state import Player, State
+from adjudicator.kit import decode_options
+from adjudicator.protocol import Action, Context, Malformed, Violation
+
+HANDLERS: dict[type, Callable[[State, Action, Context], State]] = {  # type: ignore[dict-item]
+    E.InitialPcsPlaced: F.initial_pcs_placed, E.BattleStarted: F.battle_started, E.TurnStarted: F.turn_started,
+    E.TieBreak: F.tie_break, E.CardsDrawn: F.cards_drawn, E.CardSet: A.card_set, E.PcSummoned: A.pc_summoned,
+    E.Equipped: A.equipped, E.SetCardDiscarded: A.set_card_discarded, E.SetCardActivated: A.set_card_activated,
+    E.PlTurnEnded: F.pl_turn_ended, E.FieldEffect: F.field_effect, E.FieldStepEnded: F.field_step_ended,
+    E.MainTurnStarted: F.main_turn_started, E.BsEffect: A.bs_effect, E.EquipmentDiscarded: A.equipment_discarded,
+    E.NormalAttack: A.normal_attack, E.AbilityUsed: A.ability_used, E.Move: A.move, E.Wait: A.wait,
+    E.MainTurnEnded: F.main_turn_ended, E.BsRecoveryCheck: A.bs_recovery_check, E.TurnEnded: F.turn_ended,
+    E.HandDiscarded: F.hand_discarded, E.Effect: A.effect, E.ChoiceMade: A.choice_made, E.Surrender: A.surrender,
+    E.DrawAgreed: A.draw_agreed, E.ResultConfirmed: A.result_confirmed,
+}
+#: accepted while a choice is pending (PBW-ACT-28)
+DURING_CHOICE = (E.ChoiceMade, E.Surrender)
+#: table-wide events, entered by either player or the judge (§15)
+TABLE_WIDE = (E.TurnStarted, E.FieldStepEnded, E.TurnEnded, E.TieBreak, E.BattleStarted, E.DrawAgreed, E.ResultConfirmed, E.Effect)
+
+
+def initial(started: E.PbwMatchStarted, ctx: Context) -> State:
+    """PBW-ACT-1/2: options fixed, decks validated (the first problem rejects, PBW-DECK-10)."""
+    options: Options = decode_options(Options, started.options, "PBWCG")
+    players = list(started.players)
+    if len(players) != 2 or options.player_count != 2:
+        raise Violation("PBW-RUL-47", f"local rule D (3 or more players) is not adjudicated here: a battle has 2 players, not {players} with player_count {options.player_count}", "PLAYER_COUNT")
+    if options.best_of != 1:
+        if options.best_of % 2 == 0:
+            raise Malformed(f"option best_of must be an odd int >= 1, not {options.best_of}", "$.options.best_of")
+        raise Violation("PBW-RUL-5", f"best_of {options.best_of}: only one battle a match is adjudicated here; enter each battle as its own match", "BEST_OF")
+    if options.validate_range:
+        raise Violation("PBW-RUL-30", "validate_range: attack ranges are not validated here (the chapter defines none); start the match without it", "RANGE")
+    if set(started.decks) != set(players):
+        raise Malformed(f"decks must be given for exactly the players {players}, not {sorted(started.decks)}", "$.decks")
+    cards: dict[str, E.CardDef] = {}
+    owner: dict[str, str] = {}
+    for p in players:
+        for i, c in enumerate(started.decks[p].deck + started.decks[p].support_list):
+            if c.id in cards or c.id in players:
+                raise Malformed(f"card id {c.id!r} is used twice (card ids are unique in a match and differ from player names)", f"$.decks.{p}")
+            cards[c.id] = c
+            owner[c.id] = p
+    for p in players:
+        problems = deck_problems(started.decks[p], options, f"{p}'s deck")
+        if problems:
+            raise problems[0]
+    state_players = tuple(Player(name=p, deck=tuple(c.id for c in started.decks[p].deck),
+                                 support_list=tuple(c.id for c in started.decks[p].support_list)) for p in players)
+    return State(options=options, players=state_players, cards=cards, owner=owner, last_seq=ctx.seq)
+
+
+def active_player(s: State) -> str | None:
+    """PBW-RUL-3: the controller of the acting character or the PL-turn player; none in T1, T2, T5, T7."""
+    if s.step == "MAIN" and s.main is not None:
+        c = s.char(s.main.actor)
+        return c.controller if c is not None else None
+    if s.step == "PL":
+        return s.pl_order[s.pl_index]
+    return None
+
+
+def _close_trig(s: State, event: Action, seq: int) -> State:
+    """PBW-COR-2: the first event of a main turn that is not a bs_effect closes its TRIG duties."""
+    if s.main is None or s.main.step != "M1" or isinstance(event, E.BsEffect):
+        return s
+    return F.close_open(s, "TRIG", seq)
+
+
+def step(s: State, event: Action, ctx: Context) -> State:
+    if isinstance(event, E.PbwCorrect):
+        return C.gate_correct(s, event, ctx)
+    if isinstance(event, E.PbwRewind):
+        return C.gate_rewind(s, event, ctx)
+    s = msgspec.structs.replace(s, notes=())
+    if s.result is not None and not isinstance(event, E.ResultConfirmed):
+        what = f"won by {s.result.winner}" if s.result.winner else "drawn"
+        reject("PBW-OVR-3", f"the battle is over ({what}); only result_confirmed, correct and rewind are accepted", "BATTLE_OVER")
+    if s.pending_choice is not None and not isinstance(event, DURING_CHOICE):
+        pc = s.pending_choice
+        reject("PBW-ACT-28", f"{pc.player} must first choose the {pc.part} item of {pc.subject} to discard (choice_made)", "CHOICE_PENDING")
+    handler = HANDLERS.get(type(event))
+    if handler is None:
+        reject("PBW-ACT-1", f"{type(event).__name__} cannot be entered here")
+    s = _close_trig(s, event, ctx.seq)
+    active = active_player(s)
+    s = handler(s, event, ctx)
+    if s.battle_started:
+        s = state_checks(s, ctx.seq, active)
+    if s.result is not None:
+        s = msgspec.structs.replace(s, step="OVER")
+    return msgspec.structs.replace(s, last_seq=ctx.seq)

@@ -1,0 +1,207 @@
+"""The state of a PBWCG battle (rules/pbwcg.md §11): frozen Structs and tuples, replaced with
+``msgspec.structs.replace``, never mutated. Derived figures (HP cap, AV, DV, speed) are computed
+in ``values``, never stored (PBW-STATE-1)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from adjudicator.games.pbwcg.config import Options
+from adjudicator.games.pbwcg.events import CardDef, Mods
+
+Step = Literal["SETUP", "READY", "T1", "T2", "PL", "FIELD", "MAIN", "M1", "M2", "M3", "M5", "T7", "OVER"]
+#: the order of the steps of a main turn (PBW-TURN-6; M4 is the end declaration itself)
+MAIN_STEPS = ("M1", "M2", "M3", "M5")
+
+
+class _S(msgspec.Struct, frozen=True, kw_only=True):
+    pass
+
+
+class Status(_S):
+    name: str
+    mods: Mods = Mods()
+    remaining: int | None = None  # turns; None: permanent or until end of turn
+    end_of_turn: bool = False
+    applied_turn: int = 0
+    bracketed: bool = False
+
+
+class BS(_S):
+    name: str
+    applied_turn: int
+    source: str
+
+
+class Character(_S):
+    """A PC or summon support on a field."""
+
+    card: str
+    kind: Literal["PC", "SUPPORT"]
+    controller: str
+    slot: int | None = None
+    master: str | None = None
+    face_up: bool = True
+    endurance: int = 0
+    endurance_max: int = 0
+    wp: int = 0
+    wp_max: int = 0
+    equipment: tuple[str, ...] = ()
+    bs: tuple[BS, ...] = ()
+    statuses: tuple[Status, ...] = ()
+    entered_turn: int = 0
+
+
+class SetSlot(_S):
+    card: str
+    face_up: bool = False
+    set_turn: int = 0
+    remaining: int | None = None
+
+
+class Player(_S):
+    name: str
+    hp: int = 0
+    deck: tuple[str, ...] = ()
+    hand: tuple[str, ...] = ()
+    special_hand: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    set_zone: tuple[SetSlot | None, ...] = (None,) * 5
+    support_list: tuple[str, ...] = ()
+    max_pc_count: int = 4
+    placements_used: int = 0
+    pl_activations_used: int = 0
+    facedown_discard_used: bool = False
+    placed_initial: bool = False
+    drawn: bool = False  # this turn's T2 draw entered
+
+
+class Obligation(_S):
+    id: str
+    kind: Literal["TRIG", "REC", "EVA", "RCPT"]
+    character: str
+    bs: str | None
+    created_seq: int
+    closed_seq: int | None = None
+    status: Literal["open", "fulfilled", "missed", "corrected", "cancelled"] = "open"
+    fulfilled_seq: int | None = None
+
+
+class MainTurn(_S):
+    actor: str
+    step: str = "M1"
+    actions_left: int = 1
+    set_activated: bool = False
+    magic_used: bool = False  # a MAGIC card used the action (PBW-LIM-6)
+    effects_done: tuple[str, ...] = ()  # BS whose bs_effect was entered
+    recovered: tuple[str, ...] = ()  # BS whose recovery check was entered
+
+
+class TieGroup(_S):
+    speed: int
+    order: tuple[str, ...]
+
+
+class PendingChoice(_S):
+    kind: Literal["equipment"]
+    player: str
+    subject: str
+    part: str
+
+
+class Result(_S):
+    status: Literal["won", "drawn"]
+    winner: str | None
+    reason: str
+    seq: int
+
+
+class State(_S):
+    options: Options
+    players: tuple[Player, ...]
+    cards: dict[str, CardDef]  # registered data, frozen for the battle (PBW-OVR-9); never changed
+    owner: dict[str, str]  # card id -> the player who registered it; never changed
+    characters: tuple[Character, ...] = ()
+    bs_history: tuple[tuple[str, tuple[str, ...]], ...] = ()  # card -> BS received this battle
+    field_state: SetSlot | None = None
+    turn: int = 0
+    step: Step = "SETUP"
+    battle_started: bool = False
+    pl_order: tuple[str, ...] = ()
+    pl_index: int = 0
+    action_order: tuple[str, ...] = ()
+    order_speeds: tuple[int, ...] = ()
+    actor_index: int = -1
+    main: MainTurn | None = None
+    tie_groups: tuple[TieGroup, ...] = ()
+    pending_ties: tuple[tuple[str, ...], ...] = ()
+    obligations: tuple[Obligation, ...] = ()
+    pending_choice: PendingChoice | None = None
+    result: Result | None = None
+    confirmed: bool = False
+    last_seq: int = 1
+    notes: tuple[str, ...] = ()  # what the last event set off on its own (PBW-TURN-8)
+
+    # -- lookups ---------------------------------------------------------------------------------
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    def char(self, card: str) -> Character | None:
+        for c in self.characters:
+            if c.card == card:
+                return c
+        return None
+
+    def field(self, player: str, kind: str | None = None) -> tuple[Character, ...]:
+        return tuple(c for c in self.characters if c.controller == player and (kind is None or c.kind == kind))
+
+    def history_of(self, card: str) -> tuple[str, ...]:
+        for c, h in self.bs_history:
+            if c == card:
+                return h
+        return ()
+
+    def opponent(self, player: str) -> str:
+        return next(p.name for p in self.players if p.name != player)
+
+
+def with_player(s: State, name: str, **changes) -> State:
+    return msgspec.structs.replace(
+        s, players=tuple(msgspec.structs.replace(p, **changes) if p.name == name else p for p in s.players)
+    )
+
+
+def with_char(s: State, card: str, **changes) -> State:
+    return msgspec.structs.replace(
+        s, characters=tuple(msgspec.structs.replace(c, **changes) if c.card == card else c for c in s.characters)
+    )
+
+
+def without_char(s: State, card: str) -> State:
+    return msgspec.structs.replace(s, characters=tuple(c for c in s.characters if c.card != card))
+
+
+def add_history(s: State, card: str, bs: str) -> State:
+    found = False
+    out = []
+    for c, h in s.bs_history:
+        if c == card:
+            found = True
+            h = h if bs in h else h + (bs,)
+        out.append((c, h))
+    if not found:
+        out.append((card, (bs,)))
+    return msgspec.structs.replace(s, bs_history=tuple(out))
+
+
+def note(s: State, text: str) -> State:
+    return msgspec.structs.replace(s, notes=s.notes + (text,))

@@ -1,0 +1,142 @@
+"""Where input enters: JSON read from files and arguments, bounded, and the bounds on one event.
+
+Every JSON value that comes in (a line of a match file, a ``FIELD=VALUE`` given as JSON, a
+``--setup`` value, a deck list) goes through ``read_json``; every action submitted goes through
+``check_event`` before it is decoded, whatever its source. Both raise ``Malformed`` naming the
+place, never a ``RecursionError`` or a ``UnicodeEncodeError`` from deeper down.
+
+The limits (docs/json.md, "Limits"): at most 32 levels of nesting; a line of a match file, or
+one JSON value on the command line, at most 1,000,000 characters; a string (a reason, a name, a
+card id, an object key) at most 1,000 characters; an event at most 64 fields; a list or an object
+at most 10,000 items.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from adjudicator.protocol import Malformed
+
+#: nesting of lists and objects in one value (a match file's deepest line nests 8 levels)
+MAX_DEPTH = 32
+#: characters in one line of a match file, or in one JSON value given on the command line
+MAX_LINE = 1_000_000
+#: characters in one string: a reason, a name, a card id, a key
+MAX_TEXT = 1_000
+#: fields of one event, not counting its type and author
+MAX_FIELDS = 64
+#: items in one list or object
+MAX_ITEMS = 10_000
+
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+class NotJSON(Malformed):
+    """The text is not JSON at all (as opposed to JSON beyond the limits)."""
+
+
+class _Duplicate(Exception):
+    def __init__(self, key: str):
+        self.key = key
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_json(text: str, where: str) -> Any:
+    """One JSON value from ``text``, or ``Malformed`` at ``where`` (``"line 7"``, ``"--setup"``):
+    not JSON, a key given twice in one object, nested or sized beyond the limits, a string that
+    is not valid Unicode."""
+    if len(text) > MAX_LINE:
+        raise Malformed(f"{where} is {len(text):,} characters long; at most {MAX_LINE:,} are read", where)
+    first_error = None
+    try:
+        msgspec.json.decode(text)
+    except RecursionError:
+        raise Malformed(f"{where} is nested more than {MAX_DEPTH} levels deep", where) from None
+    except msgspec.DecodeError as exc:
+        if "truncated" not in str(exc):  # msgspec calls a lone surrogate escape "truncated": json says more
+            raise NotJSON(f"{where} is not valid JSON ({exc})", where) from None
+        first_error = exc
+    try:
+        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
+    except _Duplicate as dup:
+        raise Malformed(f"{where}: key {dup.key!r} is given twice in one object", where) from None
+    except RecursionError:
+        raise Malformed(f"{where} is nested more than {MAX_DEPTH} levels deep", where) from None
+    except ValueError as exc:
+        raise NotJSON(f"{where} is not valid JSON ({first_error or exc})", where) from None
+    check_value(value, where)
+    return value
+
+
+def check_value(value: Any, where: str = "$") -> None:
+    """``Malformed`` unless ``value`` keeps within the limits and every string is valid Unicode.
+    Iterative, so that no depth of nesting can exhaust the stack."""
+    stack: list[tuple[Any, str, int]] = [(value, "$", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, str):
+            check_text(item, where, path)
+        elif isinstance(item, (list, tuple, Mapping)):
+            if depth >= MAX_DEPTH:
+                raise Malformed(f"{where} is nested more than {MAX_DEPTH} levels deep (at {path})", f"{where}: {path}")
+            if len(item) > MAX_ITEMS:
+                raise Malformed(f"{where} holds {len(item):,} items at {path}; at most {MAX_ITEMS:,}", f"{where}: {path}")
+            if isinstance(item, Mapping):
+                for key, sub in item.items():
+                    if isinstance(key, str):
+                        check_text(key, where, f"{path}.<key>")
+                    stack.append((sub, f"{path}.{key}", depth + 1))
+            else:
+                stack.extend((sub, f"{path}[{i}]", depth + 1) for i, sub in enumerate(item))
+
+
+def check_text(text: str, where: str, path: str = "$") -> None:
+    """``Malformed`` for a string beyond ``MAX_TEXT`` or one that is not valid Unicode (a lone
+    surrogate, as ``\\ud800`` in JSON or an undecodable byte in an argument gives)."""
+    if len(text) > MAX_TEXT:
+        raise Malformed(f"{where}: a text of {len(text):,} characters at {path}; at most {MAX_TEXT:,}", f"{where}: {path}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise Malformed(
+            f"{where}: the text at {path} is not valid Unicode ({text[exc.start]!r} at character {exc.start + 1})",
+            f"{where}: {path}",
+        ) from None
+
+
+def check_event(type_: Any, by: Any, fields: Mapping[str, Any]) -> None:
+    """The bounds on one action, whatever its source: a non-empty author and type within the
+    text limit, at most ``MAX_FIELDS`` fields, every value within the limits."""
+    for name, text in (("type", type_), ("by", by)):
+        if not isinstance(text, str) or not text.strip():
+            raise Malformed(f"an event needs a non-empty {'author' if name == 'by' else 'type'} ({name!r} is {text!r})", f"$.{name}")
+        check_text(text, f"the event's {name!r}", f"$.{name}")
+    if len(fields) > MAX_FIELDS:
+        raise Malformed(f"the event has {len(fields)} fields; at most {MAX_FIELDS}", "$")
+    check_value(fields, "the event")
+
+
+def check_match_id(match_id: str) -> None:
+    if not isinstance(match_id, str) or not _ID.fullmatch(match_id):  # fullmatch: "$" lets "x\n" through
+        raise Malformed(
+            f"match id {match_id!r} must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+            "$.match_id",
+        )

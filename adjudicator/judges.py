@@ -1,0 +1,257 @@
+"""Who entered it, provably: judges' keys registered in the store, and their signatures.
+
+When a store has at least one registered judge, every judge's decision appended to it must carry
+an Ed25519 signature over the event's hash, made with a registered judge's key: ``SignedStore``
+wraps the store the match service writes through, signs such events before they are appended
+(the signature is written first, beside the log, keyed by the hash) and refuses them without a
+key. A store without registered judges works as before. ``check_signatures`` is the audit side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from events.checkpoint import Checkpoint, KeyRecord, Leaf, Signature
+from events.ledger import Ledger
+from events.envelope import Draft, Rejection, StoredEvent, seal
+from events.store import MatchInfo, Store, StoreError
+
+JUDGE = "judge"
+PLAYER = "player"
+
+#: Event types that are a judge's decision whoever enters them (beside every event ``by`` judge).
+JUDGE_DECISIONS = frozenset({
+    "rewind", "correct",  # every game (adjudicator/protocol.py)
+    "note", "penalty",  # a judge's note and a penalty (adjudicator/judging.py)
+    "judge_adjust", "declare_result",  # DemonBrave's judge's adjustment and declared result
+})
+
+ROLES = ("judge", "player")
+
+
+class SignatureRequired(StoreError):
+    """A judge's decision without a registered judge's signature. Nothing was written."""
+
+
+def is_judge_decision(type_: str, by: str) -> bool:
+    return by == JUDGE or type_ in JUDGE_DECISIONS
+
+
+def register_key(store: Store, role: str, name: str, public_key: str, by: str, recorded_at: str) -> KeyRecord:
+    """Record ``name``'s public key (base64) for ``role`` in the store."""
+    if role not in ROLES:
+        raise ValueError(f"a key is registered for a judge or a player, not {role!r}")
+    if not name or any(c.isspace() for c in name) or len(name) > 64:
+        raise ValueError(f"a name is 1 to 64 characters without spaces, not {name!r}")
+    for k in store.audit_keys():  # type: ignore[attr-defined]
+        if k.public_key == public_key:
+            raise StoreError(f"this key is already registered to {k.role} {k.name!r}")
+    return store.audit_add_key(role, name, public_key, by, recorded_at)  # type: ignore[attr-defined]
+
+
+def signed_players(players: Sequence[str], started_at: str, keys: Sequence[KeyRecord]) -> frozenset[str]:
+    """The players whose actions in a match must be signed with their own keys: all of them when
+    every player of the match had a registered key when it started, else none (today's rules)."""
+    registered = {k.name for k in keys if k.role == PLAYER and k.recorded_at <= started_at}
+    return frozenset(players) if players and all(p in registered for p in players) else frozenset()
+
+
+def _players(started: Any) -> list[str]:
+    players = started.fields.get("players")
+    return [p for p in players if isinstance(p, str)] if isinstance(players, list) else []
+
+
+class SignedStore(Ledger, Store):
+    """The store as the match service writes through it. With registered judges, a judge's decision
+    is signed with ``judge_key()``; in a match whose players all had registered keys when it
+    started, a player's action is signed with ``player_key()``, which must be that player's. Each
+    returns an ``events.signing.SigningKey`` or None when none was given."""
+
+    def __init__(self, inner: Store, judge_key: Callable[[], Any], player_key: Callable[[], Any] = lambda: None):
+        self.inner = inner
+        self.url = inner.url
+        self._judge_key = judge_key
+        self._player_key = player_key
+
+
+    def _plan(self, match_id: str, items: Sequence[Any]) -> list[tuple[Any, str, str] | None]:
+        """For each draft or event: (key, role, registered name) to sign it with, or None."""
+        plan: list[tuple[Any, str, str] | None] = [None] * len(items)
+        keys = self.inner.audit_keys()  # type: ignore[attr-defined]
+        if not keys:
+            return plan
+        players: frozenset[str] = frozenset()
+        if any(k.role == PLAYER for k in keys):
+            started = items[0] if items[0].type == "match_started" else (self.inner.read(match_id, 1, 1) or [None])[0]
+            if started is not None:
+                players = signed_players(_players(started), started.recorded_at, keys)
+        for i, x in enumerate(items):
+            if is_judge_decision(x.type, x.by):
+                plan[i] = self._judge(keys, f"{x.type!r} by {x.by} in {match_id}")
+            elif x.by in players:
+                plan[i] = self._player(keys, x.by, match_id)
+        return plan
+
+    def _judge(self, keys: Sequence[KeyRecord], what: str) -> tuple[Any, str, str] | None:
+        judges = [k for k in keys if k.role == JUDGE]
+        if not judges:
+            return None
+        key = self._judge_key()
+        if key is None:
+            raise SignatureRequired(
+                f"this store has registered judges, so {what} must be signed by one of them: give the judge's key "
+                "with --judge-key FILE or ADJ_JUDGE_KEY (nothing was written)"
+            )
+        for k in judges:
+            if k.public_key == key.public_key:
+                return key, JUDGE, k.name
+        raise SignatureRequired(
+            f"the key {key.path!r} is not a registered judge's (judges: {', '.join(k.name for k in judges)}); "
+            "nothing was written"
+        )
+
+    def _player(self, keys: Sequence[KeyRecord], player: str, match_id: str) -> tuple[Any, str, str]:
+        key = self._player_key()
+        own = next(k for k in keys if k.role == PLAYER and k.name == player)
+        if key is None or key.public_key != own.public_key:
+            given = "no player's key was given" if key is None else f"the key {key.path!r} is not {player}'s"
+            raise SignatureRequired(
+                f"in {match_id} every player's action is signed with that player's registered key, and {given}: "
+                f"enter {player}'s actions at {player}'s terminal (--player-key FILE or ADJ_PLAYER_KEY); "
+                "nothing was written"
+            )
+        return key, PLAYER, player
+
+    def _sign(self, events: Sequence[StoredEvent], plan: Sequence[tuple[Any, str, str] | None]) -> None:
+        for ev, signer in zip(events, plan):
+            if signer is not None:
+                key, role, name = signer
+                self.inner.audit_put_signature(  # type: ignore[attr-defined]
+                    Signature(hash=ev.hash, match_id=ev.match_id, seq=ev.seq, role=role, signer=name,
+                              public_key=key.public_key, value=key.sign(ev.hash.encode("ascii")))
+                )
+
+    def append(self, match_id: str, drafts: Sequence[Draft], expected_seq: int, *,
+               idempotency_key: str | None = None) -> tuple[StoredEvent, ...]:
+        done = self.inner.events_for_key(match_id, idempotency_key) if idempotency_key else ()
+        plan = self._plan(match_id, drafts) if drafts and not done else []
+        if any(plan):
+            # the hashes the store will give these drafts: it seals them exactly so
+            head = self.inner.read(match_id, expected_seq, expected_seq) if expected_seq else []
+            prev = head[-1].hash if head else ""  # no head there: the append below is a conflict
+            sealed = []
+            for i, draft in enumerate(drafts):
+                sealed.append(seal(match_id, expected_seq + 1 + i, prev, draft))
+                prev = sealed[-1].hash
+            self._sign(sealed, plan)
+        return self.inner.append(match_id, drafts, expected_seq, idempotency_key=idempotency_key)
+
+    def append_stored(self, events: Sequence[StoredEvent], expected_seq: int) -> None:
+        if events:  # an imported judge's decision is vouched for by the judge who imports it
+            self._sign(events, self._plan(events[0].match_id, events))
+        self.inner.append_stored(events, expected_seq)
+
+    def events_for_key(self, match_id: str, idempotency_key: str) -> tuple[StoredEvent, ...]:
+        return self.inner.events_for_key(match_id, idempotency_key)
+
+    def read(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
+        return self.inner.read(match_id, from_seq, to_seq)
+
+    def head(self, match_id: str) -> int:
+        return self.inner.head(match_id)
+
+    def matches(self) -> list[MatchInfo]:
+        return self.inner.matches()
+
+    def record_rejection(self, rejection: Rejection) -> None:
+        self.inner.record_rejection(rejection)
+
+    def rejections(self, match_id: str) -> list[Rejection]:
+        return self.inner.rejections(match_id)
+
+    def close(self) -> None:
+        self.inner.close()
+
+    # -- the audit ledger, as the store keeps it (events.ledger.Ledger) -------------------------
+    def audit_sequence(self) -> int:
+        return self.inner.audit_sequence()  # type: ignore[attr-defined]
+
+    def audit_leaves(self) -> list[Leaf]:
+        return self.inner.audit_leaves()  # type: ignore[attr-defined]
+
+    def audit_add_checkpoint(self, checkpoint: Checkpoint) -> None:
+        self.inner.audit_add_checkpoint(checkpoint)  # type: ignore[attr-defined]
+
+    def audit_checkpoints(self) -> list[Checkpoint]:
+        return self.inner.audit_checkpoints()  # type: ignore[attr-defined]
+
+    def audit_add_key(self, role: str, name: str, public_key: str, by: str, recorded_at: str) -> KeyRecord:
+        return self.inner.audit_add_key(role, name, public_key, by, recorded_at)  # type: ignore[attr-defined]
+
+    def audit_keys(self) -> list[KeyRecord]:
+        return self.inner.audit_keys()  # type: ignore[attr-defined]
+
+    def audit_put_signature(self, signature: Signature) -> None:
+        self.inner.audit_put_signature(signature)  # type: ignore[attr-defined]
+
+    def audit_signatures(self, match_id: str | None = None) -> dict[str, Signature]:
+        return self.inner.audit_signatures(match_id)  # type: ignore[attr-defined]
+
+    def audit_rejections(self) -> dict[tuple[str, int], Rejection]:
+        return self.inner.audit_rejections()  # type: ignore[attr-defined]
+
+
+def match_signing_modes(store: Store) -> dict[str, str]:
+    """Match id -> "players" (its players sign their actions) or "judges" (signed judges'
+    decisions only), for the matches that carry signatures or are to."""
+    keys = store.audit_keys()  # type: ignore[attr-defined]
+    out = {s.match_id: JUDGE + "s" for s in store.audit_signatures().values()}  # type: ignore[attr-defined]
+    if any(k.role == PLAYER for k in keys):
+        for info in store.matches():
+            started = store.read(info.match_id, 1, 1)
+            if started and signed_players(_players(started[0]), started[0].recorded_at, keys):
+                out[info.match_id] = PLAYER + "s"
+    return out
+
+
+def _required(ev: StoredEvent, judges_since: str | None, players: frozenset[str]) -> tuple[str, str | None] | None:
+    """The signature an event must carry: (role, signer or None for any judge), or None."""
+    if is_judge_decision(ev.type, ev.by):
+        return (JUDGE, None) if judges_since is not None and ev.recorded_at >= judges_since else None
+    return (PLAYER, ev.by) if ev.by in players else None
+
+
+def check_signatures(events: dict[tuple[str, int], StoredEvent], sigs: dict[str, Signature],
+                     keys: list[KeyRecord], report: Any) -> None:
+    """Every signature beside an event verifies with a key registered to its signer; every judge's
+    decision recorded once a judge was registered is signed by a judge, and every action of a
+    player in a match signed by its players is signed by that player. Fills ``report.decisions``
+    and ``report.problems``."""
+    from events.signing import verify_signature
+
+    registered = {(k.role, k.name): k for k in keys}
+    judges_since = min((k.recorded_at for k in keys if k.role == JUDGE), default=None)
+    started = {m: ev for (m, seq), ev in events.items() if seq == 1}
+    players = {m: signed_players(_players(ev), ev.recorded_at, keys) for m, ev in started.items()}
+    for (match_id, seq), ev in sorted(events.items()):
+        sig = sigs.get(ev.hash)
+        where = f"{match_id} seq {seq} ({ev.type} by {ev.by})"
+        need = _required(ev, judges_since, players.get(match_id, frozenset()))
+        if sig is None:
+            if need is not None:
+                whose = "a judge's decision without a judge's signature" if need[0] == JUDGE else \
+                    f"an action of {ev.by} without {ev.by}'s signature"
+                report.problems.append(f"{where}: {whose}")
+            continue
+        k = registered.get((sig.role, sig.signer))
+        if k is None or k.public_key != sig.public_key:
+            report.problems.append(f"{where}: signed with a key that is not registered to {sig.role} {sig.signer!r}")
+        elif not verify_signature(sig.public_key, sig.value, ev.hash.encode("ascii")):
+            report.problems.append(f"{where}: the signature of {sig.role} {sig.signer!r} does not verify")
+        elif need is not None and (sig.role != need[0] or need[1] not in (None, sig.signer)):
+            report.problems.append(f"{where}: signed by {sig.role} {sig.signer!r}, not by "
+                                   + ("a judge" if need[0] == JUDGE else f"{ev.by}"))
+        else:
+            report.decisions.append({"match_id": match_id, "seq": seq, "type": ev.type, "by": ev.by,
+                                     "role": sig.role, "signer": sig.signer})

@@ -1,0 +1,234 @@
+"""The judge's desk: one self-contained HTML page of a match (``adj replay MATCH --html FILE``).
+
+The page draws the table from the game's ``Board`` at every event, with a timeline over the whole
+log: rejected attempts where they were tried, rewinds as forks with the abandoned branch, the
+insertion points of corrections, set and game results, judge notes and penalties.
+
+Built for one viewer: the judge's page holds every viewer's picture (the judge, then each
+player), a player's page only what that player could know at each moment (their boards, event
+fields through ``Game.redact``, the messages of their own rejected attempts). What a viewer may
+not know is not in the file at all.
+
+Jinja2 renders it with autoescaping; the data the page's script reads is JSON in a
+``<script type="application/json">`` element, with ``<``, ``>`` and ``&`` escaped so that no
+string can close the element. Jinja2 is imported only when a page is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from adjudicator.changes import board_changes
+from adjudicator.fold import Branch
+from adjudicator.kit import Board, BoardCard, Game, Zone
+from adjudicator.protocol import JUDGE
+from adjudicator.render import Row, abandoned_by, format_fields, history, milestones, outcome_text
+
+#: The kinds of timeline items with a marker on the track, and their legend.
+MARK_KINDS = ("rejected", "rewind", "correction", "result", "note", "penalty")
+
+
+def script_json(data: Any) -> str:
+    """JSON that cannot break out of a ``<script>`` element (nor an HTML comment within it)."""
+    text = msgspec.json.encode(data).decode()
+    return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def card_json(c: BoardCard) -> dict[str, Any]:
+    """A card with only what differs from the defaults (the page fills them in)."""
+    out: dict[str, Any] = {}
+    if c.id is not None:
+        out["id"] = c.id
+    if c.label is not None:
+        out["label"] = c.label
+    if not c.face_up:
+        out["down"] = 1
+    if c.turned:
+        out["turned"] = 1
+    if c.counters:
+        out["counters"] = dict(c.counters)
+    if c.tags:
+        out["tags"] = list(c.tags)
+    if c.group is not None:
+        out["group"] = c.group
+    return out
+
+
+def zone_json(z: Zone) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": z.name, "owner": z.owner, "cards": [card_json(c) for c in z.cards]}
+    if z.count is not None:
+        out["count"] = z.count
+    return out
+
+
+class _Pool:
+    """Equal values stored once: the page lists each distinct zone and board a single time."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self._index: dict[bytes, int] = {}
+
+    def add(self, value: Any) -> int:
+        key = msgspec.json.encode(value)
+        i = self._index.get(key)
+        if i is None:
+            i = self._index[key] = len(self.items)
+            self.items.append(value)
+        return i
+
+
+def row_text(row: Row) -> str:
+    """An event as one line: who, what, its fields; a correction with the event it inserts."""
+    fields = dict(row.fields)
+    inserted = fields.pop("event", None) if row.type == "correct" else None
+    text = " ".join(filter(None, (row.by, row.type, format_fields(fields, brief=True))))
+    if isinstance(inserted, Mapping):
+        rest = {k: v for k, v in inserted.items() if k not in ("type", "by")}
+        text += "  [inserts: " + " ".join(filter(None, (str(inserted.get("by")), str(inserted.get("type")), format_fields(rest)))) + "]"
+    return text
+
+
+class PageBuilder:
+    """The page's data for one match and one viewer (None: the judge)."""
+
+    def __init__(self, match: Any, rejections: Sequence[Any], viewer: str | None = None):
+        self.match = match
+        self.game: Game = match.game
+        self.viewer = viewer
+        self.players = tuple(match.players)
+        self.viewers: list[str | None] = [None, *self.players] if viewer is None else [viewer]
+        self.rows = history(match.events, match.fold.branches, rejections)
+        self.zones = _Pool()
+        self.boards = _Pool()
+        self._board_cache: dict[tuple[int, str | None], tuple[int, Board]] = {}
+
+    def board_at(self, seq: int, viewer: str | None) -> tuple[int, Board]:
+        key = (seq, viewer)
+        hit = self._board_cache.get(key)
+        if hit is None:
+            if seq == 0:
+                b = Board(players=self.players)
+            else:
+                b = self.game.board(self.match.fold.history[seq], viewer)
+            data = {"counters": b.counters, "zones": [self.zones.add(zone_json(z)) for z in b.zones],
+                    "turn": b.turn, "phase": b.phase, "waiting": b.waiting, "notes": list(b.notes)}
+            hit = self._board_cache[key] = (self.boards.add(data), b)
+        return hit
+
+    def redacted(self, row: Row, viewer: str | None) -> Row:
+        if viewer is None:
+            return row
+        return row._replace(fields=self.game.redact(row.type, row.by, row.fields, viewer, self.players))
+
+    def build(self) -> dict[str, Any]:
+        fold = self.match.fold
+        gone = abandoned_by(fold.branches)
+        fork_of = {b.rewind_seq: k for k, b in enumerate(fold.branches)}
+        results = milestones(self.game, fold.history, (r.seq for r in self.rows if r.seq is not None))
+        inserted_before: dict[int, list[Row]] = {}
+        for r in self.rows:
+            if r.seq is not None and r.type == "correct" and isinstance(r.fields.get("at_seq"), int):
+                inserted_before.setdefault(r.fields["at_seq"], []).append(r)
+        items: list[dict[str, Any]] = []
+        outcomes = _Pool()  # the outcome after each event, in words (results and penalties included)
+        per: dict[str, dict[str, list[Any]]] = {_name(v): {"b": [], "t": [], "c": [], "m": []} for v in self.viewers}
+        for row in self.rows:
+            seq = row.seq
+            at = seq if seq is not None else row.head_seq or 0
+            kind = "rejected" if seq is None else row.type if row.type in ("note", "penalty") else "event"
+            item: dict[str, Any] = {"seq": seq, "head": at, "by": row.by, "type": row.type, "kind": kind,
+                                    "o": outcomes.add(outcome_text(fold.outcome(at))) if at else 0}
+            if seq is not None and seq in gone:
+                item["ab"] = gone[seq]
+                item["fork"] = fork_of[gone[seq]]
+            if kind == "rejected":
+                item["rule"] = row.rule
+            items.append(item)
+            for v in self.viewers:
+                out = per[_name(v)]
+                b_idx, after = self.board_at(at, v)
+                out["b"].append(b_idx)
+                shown = self.redacted(row, v)
+                out["t"].append(row_text(shown))
+                if seq is None:
+                    out["c"].append([])
+                else:
+                    before = self.board_at(seq - 1, v)[1] if seq > 1 else Board(players=self.players)
+                    out["c"].append([c.text for c in board_changes(before, after)])
+                out["m"].append(self._marks(row, shown, v, results, inserted_before, fold.branches, fork_of))
+        return {
+            "match": self.match.match_id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "players": list(self.players),
+            "viewer": _name(self.viewer),
+            "viewers": [_name(v) for v in self.viewers],
+            "outcome": outcome_text(self.match.outcome()),
+            "head": self.match.head,
+            "zones": self.zones.items,
+            "boards": self.boards.items,
+            "items": items,
+            "per": per,
+            "forks": [{"rewind": b.rewind_seq, "to": b.to_seq, "abandoned": list(b.abandoned)} for b in fold.branches],
+            "outcomes": outcomes.items or ["in progress"],
+        }
+
+    def _marks(self, row: Row, shown: Row, viewer: str | None, results: Mapping[int, list[str]],
+               inserted_before: Mapping[int, list[Row]], branches: Sequence[Branch], fork_of: Mapping[int, int]) -> list[list[str]]:
+        marks: list[list[str]] = []
+        if row.seq is None:
+            own = viewer is None or row.by == viewer
+            message = row.message if own else "(the message is the judge's: it may quote what you may not know)"
+            marks.append(["rejected", f"{row.rule}: {message}"])
+            return marks
+        for r in inserted_before.get(row.seq, ()):
+            inner = self.redacted(r, viewer).fields.get("event")
+            what = row_text(Row(None, str(inner.get("by")), str(inner.get("type")),
+                                {k: v for k, v in inner.items() if k not in ("type", "by")})) if isinstance(inner, Mapping) else "an event"
+            marks.append(["correction", f"seq {r.seq} inserted before this event: {what} ({r.fields.get('reason', '')})"])
+        if row.type == "correct":
+            marks.append(["correction", f"inserts an event before seq {row.fields.get('at_seq')}"])
+        if row.seq in fork_of:
+            b = branches[fork_of[row.seq]]
+            span = ", ".join(map(str, b.abandoned)) or "nothing"
+            marks.append(["rewind", f"rewind to seq {b.to_seq}; abandons {span}"])
+        if row.type == "note":
+            marks.append(["note", f"judge's note at seq {shown.fields.get('at_seq')}: {shown.fields.get('text', '')}"])
+        if row.type == "penalty":
+            f = shown.fields
+            marks.append(["penalty", f"{f.get('penalty')} for {f.get('player')} ({f.get('infraction')}) at seq {f.get('at_seq')}: {f.get('reason', '')}"])
+        marks.extend(["result", text] for text in results.get(row.seq, ()))
+        return marks
+
+
+def _name(viewer: str | None) -> str:
+    return JUDGE if viewer is None else viewer
+
+
+def page_data(match: Any, rejections: Sequence[Any], viewer: str | None = None) -> dict[str, Any]:
+    return PageBuilder(match, rejections, viewer).build()
+
+
+def render_page(match: Any, rejections: Sequence[Any], viewer: str | None = None) -> str:
+    """The whole page as one HTML string: markup, style, script and data inlined."""
+    from importlib.resources import files
+
+    import jinja2
+    from markupsafe import Markup
+
+    data = page_data(match, rejections, viewer)
+    here = files("adjudicator") / "templates"
+    env = jinja2.Environment(loader=jinja2.FunctionLoader(lambda name: (here / name).read_text(encoding="utf-8")),
+                             autoescape=True)
+    template = env.get_template("page.html")
+    return template.render(
+        data=data,
+        data_json=Markup(script_json(data)),
+        style=Markup((here / "page.css").read_text(encoding="utf-8")),
+        script=Markup((here / "page.js").read_text(encoding="utf-8")),
+        mark_kinds=MARK_KINDS,
+    )

@@ -1,0 +1,256 @@
+"""Every benchmark in one run, each figure beside its floor or peer measured in the same run (the
+machines are noisy: ratios taken together are what can be compared), ending with one summary line:
+
+    replay N ev/s (Rx eventsourcing) | verify N ev/s | append N ev/s durable | adj act p50 N ms (Rx python -c pass)
+
+    python bench/run.py [--quick] [--games bacdef,demonbrave] [--events N] [--pg]
+
+``make bench`` runs it (``make bench BENCH_ARGS=--quick`` for the short run). ``--pg`` adds the
+PostgreSQL load benchmark (bench/pg_load.py) with a small number of processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import msgspec  # noqa: E402
+
+from adjudicator import registry  # noqa: E402
+from adjudicator.service import MatchService, MemoryStore, fold_stored, open_store  # noqa: E402
+from bench import gen  # noqa: E402
+from events.chain import verify_chain  # noqa: E402
+from events.envelope import Draft, canonical, to_line  # noqa: E402
+
+ROWS: list[tuple[str, str, str]] = []  # (what, figure, beside it)
+
+
+def row(what: str, figure: str, beside: str = "") -> None:
+    ROWS.append((what, figure, beside))
+    print(f"  {what:<46} {figure:>16}  {beside}", flush=True)
+
+
+def rate(n: int, seconds: float) -> float:
+    return n / seconds if seconds > 0 else float("inf")
+
+
+def timed(f: Callable[[], Any]) -> float:
+    t0 = time.perf_counter()
+    f()
+    return time.perf_counter() - t0
+
+
+def best(f: Callable[[], Any], repeat: int) -> float:
+    return min(timed(f) for _ in range(repeat))
+
+
+# -- the corpus ----------------------------------------------------------------------------------------
+def sealed(game: str, total: int) -> list[list[Any]]:
+    """Stored (sealed) events of matches of ``game`` adding up to ``total`` lines."""
+    svc = MatchService(MemoryStore())
+    out = []
+    for k, lines in enumerate(gen.matches(game, total)):
+        text = [msgspec.json.encode(x).decode() for x in lines]
+        out.append(svc.import_lines(text, match_id=f"{game}-{k}").events)
+    return out
+
+
+# -- the peer ----------------------------------------------------------------------------------------
+def eventsourcing_replay(corpus: list[list[Any]], workdir: str) -> float | None:
+    """Events/s of the eventsourcing library replaying the same number of events, of the same
+    fields, from its SQLite recorder (one aggregate per match). None when it is not installed."""
+    try:
+        os.environ["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
+        os.environ["SQLITE_DBNAME"] = os.path.join(workdir, "eventsourcing.sqlite")
+        from eventsourcing.application import Application
+        from eventsourcing.domain import Aggregate, event
+    except ImportError:
+        return None
+
+    class Table(Aggregate):
+        @event("Acted")
+        def act(self, type: str, by: str, fields: dict) -> None:
+            self.n = getattr(self, "n", 0) + 1
+
+    app = Application()
+    ids = []
+    for events in corpus:
+        t = Table()
+        for e in events:
+            t.act(type=e.type, by=e.by, fields=e.fields)
+        app.save(t)
+        ids.append(t.id)
+    n = sum(len(m) for m in corpus)
+    return rate(n, best(lambda: [app.repository.get(i) for i in ids], 3))
+
+
+# -- the benchmarks ---------------------------------------------------------------------------------------
+def bench_replay(game: str, corpus: list[list[Any]], peer: float | None) -> float:
+    n = sum(len(m) for m in corpus)
+    lines = [to_line(e).encode() for m in corpus for e in m]
+    replay = rate(n, best(lambda: [fold_stored(m) for m in corpus], 2))
+    floor = rate(n, best(lambda: [msgspec.json.decode(x) for x in lines], 3))
+    row(f"replay with rule checks, {game} ({n} ev)", f"{replay:,.0f} ev/s",
+        f"JSON decode alone {floor:,.0f} ev/s" + (f"; x{replay / peer:.2f} eventsourcing ({peer:,.0f} ev/s)" if peer else ""))
+    return replay
+
+
+def sqlite_store(path: str, corpus: list[list[Any]]):
+    store = open_store(path)
+    for m in corpus:
+        store.append_stored(m, 0)
+    return store
+
+
+def bench_verify(corpus: list[list[Any]], workdir: str, label: str) -> float:
+    path = os.path.join(workdir, f"verify-{label}.sqlite3")
+    store = sqlite_store(path, corpus)
+    svc = MatchService(store)
+    ids = [m[0].match_id for m in corpus]
+    n = sum(len(m) for m in corpus)
+    verify = rate(n, best(lambda: [svc.verify(i) for i in ids], 2))
+    chain = rate(n, best(lambda: [verify_chain(store.read(i), i) for i in ids], 2))
+
+    def read_and_hash() -> None:
+        con = sqlite3.connect(path)
+        for r in con.execute("SELECT match_id, seq, type, by, recorded_at, payload, prev, hash FROM events"):
+            hashlib.sha256("".join(map(str, r)).encode()).hexdigest()
+        con.close()
+
+    floor = rate(n, best(read_and_hash, 3))
+    bodies = [canonical(e.flat(with_hash=False)) for m in corpus for e in m]
+    sha = rate(n, best(lambda: [hashlib.sha256(b).hexdigest() for b in bodies], 3))
+    row(f"adj verify: chain + re-adjudication ({label})", f"{verify:,.0f} ev/s", f"reading + hashing every row {floor:,.0f} ev/s")
+    row(f"hash chain alone, from SQLite ({label})", f"{chain:,.0f} ev/s", f"bare SHA-256 {sha:,.0f} ev/s")
+    store.close()
+    return verify
+
+
+def bench_import(corpus: list[list[Any]], workdir: str, label: str) -> float:
+    texts = [[to_line(e) for e in m] for m in corpus]
+    n = sum(len(m) for m in corpus)
+    k = [0]
+
+    def run() -> None:
+        k[0] += 1
+        store = open_store(os.path.join(workdir, f"import-{label}-{k[0]}.sqlite3"))
+        svc = MatchService(store)
+        for t in texts:
+            svc.import_lines(t)
+        store.close()
+
+    imported = rate(n, best(run, 1))
+
+    def floor() -> None:
+        k[0] += 1
+        con = sqlite3.connect(os.path.join(workdir, f"plain-{k[0]}.sqlite3"))
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=FULL")
+        con.execute("CREATE TABLE events (match_id TEXT, seq INTEGER, payload TEXT, UNIQUE(match_id, seq))")
+        con.executemany("INSERT INTO events VALUES (?, ?, ?)", ((e.match_id, e.seq, to_line(e)) for m in corpus for e in m))
+        con.commit()
+        con.close()
+
+    plain = rate(n, best(floor, 1))
+    row(f"bulk import, adj import ({label})", f"{imported:,.0f} ev/s", f"executemany + one COMMIT {plain:,.0f} ev/s")
+    return imported
+
+
+def bench_append(workdir: str, count: int) -> float:
+    store = open_store(os.path.join(workdir, "append.sqlite3"))
+    draft = Draft(type="take", by="alice", recorded_at="2026-01-01T00:00:00Z", fields={"player": "alice", "count": 1})
+
+    def ours() -> None:
+        for i in range(count):
+            store.append("m", [draft], i)
+
+    durable = rate(count, timed(ours))
+    store.close()
+    con = sqlite3.connect(os.path.join(workdir, "append-plain.sqlite3"), isolation_level=None)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=FULL")
+    con.execute("CREATE TABLE events (match_id TEXT, seq INTEGER, payload TEXT, UNIQUE(match_id, seq))")
+
+    def plain() -> None:
+        for i in range(count):
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("INSERT INTO events VALUES (?, ?, ?)", ("m", i + 1, "x" * 120))
+            con.execute("COMMIT")
+
+    floor = rate(count, timed(plain))
+    con.close()
+    row(f"durable append, one action at a time ({count})", f"{durable:,.0f} ev/s",
+        f"plain INSERT+COMMIT, same pragmas {floor:,.0f} ev/s (x{floor / durable:.2f})")
+    return durable
+
+
+def bench_act(workdir: str, game: str, repeat: int) -> tuple[float, float]:
+    """p50 of `adj act` entering the last actions of a recorded match, one process each."""
+    match = max(gen.recorded_matches(game), key=len)
+    lines = [msgspec.json.encode(x).decode() for x in match]
+    keep = max(2, len(lines) - repeat)
+    store = os.path.join(workdir, "act.sqlite3")
+    head = os.path.join(workdir, "head.jsonl")
+    with open(head, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines[:keep]) + "\n")
+    adj = os.path.join(os.path.dirname(sys.executable), "adj")
+    env = dict(os.environ, ADJ_STORE=store)
+    subprocess.run([adj, "import", head, "--id", "a"], env=env, check=True, capture_output=True)
+    times = []
+    for x in match[keep:]:
+        fields = [f"{k}={msgspec.json.encode(v).decode()}" for k, v in x.items() if k not in ("type", "by")]
+        t = timed(lambda: subprocess.run([adj, "act", "a", x["type"], *fields, "--by", x["by"]], env=env, capture_output=True))
+        times.append(t)
+    p50 = statistics.median(times) * 1000
+    base = statistics.median(timed(lambda: subprocess.run([sys.executable, "-c", "pass"])) for _ in range(max(5, len(times)))) * 1000
+    row(f"adj act p50, {game} ({keep}-event match)", f"{p50:,.0f} ms", f"python -c pass {base:,.0f} ms (x{p50 / base:.1f})")
+    return p50, base
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="small sizes: the summary in under 2 minutes")
+    ap.add_argument("--games", default="", help="comma-separated games (default: every registered game)")
+    ap.add_argument("--events", type=int, default=0, help="events per game for replay (default 10k quick, 100k full)")
+    ap.add_argument("--pg", action="store_true", help="add the PostgreSQL load benchmark")
+    args = ap.parse_args(argv)
+    games = [g for g in (args.games.split(",") if args.games else registry.names()) if g]
+    total = args.events or (10_000 if args.quick else 100_000)
+    print(f"benchmarks on {os.cpu_count()} cores, python {sys.version.split()[0]}; {total:,} events per game"
+          + (" (quick)" if args.quick else ""), flush=True)
+    with tempfile.TemporaryDirectory() as workdir:
+        corpora = {}
+        for g in games:
+            corpora[g] = sealed(g, total)
+            print(f"  {g}: {len(corpora[g])} matches, {sum(map(len, corpora[g])):,} events ({gen.source(g)})", flush=True)
+        peer = eventsourcing_replay(corpora[games[0]], workdir)
+        replays = {g: bench_replay(g, c, peer) for g, c in corpora.items()}
+        first = corpora[games[0]]
+        small = first[: max(1, len(first) // 10)] if not args.quick else first
+        verify = bench_verify(small, workdir, games[0])
+        bench_import(small, workdir, games[0])
+        append = bench_append(workdir, 200 if args.quick else 1000)
+        p50, base = bench_act(workdir, "bacdef" if "bacdef" in games else games[0], 8 if args.quick else 20)
+        if args.pg:
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "pg_load.py"), "--procs", "8", "--events", "800"], check=False)
+    slowest = min(replays, key=replays.get)
+    ratio = f" (x{replays[slowest] / peer:.2f} eventsourcing)" if peer else ""
+    print(f"replay {replays[slowest]:,.0f} ev/s{ratio} | verify {verify:,.0f} ev/s | append {append:,.0f} ev/s durable"
+          f" | adj act p50 {p50:,.0f} ms (x{p50 / base:.1f} python -c pass)")
+
+
+if __name__ == "__main__":
+    main()

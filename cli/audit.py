@@ -1,0 +1,308 @@
+"""``adj audit`` (checkpoints and proofs), ``adj judges`` and ``adj players`` (registered keys); docs/audit.md.
+
+Registered on ``cli.main.main`` when that module is loaded. Like every command, these import the
+library inside the command; ``cryptography`` is imported only when a key is made, read or checked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from cli.errors import BadInput, IntegrityFailure
+from cli.main import Env, command, main, read_text
+
+KEY_HELP = "The checkpoint signing key (PEM); default: this user's, created on first use."
+
+
+def _key(path: str | None, *, create: bool = True) -> Any:
+    from adjudicator.audit import signing_key
+
+    try:
+        return signing_key(path, create=create)
+    except ValueError as exc:
+        raise BadInput(str(exc), {"error": "key", "message": str(exc)}) from None
+
+
+def signing_key_or_none(path: str | None) -> Any:
+    """A judge's or player's key (--judge-key, --player-key or their variables); None if not given."""
+    return _key(path, create=False) if path else None
+
+
+def _pubkeys(paths: Sequence[str]) -> list[str]:
+    from adjudicator.audit import read_public_key
+
+    try:
+        return [read_public_key(p) for p in paths]
+    except ValueError as exc:
+        raise BadInput(str(exc), {"error": "key", "message": str(exc)}) from None
+
+
+def _write_or_print(data: dict[str, Any], out: str | None, summary: str) -> None:
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    click.echo(summary)
+
+
+def _auditor(env: Env, write: bool = False) -> Any:
+    from adjudicator.audit import Auditor
+
+    return Auditor(env.store(write))
+
+
+@main.group("audit")
+def audit_group() -> None:
+    """Signed checkpoints of the store's Merkle tree, and proofs anyone can check."""
+
+
+@command(audit_group, "checkpoint")
+@click.option("--key", "key_path", metavar="FILE", help=KEY_HELP)
+@click.option("--list", "list_", is_flag=True, help="List the checkpoints recorded so far instead.")
+def audit_checkpoint(env: Env, key_path: str | None, list_: bool) -> None:
+    """Bring everything recorded into the tree and sign its size and root (at a round's end)."""
+    from adjudicator.audit import fingerprint
+
+    auditor = _auditor(env, write=not list_)
+    if list_:
+        cps = auditor.checkpoints()
+        rows = [{**cp.to_json(), "key": fingerprint(cp.public_key)} for cp in cps]
+        env.emit({"checkpoints": rows},
+                 [f"size {c.tree_size}  root {c.root}  {c.created_at}  key {fingerprint(c.public_key)}" for c in cps]
+                 or ["no checkpoints yet"])
+        return
+    cp = auditor.checkpoint(_key(key_path))
+    data = {**cp.to_json(), "key": fingerprint(cp.public_key)}
+    env.emit(data, [f"checkpoint: tree size {cp.tree_size}, root {cp.root}, signed by key {data['key']}"])
+
+
+@command(audit_group, "pubkey", uses_store=False)
+@click.option("--key", "key_path", metavar="FILE", help=KEY_HELP)
+def audit_pubkey(env: Env, key_path: str | None) -> None:
+    """Print the public half of the checkpoint key (PEM), to hand to auditors."""
+    from adjudicator.audit import fingerprint, public_pem
+
+    key = _key(key_path)
+    env.emit({"public_key": key.public_key, "key": fingerprint(key.public_key)}, [public_pem(key.public_key).rstrip()])
+
+
+@command(audit_group, "prove")
+@click.argument("match_id", metavar="MATCH")
+@click.argument("seq", type=int, required=False)
+@click.option("--out", metavar="FILE", help="Write the proof to FILE (default: print it).")
+def audit_prove(env: Env, match_id: str, seq: int | None, out: str | None) -> None:
+    """The inclusion proof of event SEQ of MATCH (default: its head) under the latest checkpoint."""
+    proof = _auditor(env).prove(match_id, seq)
+    _write_or_print(proof, out, f"wrote the proof of leaf {proof['leaf_index']} to {out}")
+
+
+def _checkpoint_arg(auditor: Any, text: str) -> Any:
+    """A checkpoint file, or the tree size of a checkpoint in the store."""
+    from adjudicator.audit import parse_checkpoint
+
+    if text.isdigit():
+        return auditor.stored_checkpoint(int(text))
+    try:
+        return parse_checkpoint(json.loads(read_text(text)))
+    except (OSError, ValueError) as exc:
+        raise click.BadParameter(f"{text!r} is neither a tree size nor a checkpoint file ({exc})") from None
+
+
+@command(audit_group, "consistency")
+@click.argument("old", metavar="OLD")
+@click.argument("new", metavar="NEW")
+@click.option("--out", metavar="FILE", help="Write the proof to FILE (default: print it).")
+def audit_consistency(env: Env, old: str, new: str, out: str | None) -> None:
+    """The proof that checkpoint NEW extends checkpoint OLD (each a checkpoint file or a tree size)."""
+    auditor = _auditor(env)
+    proof = auditor.consistency(_checkpoint_arg(auditor, old), _checkpoint_arg(auditor, new))
+    _write_or_print(proof, out, f"wrote the consistency proof of sizes {proof['old']['tree_size']} "
+                                f"and {proof['new']['tree_size']} to {out}")
+
+
+@command(audit_group, "check-proof", uses_store=False)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--pubkey", "pubkeys", multiple=True, required=True, metavar="FILE",
+              help="A public key trusted to sign checkpoints (repeatable).")
+def audit_check_proof(env: Env, file: str, pubkeys: Sequence[str]) -> None:
+    """Check a proof file with nothing but the proof and the public key (exit 3 if it fails)."""
+    from adjudicator.audit import ProofError, check_proof
+
+    keys = _pubkeys(pubkeys)
+    try:
+        obj = json.loads(read_text(file))
+    except ValueError as exc:
+        raise BadInput(f"{file} is not JSON ({exc})", {"error": "malformed", "message": str(exc)}) from None
+    try:
+        report = check_proof(obj, keys)
+    except ProofError as exc:
+        raise IntegrityFailure(f"the proof does not verify: {exc}",
+                               {"ok": False, "error": "integrity", "message": str(exc)}) from None
+    lines = [f"ok: {report.kind} proof verifies"]
+    lines += [f"  checkpoint: tree size {c['tree_size']}, root {c['root']}, key {c['key']}" for c in report.checkpoints]
+    for leaf in report.leaves:
+        if leaf.get("kind") == "event":
+            lines.append(f"  includes {leaf['match_id']} seq {leaf['seq']} (hash {leaf['hash']})")
+        else:
+            lines.append(f"  includes a {leaf.get('kind')} leaf")
+    lines += [f"  seq {s['seq']} signed by {s['role']} {s['signer']}" for s in report.signers]
+    env.emit({"ok": True, "kind": report.kind, "checkpoints": report.checkpoints, "leaves": report.leaves,
+              "signers": report.signers}, lines)
+
+
+# -- judges ---------------------------------------------------------------------------------------
+@main.group("judges")
+def judges_group() -> None:
+    """The judges' public keys registered in the store (their decisions must then be signed)."""
+
+
+def _add_key(env: Env, role: str, name: str, pubkey: str, key_path: str | None) -> None:
+    """Register NAME's key for ROLE: by the organiser while no judge is registered, then only with
+    a registered judge's key; recorded and checkpointed at once."""
+    from adjudicator.audit import Auditor, fingerprint
+    from adjudicator.judges import register_key
+
+    store = env.store(write=True)
+    public_key = _pubkeys([pubkey])[0]
+    judges = [k for k in store.audit_keys() if k.role == "judge"]
+    by = "organiser"
+    if judges:
+        key = env.judge_signing_key()
+        match = [k for k in judges if key is not None and k.public_key == key.public_key]
+        if not match:
+            raise BadInput(f"judges are registered already: adding a {role} takes a registered judge's key "
+                           "(--judge-key FILE or ADJ_JUDGE_KEY)", {"error": "signature_required"})
+        by = match[0].name
+    auditor = Auditor(store)
+    try:
+        record = register_key(store, role, name, public_key, by, auditor.clock())
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="NAME") from None
+    cp = auditor.checkpoint(_key(key_path))
+    env.emit({"role": record.role, "name": record.name, "public_key": record.public_key, "by": record.by,
+              "key": fingerprint(record.public_key), "checkpoint": cp.to_json()},
+             [f"{role} {name} registered (key {fingerprint(public_key)}, by {by}); checkpoint: tree size {cp.tree_size}"])
+
+
+def _list_keys(env: Env, role: str, empty: str) -> None:
+    from adjudicator.audit import fingerprint
+
+    rows = [{"name": k.name, "public_key": k.public_key, "key": fingerprint(k.public_key), "by": k.by,
+             "recorded_at": k.recorded_at} for k in env.store().audit_keys() if k.role == role]
+    env.emit({f"{role}s": rows}, [f"{r['name']}  key {r['key']}  added by {r['by']} at {r['recorded_at']}" for r in rows]
+             or [empty])
+
+
+@command(judges_group, "add")
+@click.argument("name")
+@click.option("--pubkey", "pubkey", required=True, metavar="FILE", help="The judge's public key (PEM or base64).")
+@click.option("--key", "key_path", metavar="FILE", help=KEY_HELP + " Signs the checkpoint made after the key is added.")
+def judges_add(env: Env, name: str, pubkey: str, key_path: str | None) -> None:
+    """Register judge NAME's public key. Once a judge is registered, adding another takes a
+    registered judge's key (--judge-key); each addition is recorded and checkpointed at once."""
+    _add_key(env, "judge", name, pubkey, key_path)
+
+
+@command(judges_group, "list")
+def judges_list(env: Env) -> None:
+    """The registered judges."""
+    _list_keys(env, "judge", "no judges registered: judges' decisions are accepted unsigned")
+
+
+@main.group("players")
+def players_group() -> None:
+    """Players' public keys: a match started when all its players had one is signed by its players."""
+
+
+@command(players_group, "add")
+@click.argument("name")
+@click.option("--pubkey", "pubkey", required=True, metavar="FILE", help="The player's public key (PEM or base64).")
+@click.option("--key", "key_path", metavar="FILE", help=KEY_HELP + " Signs the checkpoint made after the key is added.")
+def players_add(env: Env, name: str, pubkey: str, key_path: str | None) -> None:
+    """Register player NAME's public key. In every match started afterwards whose players all have
+    keys, each player's actions must be signed with that player's key (--player-key at the table's
+    terminal). Once judges are registered, adding a player takes a judge's key."""
+    _add_key(env, "player", name, pubkey, key_path)
+
+
+@command(players_group, "list")
+def players_list(env: Env) -> None:
+    """The registered players."""
+    _list_keys(env, "player", "no players registered: players' actions are accepted unsigned")
+
+
+def signing_modes(store: Any) -> dict[str, str]:
+    """For ``adj matches``: "players" for a match its players sign, "judges" for one with signed
+    judges' decisions only; matches with no signature are left out."""
+    from adjudicator.judges import match_signing_modes
+
+    return match_signing_modes(store)
+
+
+# -- export and verify with proofs ------------------------------------------------------------------
+def write_match_proof(env: Env, match_id: str, path: str) -> None:
+    """``adj export MATCH --with-proof PATH``: the proof that the exported file is complete."""
+    proof = _auditor(env).match_proof(match_id)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(proof, indent=1, ensure_ascii=False) + "\n")
+
+
+def verify_file(env: Env, file: str, proof_path: str | None, pubkeys: Sequence[str]) -> None:
+    """``adj verify FILE``: adjudicate the sealed file, and check its proof when there is one."""
+    import os
+
+    from adjudicator.audit import ProofError, check_match_file
+    from adjudicator.service import MatchService, MemoryStore
+
+    if proof_path is None:
+        stem = file[: -len(".jsonl")] if file.endswith(".jsonl") else file
+        proof_path = stem + ".proof.json" if os.path.exists(stem + ".proof.json") else None
+    lines = read_text(file).splitlines()
+    report = MatchService(MemoryStore()).check_lines(lines)
+    if report.rejections or report.match is None:
+        first = report.rejections[0] if report.rejections else None
+        text = f"line {first.line}: {first.rule}: {first.message}" if first else "no event"
+        raise IntegrityFailure(f"{file} does not adjudicate: {text}", {"ok": False, "file": file, "message": text})
+    data: dict[str, Any] = {"ok": True, "file": file, "events": report.accepted, "proof": None}
+    out = [f"{file}: ok: {report.accepted} events, chain intact, re-adjudicated"]
+    if proof_path is not None:
+        try:
+            proof = json.loads(read_text(proof_path))
+            result = check_match_file(report.match.events, proof, _pubkeys(pubkeys))
+        except (ValueError, ProofError) as exc:
+            raise IntegrityFailure(f"{file}: the proof {proof_path} does not verify: {exc}",
+                                   {"ok": False, "file": file, "proof": proof_path, "message": str(exc)}) from None
+        data["proof"] = {"file": proof_path, **result}
+        out.append(f"  complete: its head seq {result['head_seq']} is in the tree of size {result['tree_size']} "
+                   f"signed by key {result['key']}" + ("" if pubkeys else " (not pinned: give --pubkey)"))
+        out += [f"  seq {s['seq']} {s['type']} signed by {s['role']} {s['signer']}" for s in result["signers"]]
+    else:
+        out.append("  no proof file: the file cannot show that nothing was cut off its end")
+    env.emit(data, out)
+
+
+def verify_store_ledger(env: Env, pubkeys: Sequence[str], data: dict[str, Any], lines: list[str]) -> bool:
+    """``adj verify`` over the whole store: the audit tree, checkpoints and signatures."""
+    from adjudicator.audit import Auditor
+
+    report = Auditor(env.store()).verify(_pubkeys(pubkeys))
+    data["audit"] = {"ok": report.ok, "leaves": report.leaves, "pending": report.pending,
+                     "checkpoints": report.checkpoints, "problems": report.problems, "decisions": report.decisions}
+    if report.checkpoints or report.leaves:
+        lines.append(f"audit tree: {report.leaves} leaves, {len(report.checkpoints)} checkpoint(s)"
+                     + (f", {report.pending} entries not yet under a checkpoint" if report.pending else ""))
+    lines += [f"  {d['match_id']} seq {d['seq']} {d['type']}: signed by judge {d['signer']}"
+              for d in report.decisions if d["role"] == "judge"]
+    by_players: dict[str, int] = {}
+    for d in report.decisions:
+        if d["role"] == "player":
+            by_players[d["match_id"]] = by_players.get(d["match_id"], 0) + 1
+    lines += [f"  {mid}: {n} action(s) signed by their players" for mid, n in sorted(by_players.items())]
+    lines += [f"FAILED: {p}" for p in report.problems]
+    return report.ok

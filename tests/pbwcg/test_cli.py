@@ -1,0 +1,61 @@
+"""PBWCG from the command line: new with deck files, act, legal with the checks owed, explain,
+correct with --with, and deck check naming every problem."""
+
+from __future__ import annotations
+
+import json
+
+from tests.test_cli import Adj, ok
+
+P1 = "fixtures/pbwcg/deck-p1.sample.json"
+P2 = "fixtures/pbwcg/deck-p2.sample.json"
+
+
+def started(tmp_path) -> Adj:
+    adj = Adj(tmp_path / "s.sqlite3")
+    ok(adj("new", "pbwcg", "--player", "P1", "--player", "P2", "--deck", f"P1={P1}", "--deck", f"P2={P2}", "--id", "m", "--by", "P1"))
+    ok(adj("act", "m", "initial_pcs_placed", "player=P1", 'pcs=["A1","A2"]', "--by", "P1"))
+    ok(adj("act", "m", "initial_pcs_placed", "player=P2", 'pcs=["B1","B2"]', "--by", "P2"))
+    ok(adj("act", "m", "battle_started", 'confirmations=["P1","P2"]', "--by", "P1"))
+    ok(adj("act", "m", "turn_started", "turn=1", "--by", "P2"))
+    ok(adj("act", "m", "tie_break", 'members=["A2","B1"]', 'assignment={"A2":[1,2,3],"B1":[4,5,6]}', "rolls=[5]",
+           'order=["B1","A2"]', "--by", "P1"))
+    return adj
+
+
+def test_a_battle_from_the_command_line(tmp_path):
+    adj = started(tmp_path)
+    hand = '["X","Y","Z","W","A3"]'
+    ok(adj("act", "m", "cards_drawn", "player=P1", f"cards={hand}", "--by", "P1"))
+    ok(adj("act", "m", "cards_drawn", "player=P2", 'cards=["P2F01","P2F02","P2F03","P2F04","P2F05"]', "--by", "P2"))
+    refused = adj("act", "m", "card_set", "player=P2", "card=P2F01", "set_slot=1", "--by", "P2")
+    assert refused.exit_code == 1 and "PBW-TURN-4" in refused.output
+    for p in ("P1", "P2"):
+        ok(adj("act", "m", "pl_turn_ended", f"player={p}", "--by", p))
+    ok(adj("act", "m", "field_step_ended", "--by", "P1"))
+    ok(adj("act", "m", "main_turn_started", "actor=B1", "--by", "P2"))
+    legal = ok(adj("legal", "m")).stdout
+    assert "P2: normal_attack actor=B1 target=<A1|A2>" in legal and "P1 declares, P2 rolls" in legal
+    ok(adj("act", "m", "normal_attack", "actor=B1", "target=A2", "--by", "P2"))
+    state = json.loads(ok(adj("state", "m", "--json")).stdout)
+    view = state.get("state", state)
+    assert view["players"]["P1"]["hp"] == 18 and view["characters"]["A2"]["endurance"] == 6
+    explained = json.loads(ok(adj("explain", "m", "A2", "B1", "--json")).stdout)
+    assert (explained["hp_damage"], explained["endurance_damage"]) == (3, 0)
+    order = json.loads(ok(adj("explain", "m", "--json")).stdout)
+    assert order["order"] == ["B1", "A2", "A1", "B2"] and order["pl_order"] == ["P1", "P2"]
+
+
+def test_deck_check_names_every_problem(tmp_path):
+    adj = Adj(tmp_path / "s.sqlite3")
+    ok(adj("deck", "check", "pbwcg", P1))
+    deck = json.loads(open(P1, encoding="utf-8").read())
+    deck["deck"][5]["name"] = "pc a2"
+    deck["deck"].append(dict(deck["deck"][0], id="Q", hp=-1, name="Q"))
+    deck["deck"] += [dict(deck["deck"][-2], id=f"R{i}", name=f"R{i}") for i in range(2)]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(deck))
+    out = adj("deck", "check", "pbwcg", str(bad))
+    assert out.exit_code == 1
+    assert [line.split(":")[0] for line in out.output.splitlines()] == ["PBW-DECK-3", "PBW-DECK-4", "PBW-DECK-9"]
+    assert "41 cards" in out.output and "'PC A2' and 'pc a2'" in out.output

@@ -1,0 +1,146 @@
+"""`adj audit ...`, `adj export --with-proof`, `adj verify FILE` and the whole-store `adj verify`, on
+the toy game nim: exit codes, what is printed, and proofs checked with nothing but the public key."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from tests.test_cli import Adj, fails, ok
+
+
+@pytest.fixture
+def adj(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("ADJ_JUDGE_KEY", raising=False)
+    return Adj(tmp_path / "store.sqlite3")
+
+
+@pytest.fixture
+def m(adj):
+    """Match "m": alice took 3 (seq 2), bob's take of 4 refused, bob took 2 (seq 3)."""
+    ok(adj("new", "nim", "--player", "alice", "--player", "bob", "--opt", "pile=9", "--id", "m"))
+    ok(adj("act", "m", "take", "player=alice", "count=3", "--by", "alice"))
+    assert adj("act", "m", "take", "player=bob", "count=4", "--by", "bob").exit_code == 1
+    ok(adj("act", "m", "take", "player=bob", "count=2", "--by", "bob"))
+    return "m"
+
+
+def test_the_first_checkpoint_creates_an_owner_only_key(adj, m, tmp_path):
+    r = ok(adj("audit", "checkpoint", "--json"))
+    cp = json.loads(r.stdout)
+    assert cp["tree_size"] == 4 and cp["body"] == f"adjudicator-checkpoint/1\n4\n{cp['root']}\n{cp['created_at']}\n"
+    path = tmp_path / "data" / "adjudicator" / "audit-key.pem"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
+    pem = ok(adj("audit", "pubkey")).stdout
+    assert pem.startswith("-----BEGIN PUBLIC KEY-----") and pem == (tmp_path / "data" / "adjudicator" / "audit-key.pem.pub").read_text()
+    again = json.loads(ok(adj("audit", "checkpoint", "--json")).stdout)
+    assert (again["tree_size"], again["root"], again["key"]) == (4, cp["root"], cp["key"])
+    listed = ok(adj("audit", "checkpoint", "--list")).stdout.splitlines()
+    assert len(listed) == 2 and listed[0].startswith(f"size 4  root {cp['root']}")
+
+
+def test_prove_and_check_proof_with_only_the_public_key(adj, m, tmp_path):
+    ok(adj("audit", "checkpoint"))
+    (tmp_path / "pub.pem").write_text(ok(adj("audit", "pubkey")).stdout)
+    ok(adj("audit", "prove", "m", "--out", str(tmp_path / "head.json")), "wrote the proof of leaf 3 to "
+       f"{tmp_path / 'head.json'}\n")
+    r = ok(adj("audit", "check-proof", str(tmp_path / "head.json"), "--pubkey", str(tmp_path / "pub.pem")))
+    assert r.stdout.splitlines()[0] == "ok: inclusion proof verifies"
+    assert "includes m seq 3 (hash " in r.stdout
+    other = tmp_path / "other.pem"
+    from events.signing import create_signing_key
+
+    create_signing_key(str(other))
+    r = adj("audit", "check-proof", str(tmp_path / "head.json"), "--pubkey", str(other) + ".pub")
+    assert r.exit_code == 3 and "the proof does not verify: the checkpoint of tree size 4 is signed by key" in r.stderr
+    proof = json.loads((tmp_path / "head.json").read_text())
+    proof["leaf"] = proof["leaf"].replace('"seq":3', '"seq":2')
+    (tmp_path / "bad.json").write_text(json.dumps(proof))
+    fails(adj("audit", "check-proof", str(tmp_path / "bad.json"), "--pubkey", str(tmp_path / "pub.pem")), 3,
+          "the proof does not verify: leaf 3 is not in the tree of size 4 that the checkpoint signs\n")
+
+
+def test_consistency_between_stored_sizes_and_saved_checkpoints(adj, m, tmp_path):
+    (tmp_path / "old.json").write_text(ok(adj("audit", "checkpoint", "--json")).stdout)
+    ok(adj("act", "m", "take", "player=alice", "count=1", "--by", "alice"))
+    ok(adj("audit", "checkpoint"))
+    (tmp_path / "pub.pem").write_text(ok(adj("audit", "pubkey")).stdout)
+    ok(adj("audit", "consistency", str(tmp_path / "old.json"), "5", "--out", str(tmp_path / "c.json")))
+    r = ok(adj("audit", "check-proof", str(tmp_path / "c.json"), "--pubkey", str(tmp_path / "pub.pem")))
+    assert r.stdout.splitlines()[0] == "ok: consistency proof verifies"
+    proof = json.loads(ok(adj("audit", "consistency", "4", "5")).stdout)
+    assert (proof["proof"], proof["old"]["tree_size"], proof["new"]["tree_size"]) == ("consistency", 4, 5)
+    r = adj("audit", "consistency", "4", "7")
+    assert r.exit_code == 2 and "no checkpoint of tree size 7 in the store" in r.stderr
+
+
+def test_export_with_proof_and_verify_file(adj, m, tmp_path):
+    ok(adj("audit", "checkpoint"))
+    (tmp_path / "pub.pem").write_text(ok(adj("audit", "pubkey")).stdout)
+    exported = ok(adj("export", "m", "--with-proof", str(tmp_path / "m.proof.json"))).stdout
+    (tmp_path / "m.jsonl").write_text(exported)
+    r = ok(adj("verify", str(tmp_path / "m.jsonl"), "--pubkey", str(tmp_path / "pub.pem")))
+    assert r.stdout.splitlines()[1] == "  complete: its head seq 3 is in the tree of size 4 signed by key " + \
+        json.loads(ok(adj("audit", "pubkey", "--json")).stdout)["key"]
+    # every exported line stays a match line for adj check and adj import
+    r = adj("check", str(tmp_path / "m.jsonl"), "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["accepted"] == 3
+    # cut off the last line, keep the proof beside it under the same stem: caught
+    (tmp_path / "cut.jsonl").write_text("".join(exported.splitlines(keepends=True)[:-1]))
+    (tmp_path / "cut.proof.json").write_text((tmp_path / "m.proof.json").read_text())
+    r = adj("verify", str(tmp_path / "cut.jsonl"))
+    assert r.exit_code == 3 and "the file ends at m seq 2; the proven head is m seq 3: events were cut off" in r.stderr
+    # without a proof the file still verifies as a chain, and says what it cannot show
+    os.remove(tmp_path / "cut.proof.json")
+    r = ok(adj("verify", str(tmp_path / "cut.jsonl")))
+    assert r.stdout.splitlines()[1] == "  no proof file: the file cannot show that nothing was cut off its end"
+
+
+def test_export_with_proof_needs_a_checkpoint(adj, m, tmp_path):
+    r = adj("export", "m", "--with-proof", str(tmp_path / "p.json"))
+    assert r.exit_code == 2 and "m seq 3 is not in the audit tree yet: make a checkpoint with adj audit checkpoint" in r.stderr
+
+
+def test_verify_over_the_store_reports_the_tree_and_a_removed_rejection(adj, m, tmp_path):
+    ok(adj("audit", "checkpoint"))
+    r = ok(adj("verify"))
+    assert r.stdout.splitlines()[1:] == ["audit tree: 4 leaves, 1 checkpoint(s)"]
+    adj.sql("DELETE FROM rejections")
+    r = adj("verify", "--json")
+    assert r.exit_code == 3
+    data = json.loads(r.stdout)
+    assert data["ok"] is False and data["audit"]["problems"] == [
+        "leaf 2: a rejected attempt of m is no longer in the store (removed)"]
+
+
+def test_adj_starts_without_cryptography():
+    code = "import sys, cli.main; print(sorted(m for m in ('cryptography', 'events.signing') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out == "[]\n"
+
+
+def test_verify_names_a_match_whose_verdicts_differ_under_the_current_rules(adj, m, monkeypatch):
+    """A rules upgrade made visible: the stored take of 3 would now be refused."""
+    from tests import toygame
+
+    check = toygame.GAME.check
+
+    def stricter(state, event, ctx):
+        if isinstance(event, toygame.Take) and event.count == 3:
+            raise toygame.Violation("NIM-TAKE-1", "at most 2 stones under the new rules")
+        return check(state, event, ctx)
+
+    monkeypatch.setattr(toygame.GAME, "check", stricter)
+    r = adj("verify", "--json")
+    assert r.exit_code == 3
+    rows = {row["match_id"]: row for row in json.loads(r.stdout)["matches"]}
+    assert rows["m"]["ok"] is False
+    assert rows["m"]["error"] == ("integrity failure in m at seq 2: stored 'take' no longer adjudicates: "
+                                  "NIM-TAKE-1: at most 2 stones under the new rules")

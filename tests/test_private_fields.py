@@ -1,0 +1,73 @@
+"""Private fields of events (Game.private_fields, Game.redact) hidden from the players who may
+not know them, in `adj log --as`, `adj replay --as` and `adj export --as` (BAC-HID-4, DB-HID-1)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from adjudicator import registry
+from adjudicator.kit import HIDDEN
+from tests.test_cli import Adj, fails, ok
+from tests.test_cli_bacdef import deck, placed  # noqa: F401  (fixtures)
+
+
+@pytest.fixture
+def adj(tmp_path):
+    return Adj(tmp_path / "store.sqlite3")
+
+
+def test_redact_hides_a_private_field_from_everyone_but_its_owner_and_the_judge():
+    game = registry.get("bacdef")
+    fields = {"player": "alice", "card_ids": ["alice-1", "alice-2"]}
+    players = ("alice", "bob")
+    assert game.redact("place_guards", "alice", fields, "bob", players) == {"player": "alice", "card_ids": HIDDEN}
+    assert game.redact("place_guards", "alice", fields, "alice", players) == fields
+    assert game.redact("place_guards", "alice", fields, None, players) == fields
+    assert game.redact("place_guards", "alice", fields, "judge", players) == fields
+    # a field no rule makes private is shown to everyone
+    assert game.redact("decide_first_player", "judge", {"first_player": "bob"}, "alice", players) == {"first_player": "bob"}
+
+
+def test_demonbrave_opening_hands_belong_to_their_seats():
+    game = registry.get("demonbrave")
+    fields = {"p1_cards": ["S3"], "p2_cards": ["H4"]}
+    players = ("alice", "bob")
+    assert game.redact("opening_hands_drawn", "judge", fields, "alice", players) == {"p1_cards": ["S3"], "p2_cards": HIDDEN}
+    assert game.redact("opening_hands_drawn", "judge", fields, "bob", players) == {"p1_cards": HIDDEN, "p2_cards": ["H4"]}
+
+
+def test_log_as_a_player_hides_the_opponents_guards_and_field_card(adj, placed):
+    judge = ok(adj("log", "b")).stdout
+    assert "card_ids=[alice-1,alice-2]" in judge and "card_id=alice-3" in judge
+    bob = ok(adj("log", "b", "--as", "bob")).stdout
+    assert "alice-1" not in bob and "alice-2" not in bob and "alice-3" not in bob
+    assert "card_ids=[bob-1,bob-2]" in bob  # his own
+    rows = json.loads(ok(adj("log", "b", "--as", "bob", "--json")).stdout)["history"]
+    assert [r["fields"].get("card_ids") for r in rows if r["type"] == "place_guards"] == [HIDDEN, ["bob-1", "bob-2"]]
+
+
+def test_a_refused_attempt_keeps_its_rule_but_not_a_message_quoting_a_hidden_card(adj, placed):
+    fails(adj("act", "b", "place_field_card", "player=alice", "card_id=alice-4", "--by", "alice"), 1,
+          "BAC-LIM-4: alice already placed a field card this turn; 'alice-4' stays in hand\n")
+    rows = json.loads(ok(adj("log", "b", "--as", "bob", "--json")).stdout)["history"]
+    refused = [r for r in rows if r.get("rejected")]
+    assert refused == [{"rejected": True, "head_seq": 5, "by": "alice", "type": "place_field_card",
+                        "fields": {"player": "alice", "card_id": HIDDEN}, "rule": "BAC-LIM-4", "message": HIDDEN}]
+    mine = [r for r in json.loads(ok(adj("log", "b", "--as", "alice", "--json")).stdout)["history"] if r.get("rejected")]
+    assert mine[0]["message"] == "alice already placed a field card this turn; 'alice-4' stays in hand"
+
+
+def test_replay_as_a_player_hides_them_too(adj, placed):
+    out = ok(adj("replay", "b", "--as", "bob")).stdout
+    assert "alice-1" not in out and "alice-3" not in out
+
+
+def test_export_as_a_player_is_a_view_without_hashes(adj, placed):
+    lines = [json.loads(x) for x in ok(adj("export", "b", "--as", "bob")).stdout.splitlines()]
+    assert [x["seq"] for x in lines] == [1, 2, 3, 4, 5]
+    assert all("hash" not in x and "prev" not in x for x in lines)
+    assert lines[1]["card_ids"] == HIDDEN and lines[2]["card_ids"] == ["bob-1", "bob-2"] and lines[4]["card_id"] == HIDDEN
+    sealed = [json.loads(x) for x in ok(adj("export", "b")).stdout.splitlines()]
+    assert sealed[1]["card_ids"] == ["alice-1", "alice-2"] and all("hash" in x for x in sealed)
