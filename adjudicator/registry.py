@@ -9,6 +9,7 @@ from adjudicator.protocol import Malformed
 
 _GAMES: dict[str, str] = {
     "bacdef": "adjudicator.games.bacdef:GAME",
+    "builddivide": "adjudicator.games.builddivide:GAME",
     "demonbrave": "adjudicator.games.demonbrave:GAME",
     "pbwcg": "adjudicator.games.pbwcg:GAME",
     "e2drive": "adjudicator.games.e2drive:GAME",

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from cli.help import epilog
 from cli.errors import BadInput, IntegrityFailure
 from cli.main import Env, command, main, read_text
 
@@ -57,7 +58,7 @@ def _auditor(env: Env, write: bool = False) -> Any:
     return Auditor(env.store(write))
 
 
-@main.group("audit")
+@main.group("audit", epilog=epilog("audit"))
 def audit_group() -> None:
     """Signed checkpoints of the store's Merkle tree, and proofs anyone can check."""
 
@@ -157,7 +158,7 @@ def audit_check_proof(env: Env, file: str, pubkeys: Sequence[str]) -> None:
 
 
 # -- judges ---------------------------------------------------------------------------------------
-@main.group("judges")
+@main.group("judges", epilog=epilog("judges"))
 def judges_group() -> None:
     """The judges' public keys registered in the store (their decisions must then be signed)."""
 
@@ -215,7 +216,7 @@ def judges_list(env: Env) -> None:
     _list_keys(env, "judge", "no judges registered: judges' decisions are accepted unsigned")
 
 
-@main.group("players")
+@main.group("players", epilog=epilog("players"))
 def players_group() -> None:
     """Players' public keys: a match started when all its players had one is signed by its players."""
 

@@ -16,7 +16,8 @@ from typing import Any
 
 import click
 
-from cli.errors import IntegrityFailure, Rejected, Unsupported, dumps, translate
+from cli.catalogs import CATALOG_HELP, catalog_for, fill_first_line
+from cli.errors import BadInput, IntegrityFailure, Rejected, Unsupported, dumps, translate
 from cli.help import complete_action, complete_match, epilog, version
 from cli.io import check_arguments, closed_pipe, read_text
 from cli.progress import progress
@@ -289,8 +290,9 @@ def _setup_value(text: str) -> Any:
               help="Another match_started field; KEY=@file.json reads the JSON from a file.")
 @click.option("--id", "match_id", help="The match id (default: GAME-N).")
 @click.option("--by", default="judge", show_default=True, help="Who starts the match.")
+@click.option("--catalog", "catalog_file", metavar="FILE", help=CATALOG_HELP)
 def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks: Sequence[str],
-        setups: Sequence[str], match_id: str | None, by: str) -> None:
+        setups: Sequence[str], match_id: str | None, by: str, catalog_file: str | None) -> None:
     """Start a match of GAME."""
     from adjudicator import registry
     from adjudicator.render import plain
@@ -316,6 +318,8 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
         if "decks" in setup:
             raise click.BadParameter("give the decks either with --deck or with --setup decks=, not both")
         setup["decks"] = deck_lists
+    if catalog_file and not setup.get("catalog"):
+        setup["catalog"] = catalog_for(game, catalog_file, read_text(catalog_file))
     verdict = env.service(write=True).new(game, players, options=options, setup=setup, match_id=match_id, by=by)
     _report(env, verdict, brief=True)  # just the id, for mid=$(adj new ...)
 
@@ -575,16 +579,23 @@ def _verdict_json(v: Any) -> dict[str, Any]:
     return refusal_json(None, v.head_seq, v.type, v.by, v.rule, v.code, v.message, v.line)
 
 
+def _lines(file: str, catalog_file: str | None) -> list[str]:
+    """A match file's lines, with ``--catalog`` put into its match_started when it has none."""
+    lines = read_text(file).splitlines()
+    return fill_first_line(lines, catalog_file, read_text(catalog_file)) if catalog_file else lines
+
+
 @command(uses_store=False)
 @click.argument("file", metavar="FILE.jsonl", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-def check(env: Env, file: str) -> None:
+@click.option("--catalog", "catalog_file", metavar="FILE", help=CATALOG_HELP)
+def check(env: Env, file: str, catalog_file: str | None) -> None:
     """Adjudicate a whole match file, storing nothing. A sealed (exported) file is verified too."""
     from adjudicator.render import outcome_text, plain
     from adjudicator.service import MatchService
     from adjudicator.service import MemoryStore
 
     with progress(f"checking {file}", env.as_json) as bar:
-        report = MatchService(MemoryStore()).check_lines(read_text(file).splitlines(), progress=bar)
+        report = MatchService(MemoryStore()).check_lines(_lines(file, catalog_file), progress=bar)
     m = report.match
     rejected = report.rejections
     out = m.outcome() if m else None
@@ -611,13 +622,14 @@ def check(env: Env, file: str) -> None:
 @command(name="import")
 @click.argument("file", metavar="FILE.jsonl", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--id", "match_id", help="The match id (default: the file's match_id, else the file name).")
-def import_(env: Env, file: str, match_id: str | None) -> None:
+@click.option("--catalog", "catalog_file", metavar="FILE", help=CATALOG_HELP)
+def import_(env: Env, file: str, match_id: str | None, catalog_file: str | None) -> None:
     """Store a whole match file, all or nothing (every line must be accepted)."""
     from adjudicator.render import outcome_text, plain
 
     stem = Path(file).stem if file != "-" else "imported"
     with progress(f"importing {file}", env.as_json) as bar:
-        match = env.service(write=True).import_lines(read_text(file).splitlines(), match_id=match_id, default_id=stem,
+        match = env.service(write=True).import_lines(_lines(file, catalog_file), match_id=match_id, default_id=stem,
                                                      progress=bar)
     out = match.outcome()
     env.emit({"match_id": match.match_id, "events": match.head, "outcome": plain(out)},

@@ -144,9 +144,22 @@ class Verified(_Out, kw_only=True):
     error: str | None = None
 
 
+class AuditSummary(_Out, kw_only=True):
+    """Over the whole store: the audit tree, its signed checkpoints and the signed decisions
+    (docs/audit.md)."""
+
+    ok: bool
+    leaves: int
+    pending: int  # entries not yet under a checkpoint
+    checkpoints: list[Any]
+    problems: list[Any]
+    decisions: list[dict[str, Any]]
+
+
 class Verify(_Out, kw_only=True):
     ok: bool
     matches: list[Verified]
+    audit: AuditSummary | None = None  # over the whole store only
 
 
 class Action(_Out, kw_only=True):

@@ -66,7 +66,7 @@ LEFT JOIN audit_leaves l ON l.kind = 'event' AND l.match_id = e.match_id AND l.s
 LEFT JOIN audit_signatures s ON s.hash = e.hash
 WHERE l.idx IS NULL
 """
-_REJECTION_COLS = 'r.id, r.match_id, r.head_seq, r.type, r."by", r.recorded_at, r.attempted, r.rule, r.message'
+_REJECTION_COLS = 'r.id, r.match_id, r.head_seq, r.type, r."by", r.recorded_at, r.attempted, r.rule, r.message, r.code'
 _PENDING_REJECTIONS = f"""
 SELECT {_REJECTION_COLS} FROM rejections r
 LEFT JOIN audit_leaves l ON l.kind = 'rejection' AND l.match_id = r.match_id AND l.seq = 0 AND l.ref = r.id

@@ -15,7 +15,7 @@ from tests.test_cli import Adj, ok
 
 ROOT = Path(__file__).resolve().parent.parent
 BACDEF = ROOT / "fixtures/bacdef/demo-contradiction.jsonl"
-DEMONBRAVE = ROOT / "fixtures/demonbrave/ex08-double-reversal.jsonl"
+DEMONBRAVE = ROOT / "fixtures/demonbrave/golden/ex08-double-reversal.jsonl"
 
 
 @pytest.fixture
@@ -50,11 +50,13 @@ def test_bacdef_a_conceded_set_announces_the_set_and_the_match(adj, tmp_path):
 
 def test_demonbrave_each_advance_says_the_phase_it_leaves_and_enters(adj, tmp_path):
     start_from(adj, tmp_path, DEMONBRAVE, 21, "d")
-    assert ok(adj("act", "d", "advance_phase", "--by", "alice")).stdout.splitlines()[:2] == [
-        "d seq 22  alice  advance_phase", "  phase: game 1, turn 2: BATTLE phase -> game 1, turn 2: END phase"]
-    assert ok(adj("act", "d", "advance_phase", "--by", "alice")).stdout.splitlines()[:4] == [
-        "d seq 23  alice  advance_phase", "  turn: alice -> bob", "  phase: game 1, turn 2: END phase -> game 1, turn 3: DRAW phase",
-        "  waiting for bob, alice, judge"]
+    # the game's own note first (Game.notes), then the phase it leaves and enters
+    assert ok(adj("act", "d", "advance_phase", "--by", "alice")).stdout.splitlines()[:3] == [
+        "d seq 22  alice  advance_phase", "  BATTLE → END: leaving BATTLE, no more attacks this turn",
+        "  phase: game 1, turn 2: BATTLE phase -> game 1, turn 2: END phase"]
+    assert ok(adj("act", "d", "advance_phase", "--by", "alice")).stdout.splitlines()[:5] == [
+        "d seq 23  alice  advance_phase", "  turn 3: bob's DRAW phase; bob draws 5", "  turn: alice -> bob",
+        "  phase: game 1, turn 2: END phase -> game 1, turn 3: DRAW phase", "  waiting for bob"]
 
 
 def test_what_changed_is_said_in_public_terms_only(adj, tmp_path):

@@ -102,4 +102,7 @@ def test_adj_act_prints_the_notes(tmp_path):
     assert r.exit_code == 0 and "  play starts: turn 1, alice's MAIN phase (no draw on turn 1)\n" in r.stdout
     adj("act", "g", "advance_phase", "--by", A)
     r = adj("act", "g", "advance_phase", "--by", A)
-    assert r.stdout.splitlines()[1:] == ["  turn 2: bob's DRAW phase; bob draws 1", "to move: bob"]
+    # the game's note first, then the changes on the table in its words and who is to move
+    assert r.stdout.splitlines()[1:] == ["  turn 2: bob's DRAW phase; bob draws 1", "  turn: alice -> bob",
+                                         "  phase: game 1, turn 1: END phase -> game 1, turn 2: DRAW phase",
+                                         "  waiting for bob", "to move: bob"]

@@ -43,7 +43,7 @@ def test_a_match_at_the_table(adj, tmp_path):
            "--setup", "registrations=" + json.dumps(regs)))
     ok(adj("act", "g", "game_started", "--by", "judge"))
     ok(adj("act", "g", "start_turn", "--by", "judge"))
-    legal = json.loads(ok(adj("legal", "g", "--json")).stdout)
+    legal = json.loads(ok(adj("legal", "g", "--json")).stdout)["actions"]
     assert {(a["who"], a["type"]) for a in legal} >= {("alice", "attack"), ("alice", "end_action"), ("bob", "play_quick_tool")}
     ok(adj("act", "g", "attack", "attacker=P1.S3", "target=P2.S1", 'payment=[{"pool":"P1.S3","n":1}]', "--by", "alice"))
     ok(adj("act", "g", "defense", "defend=true", 'payment=[{"pool":"P2.S1","n":1}]', "--by", "bob"))

@@ -1,0 +1,160 @@
+"""The attack events (BD-ACT-18…24): declaration, the block decision, battle, the reveals of
+player damage and the shot decision (§6.2–6.4)."""
+
+from __future__ import annotations
+
+from adjudicator.games.builddivide import battle as B
+from adjudicator.games.builddivide import events as E
+from adjudicator.games.builddivide import zones as Z
+from adjudicator.games.builddivide.payment import card_cost, note, pay
+from adjudicator.games.builddivide.rules import in_play, tp_only
+from adjudicator.games.builddivide.state import Attack, StackItem, State, replace
+from adjudicator.protocol import JUDGE, Context, Violation
+
+
+def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:
+    in_play(s, "declare_attack")
+    g = s.game
+    tp = tp_only(s, ev, "BD-TURN-6", "declare an attack")
+    if g.phase != "ATTACK":
+        raise Violation("BD-TURN-6", f"attacks are declared in the attack phase, not the {(g.phase or '').lower()} phase", "NOT_NOW")
+    if g.attack is not None or g.stack or g.damage is not None:
+        raise Violation("BD-LIM-5", "one attack at a time, with the resolution zone empty: "
+                                    f"{'an attack is in progress' if g.attack else 'the resolution zone is not empty'}", "NOT_NOW")
+    found = Z.find_unit(s, ev.attacker, tp)
+    if found is None:
+        raise Violation("BD-LIM-5", f"{ev.attacker!r} is not a unit on {tp}'s field", "NO_ATTACKER")
+    unit = found[1]
+    if not unit.standing:
+        raise Violation("BD-LIM-5", f"{ev.attacker} is rested: only a standing unit attacks", "RESTED")
+    if Z.has_status(unit, "CANNOT_ATTACK"):
+        raise Violation("BD-LIM-5", f"{ev.attacker} cannot attack (CANNOT_ATTACK)", "CANNOT_ATTACK")
+    opp = Z.opponent(s, tp)
+    target_iid = 0
+    if ev.target != opp:
+        tgt = Z.find_unit(s, ev.target, opp)
+        if tgt is None:
+            raise Violation("BD-LIM-5", f"the target {ev.target!r} is neither {opp} nor a unit on {opp}'s field", "BAD_TARGET")
+        if tgt[1].standing:
+            raise Violation("BD-LIM-5", f"{ev.target} stands: only a rested unit of {opp} may be attacked", "BAD_TARGET")
+        target_iid = tgt[1].iid
+    p = found[0]
+    s = Z.put(s, replace(p, field=tuple(replace(u, standing=False) if u is unit else u for u in p.field)))
+    return Z.set_game(s, attack=Attack(attacker=ev.attacker, original_target=ev.target, current_target=ev.target,
+                                       attacker_iid=unit.iid, target_iid=target_iid))
+
+
+def _block_turn(s: State, ev: E.Action, rule: str) -> str:
+    in_play(s, type(ev).__name__)
+    a = s.game.attack
+    tp = s.game.turn_player or ""
+    ntp = Z.opponent(s, tp)
+    if ev.by not in (JUDGE, ntp):
+        raise Violation(rule, f"{ev.by} cannot decide the block: {ntp} is the defender", "NOT_DEFENDER")
+    if a is None or a.step != "BLOCK":
+        if a is not None and a.block_used and isinstance(ev, E.DeclareBlock):
+            raise Violation("BD-LIM-4", f"{a.attacker}'s attack is already blocked by {a.current_target}: one block per attack", "BLOCK_USED")
+        raise Violation(rule, "no block decision is pending: " + ("no attack is in progress" if a is None else "it was made"), "NOT_NOW")
+    if s.game.stack:
+        raise Violation(rule, f"the resolution zone holds {len(s.game.stack)} item(s): they resolve before the block decision", "NOT_NOW")
+    return ntp
+
+
+def after_block(s: State) -> State:
+    """Step 3: a unit target goes to battle (resolve_battle); a player target takes the damage."""
+    a = s.game.attack
+    if a is None:
+        return s
+    tp = s.game.turn_player or ""
+    if a.current_target in s.names:
+        s = Z.set_game(s, attack=replace(a, step="DAMAGE"))
+        found = Z.by_iid(s, a.attacker_iid)
+        amount = max(0, Z.hit(s, found[1])) if found else 0
+        return B.start_damage(s, a.current_target, a.attacker, amount, attack=True, source_iid=a.attacker_iid)
+    return Z.set_game(s, attack=replace(a, step="BATTLE"))
+
+
+def declare_block(s: State, ev: E.DeclareBlock, ctx: Context) -> State:
+    ntp = _block_turn(s, ev, "BD-ACT-19")
+    found = Z.find_unit(s, ev.blocker, ntp)
+    if found is None:
+        raise Violation("BD-LIM-4", f"{ev.blocker!r} is not a unit on {ntp}'s field", "NO_BLOCKER")
+    p, unit = found
+    if not unit.standing:
+        raise Violation("BD-LIM-4", f"{ev.blocker} is rested: only a standing unit blocks", "RESTED")
+    if Z.has_status(unit, "CANNOT_BLOCK"):
+        raise Violation("BD-LIM-4", f"{ev.blocker} cannot block (CANNOT_BLOCK)", "CANNOT_BLOCK")
+    s = Z.put(s, replace(p, field=tuple(replace(u, standing=False) if u is unit else u for u in p.field)))
+    a = s.game.attack
+    s = Z.set_game(s, attack=replace(a, current_target=ev.blocker, target_iid=unit.iid, block_used=True))
+    return after_block(s)
+
+
+def no_block(s: State, ev: E.NoBlock, ctx: Context) -> State:
+    _block_turn(s, ev, "BD-ACT-20")
+    return after_block(s)
+
+
+def resolve_battle(s: State, ev: E.ResolveBattle, ctx: Context) -> State:
+    in_play(s, "resolve_battle")
+    tp_only(s, ev, "BD-ACT-21", "resolve the battle")
+    a = s.game.attack
+    if a is None or a.step != "BATTLE":
+        raise Violation("BD-ACT-21", "no battle is waiting: " + ("no attack is in progress" if a is None else f"the attack is at its {a.step.lower()} step"), "NOT_NOW")
+    if s.game.stack:
+        raise Violation("BD-ACT-21", f"the resolution zone holds {len(s.game.stack)} item(s): resolve them first", "NOT_NOW")
+    return B.battle(s)
+
+
+def life_check(s: State, ev: E.LifeCheck, ctx: Context) -> State:
+    in_play(s, "life_check")
+    d = s.game.damage
+    if d is None or d.waiting != "REVEAL" or s.game.stack:
+        raise Violation("BD-ACT-22", "no trigger check is awaited now" + (f" (damage to {d.victim}: {d.waiting.lower()} awaited)" if d else ""), "NOT_NOW")
+    if ev.victim != d.victim or ev.by not in (JUDGE, d.victim):
+        raise Violation("BD-ACT-22", f"the trigger check is {d.victim}'s (entered by {d.victim} or a judge), not {ev.victim}'s by {ev.by}", "NOT_VICTIM")
+    c = s.catalog.get(ev.card_name) if ev.card_name else None
+    if ev.icons is None and c is None:
+        raise Violation("BD-ACT-22", f"{ev.card_name!r} is not in the catalog: enter its icons (BD-RUL-40)", "UNKNOWN_CARD")
+    icons = tuple(ev.icons) if ev.icons is not None else c.icons
+    p = Z.player(s, d.victim)
+    if ev.card_name:
+        p = Z.reveal(s, p, ev.card_name, "life zone")
+    name = ev.card_name or "(" + "+".join(icons or ("no icon",)) + " card)"
+    p = replace(p, life=p.life[:-1])
+    d = replace(d, dealt=d.dealt + 1)
+    if "BUSTER" in icons:
+        d = replace(d, bonus=d.bonus + s.options.buster_extra_damage)
+    if "SHOT" in icons and s.options.shot_mode == "PLAY_WITH_COST" and c is not None:
+        return Z.set_game(Z.put(s, p), damage=replace(d, waiting="SHOT", shot_card=name))
+    s = Z.set_game(Z.put(s, replace(p, graveyard=p.graveyard + (name,))), damage=d)
+    return B.proceed(Z.state_checks(s))
+
+
+def _shot(s: State, ev: E.Action, rule: str) -> tuple[str, str]:
+    in_play(s, type(ev).__name__)
+    d = s.game.damage
+    if d is None or d.waiting != "SHOT" or d.shot_card is None:
+        raise Violation(rule, "no revealed shot card waits for a decision", "NOT_NOW")
+    if ev.by not in (JUDGE, d.victim):
+        raise Violation(rule, f"the shot decision is {d.victim}'s", "NOT_VICTIM")
+    return d.victim, d.shot_card
+
+
+def shot_play(s: State, ev: E.ShotPlay, ctx: Context) -> State:
+    victim, name = _shot(s, ev, "BD-ACT-23")
+    c = s.catalog[name]
+    cost = card_cost(c)
+    p = pay(Z.player(s, victim), ev.payment, cost, s.catalog, s.options.allow_overpay, f"the shot {name}")
+    s = Z.set_game(Z.put(s, p), last_payment=note(victim, f"the shot {name}", ev.payment, cost))
+    item = StackItem(id=s.game.next_item, kind="CARD", controller=victim, card=name, targets=ev.targets, from_shot=True)
+    return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1,
+                      damage=replace(s.game.damage, waiting="STACK", shot_card=None))
+
+
+def shot_decline(s: State, ev: E.ShotDecline, ctx: Context) -> State:
+    victim, name = _shot(s, ev, "BD-ACT-24")
+    p = Z.player(s, victim)
+    s = Z.put(s, replace(p, graveyard=p.graveyard + (name,)))
+    s = Z.set_game(s, damage=replace(s.game.damage, waiting="REVEAL", shot_card=None))
+    return B.proceed(Z.state_checks(s))

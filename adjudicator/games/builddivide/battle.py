@@ -1,0 +1,80 @@
+"""Attacks (§6.2), battle (§6.3) and the player-damage procedure with its trigger checks (§6.4)."""
+
+from __future__ import annotations
+
+from adjudicator.games.builddivide import zones as Z
+from adjudicator.games.builddivide.state import DamageProc, State, replace
+
+
+def battle(s: State) -> State:
+    """BD-RES-10: attacker and current target deal max(0, power) to each other at once; then the
+    state check destroys every unit whose damage reached its power; the attack ends."""
+    a = s.game.attack
+    if a is None:
+        return s
+    att, tgt = Z.by_iid(s, a.attacker_iid), Z.by_iid(s, a.target_iid)
+    if att is not None and tgt is not None:
+        (ap, au), (tp, tu) = att, tgt
+        dealt_by_attacker, dealt_by_target = max(0, Z.power(s, au)), max(0, Z.power(s, tu))
+        s = Z.put(s, replace(ap, field=tuple(replace(u, damage=u.damage + dealt_by_target) if u is au else u for u in ap.field)))
+        tp = Z.player(s, tp.name)
+        s = Z.put(s, replace(tp, field=tuple(replace(u, damage=u.damage + dealt_by_attacker) if u is tu else u for u in tp.field)))
+        s = Z.state_checks(s)
+    return Z.set_game(s, attack=None)
+
+
+def start_damage(s: State, victim: str, source: str, amount: int, attack: bool, source_iid: int = 0) -> State:
+    """Open a player-damage procedure and run it to its first wait (BD-RES-12)."""
+    return proceed(Z.set_game(s, damage=DamageProc(victim=victim, source=source, attack=attack, amount=amount, source_iid=source_iid)))
+
+
+def total(s: State, d: DamageProc) -> int:
+    if d.attack and s.options.recompute_hit_each_point:
+        found = Z.by_iid(s, d.source_iid)
+        base = max(0, Z.hit(s, found[1])) if found else 0
+    else:
+        base = d.amount
+    return base + d.bonus
+
+
+def proceed(s: State) -> State:
+    """Steps 1-3 of BD-RES-12 before a point: stop when the attacker is gone or every point is
+    dealt; a victim with no life card loses; otherwise wait for the reveal (``life_check``)."""
+    d = s.game.damage
+    if d is None:
+        return s
+    if d.attack and Z.by_iid(s, d.source_iid) is None:
+        return finish(s)
+    if d.dealt >= total(s, d):
+        return finish(s)
+    victim = Z.player(s, d.victim)
+    if not victim.life:
+        return Z.end_game(s, Z.opponent(s, d.victim), "zero_life_damage",
+                          f"{d.victim} takes a point of damage with no life card left (point {d.dealt + 1})")
+    return Z.set_game(s, damage=replace(d, waiting="REVEAL", shot_card=None))
+
+
+def finish(s: State) -> State:
+    """The damage ends: an attack ends with it; a further queued effect damage starts."""
+    d = s.game.damage
+    s = Z.set_game(s, damage=None)
+    if d is not None and d.attack:
+        s = Z.set_game(s, attack=None)
+    if s.game.pending_damage:
+        (victim, n), rest = s.game.pending_damage[0], s.game.pending_damage[1:]
+        s = Z.set_game(s, pending_damage=rest)
+        return effect_damage(s, victim, n)
+    return s
+
+
+def effect_damage(s: State, victim: str, n: int) -> State:
+    """Damage to a player from an effect (BD-EFF-11, BD-RUL-7)."""
+    if s.options.effect_damage_trigger_checks:
+        return start_damage(s, victim, "effect", n, attack=False)
+    for i in range(n):
+        p = Z.player(s, victim)
+        if not p.life:
+            return Z.end_game(s, Z.opponent(s, victim), "zero_life_damage",
+                              f"{victim} takes a point of damage with no life card left (point {i + 1})")
+        s = Z.put(s, replace(p, life=p.life[:-1], graveyard=p.graveyard + (p.life[-1] or "(unrevealed life card)",)))
+    return s

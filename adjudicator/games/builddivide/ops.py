@@ -1,0 +1,349 @@
+"""Primitive operations (§10.2): how a judge carries out card text. Each op is one small function
+registered by type; ``apply_ops`` runs a list, then the state checks (BD-LIM-12, BD-EFF-31).
+An op that cannot apply (a unit that left its zone) does nothing (BD-RES-4); an op naming
+something that never existed is refused under the rule of the event that carries it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from adjudicator.games.builddivide import battle as B
+from adjudicator.games.builddivide import events as E
+from adjudicator.games.builddivide import zones as Z
+from adjudicator.games.builddivide.payment import note, pay, release_cost
+from adjudicator.games.builddivide.state import Energy, Modifier, Player, State, Status, Unit, replace
+from adjudicator.protocol import Violation
+
+
+class OpContext:
+    """The rule an op is refused under, the controller of what resolves, whether it is a judge's."""
+
+    def __init__(self, rule: str, controller: str):
+        self.rule = rule
+        self.controller = controller
+
+
+def _bad(ctx: OpContext, op: E.Op, why: str) -> Violation:
+    return Violation(ctx.rule, f"op {type(op).__name__} cannot apply: {why}", "BAD_OP")
+
+
+def _who(s: State, ctx: OpContext, name: str | None) -> Player:
+    n = name or ctx.controller
+    if n not in s.names:
+        raise Violation(ctx.rule, f"{n!r} is not a player of this match", "BAD_OP")
+    return Z.player(s, n)
+
+
+def _on_unit(s: State, name: str, change: Callable[[Unit], Unit]) -> State:
+    found = Z.find_unit(s, name)
+    if found is None:
+        return s  # BD-RES-4: the target has left its zone
+    p, u = found
+    return Z.put(s, replace(p, field=tuple(change(x) if x.name == u.name else x for x in p.field)))
+
+
+def damage_unit(s: State, op: E.DamageUnit, ctx: OpContext) -> State:
+    return _on_unit(s, op.unit, lambda u: replace(u, damage=u.damage + max(0, op.n)))
+
+
+def damage_player(s: State, op: E.DamagePlayer, ctx: OpContext) -> State:
+    _who(s, ctx, op.player)
+    if s.game.damage is not None:
+        return Z.set_game(s, pending_damage=s.game.pending_damage + ((op.player, op.n),))
+    return B.effect_damage(s, op.player, op.n)
+
+
+def destroy(s: State, op: E.Destroy, ctx: OpContext) -> State:
+    for p in s.game.players:  # BD-RES-20: the territory closes instead
+        if p.territory is not None and p.territory.name == op.unit:
+            return Z.put(s, replace(p, territory=replace(p.territory, face="CHARACTER")))
+    found = Z.find_unit(s, op.unit)
+    return s if found is None else Z.leave_field(s, *found)
+
+
+def modify_stat(s: State, op: E.ModifyStat, ctx: OpContext) -> State:
+    m = Modifier(stat=op.stat, delta=op.delta, duration=op.duration)
+    return _on_unit(s, op.unit, lambda u: replace(u, modifiers=u.modifiers + (m,)))
+
+
+def set_status(s: State, op: E.SetStatus, ctx: OpContext) -> State:
+    st = Status(tag=op.tag, duration=op.duration)
+    return _on_unit(s, op.unit, lambda u: replace(u, statuses=u.statuses + (st,)))
+
+
+def clear_status(s: State, op: E.ClearStatus, ctx: OpContext) -> State:
+    return _on_unit(s, op.unit, lambda u: replace(u, statuses=tuple(x for x in u.statuses if x.tag != op.tag)))
+
+
+def _turn(s: State, name: str, standing: bool, who: str | None) -> State:
+    if Z.find_unit(s, name) is not None:
+        return _on_unit(s, name, lambda u: replace(u, standing=standing))
+    for p in s.game.players:
+        if who is not None and p.name != who:
+            continue
+        if any(e.name == name for e in p.energy):
+            return Z.put(s, replace(p, energy=tuple(replace(e, standing=standing) if e.name == name else e for e in p.energy)))
+        if p.territory is not None and p.territory.name == name:
+            return Z.put(s, replace(p, territory=replace(p.territory, standing=standing)))
+    return s
+
+
+def stand(s: State, op: E.Stand, ctx: OpContext) -> State:
+    return _turn(s, op.card, True, op.player)
+
+
+def rest(s: State, op: E.Rest, ctx: OpContext) -> State:
+    return _turn(s, op.card, False, op.player)
+
+
+def draw(s: State, op: E.DrawOp, ctx: OpContext) -> State:
+    for n in op.players:
+        _who(s, ctx, n)
+    return Z.draw_many(s, op.players, max(0, op.n))
+
+
+def discard(s: State, op: E.DiscardOp, ctx: OpContext) -> State:
+    p = _who(s, ctx, op.player)
+    names = list(op.cards or ())
+    if not names and op.n:
+        if len(p.hand) > op.n or any(h is None for h in p.hand):
+            if len(p.hand) > 0:
+                raise _bad(ctx, op, f"name the {min(op.n, len(p.hand))} discarded card(s) of {p.name} (cards=[...])")
+        names = [h for h in p.hand if h]  # BD-RUL-42: fewer cards than asked: all of them
+    for name in names:
+        p = Z.take_from_hand(s, p, name, ctx.rule, "discard")
+        p = replace(p, graveyard=p.graveyard + (name,))
+    return Z.put(s, p)
+
+
+#: the public piles an op may take a named card from: zone -> (the Player field, how to read it)
+_PILES: dict[str, tuple[str, Callable[[Player], tuple[str, ...]]]] = {
+    "GRAVEYARD": ("graveyard", lambda p: p.graveyard),
+    "REMOVE": ("remove_zone", lambda p: p.remove_zone),
+    "D_DECK": ("d_deck", lambda p: p.d_deck),
+}
+
+
+def _take(s: State, p: Player, zone: str, name: str | None, ctx: OpContext, op: E.Op) -> tuple[Player, str | None] | None:
+    """One card out of ``zone`` of ``p``: (the player without it, its name); None when there is none."""
+    if zone == "DECK":
+        if p.deck_count <= 0:
+            return None
+        p = replace(p, deck_count=p.deck_count - 1)
+        return p, name
+    if zone == "LIFE":
+        if not p.life:
+            return None
+        return replace(p, life=p.life[:-1]), name or p.life[-1]
+    if zone == "HAND":
+        if not p.hand:
+            return None
+        if name is None:
+            return replace(p, hand=p.hand[:-1]), p.hand[-1]
+        hand = list(p.hand)
+        if name in hand:
+            hand.remove(name)
+        elif None in hand:
+            hand.remove(None)
+        else:
+            raise _bad(ctx, op, f"{name!r} is not in {p.name}'s hand")
+        return replace(p, hand=tuple(hand)), name
+    if zone in _PILES:
+        field_name, read = _PILES[zone]
+        pile = list(read(p))
+        pick = name if name is not None else (pile[-1] if pile else None)
+        if pick is None:
+            return None
+        if pick not in pile:
+            raise _bad(ctx, op, f"{pick!r} is not in {p.name}'s {zone}")
+        pile.remove(pick)
+        return replace(p, **{field_name: tuple(pile)}), pick
+    if zone == "ENERGY":
+        e = next((e for e in p.energy if e.name == name), None) if name else (p.energy[-1] if p.energy else None)
+        if e is None:
+            return None
+        return replace(p, energy=tuple(x for x in p.energy if x.name != e.name)), e.name
+    raise _bad(ctx, op, f"cards leave {zone} through other ops (DESTROY for the field)")
+
+
+_HIDDEN = ("DECK", "HAND", "LIFE")
+
+
+def _put(s: State, p: Player, zone: str, name: str | None, position: str, from_zone: str, ctx: OpContext, op: E.Op) -> Player:
+    if name is not None and from_zone not in _HIDDEN and from_zone != "D_DECK" and zone in _HIDDEN:
+        p = Z.unreveal(p, name)
+    if name is not None and from_zone in _HIDDEN and zone not in _HIDDEN:
+        p = Z.reveal(s, p, name, from_zone.lower())
+    if zone == "DECK":
+        return replace(p, deck_count=p.deck_count + 1)
+    if zone == "HAND":
+        return replace(p, hand=p.hand + (name,))
+    if zone == "LIFE":
+        return replace(p, life=(name,) + p.life if position == "BOTTOM" else p.life + (name,))
+    if name is None:
+        raise _bad(ctx, op, f"name the card that goes face up to {zone}")
+    if zone == "GRAVEYARD":
+        return replace(p, graveyard=p.graveyard + (name,))
+    if zone == "REMOVE":
+        return replace(p, remove_zone=p.remove_zone + (name,))
+    if zone == "D_DECK":
+        return replace(p, d_deck=p.d_deck + (name,))
+    raise _bad(ctx, op, f"use {'PUT_ONTO_FIELD' if zone == 'FIELD' else 'ADD_ENERGY'} to put a card into {zone}")
+
+
+def move(s: State, op: E.Move, ctx: OpContext) -> State:
+    p = _who(s, ctx, op.player)
+    if op.from_zone == "FIELD":
+        found = Z.find_unit(s, op.card or "")
+        if found is None:
+            return s
+        return Z.leave_field(s, found[0], found[1], {"GRAVEYARD": "graveyard", "REMOVE": "remove"}.get(op.to_zone, "none")) \
+            if op.to_zone in ("GRAVEYARD", "REMOVE") else _field_to(s, found, op, ctx)
+    count = 1 if op.card is not None else max(0, op.n or 1)
+    for _ in range(count):
+        got = _take(s, p, op.from_zone, op.card, ctx, op)
+        if got is None:
+            break  # BD-RUL-42: a short zone moves what it holds
+        p, name = got
+        p = _put(s, p, op.to_zone, name, op.position, op.from_zone, ctx, op)
+    return Z.put(s, p)
+
+
+def _field_to(s: State, found: tuple[Player, Unit], op: E.Move, ctx: OpContext) -> State:
+    owner, unit = found
+    s = Z.leave_field(s, owner, unit, "none")
+    p = Z.player(s, owner.name)
+    return Z.put(s, _put(s, p, op.to_zone, unit.name, op.position, "FIELD", ctx, op))
+
+
+def _enter(s: State, op: E.PutOntoField | E.AddEnergy, ctx: OpContext) -> tuple[State, Player]:
+    p = _who(s, ctx, op.player)
+    if isinstance(op, E.PutOntoField) and Z.find_unit(s, op.card) is not None:
+        raise _bad(ctx, op, f"{op.card!r} already names a unit on the field; give this instance its own name (§15)")
+    got = _take(s, p, op.from_zone, op.card, ctx, op)
+    if got is None:
+        raise _bad(ctx, op, f"{p.name}'s {op.from_zone} holds no {op.card!r}")
+    p = got[0]
+    if op.from_zone in _HIDDEN:
+        p = Z.reveal(s, p, op.card, op.from_zone.lower())
+    return s, p
+
+
+def put_onto_field(s: State, op: E.PutOntoField, ctx: OpContext) -> State:
+    s, p = _enter(s, op, ctx)
+    s = Z.enter_field(Z.put(s, p), p.name, op.card, op.standing)
+    c, ter = s.catalog.get(op.card), s.catalog.get(p.territory.name) if p.territory else None
+    if (not s.options.release_requires_hand_play and c is not None and c.is_ace and ter is not None
+            and p.territory.face == "CHARACTER" and ter.title in c.titles):
+        s = Z.set_game(s, release_window=(p.name, op.card))  # BD-RUL-28 (a) relaxed: any entry opens the window
+    return s
+
+
+def add_energy(s: State, op: E.AddEnergy, ctx: OpContext) -> State:
+    s, p = _enter(s, op, ctx)
+    return Z.put(s, replace(p, energy=p.energy + (Energy(name=op.card, standing=op.standing),)))
+
+
+def knowledge(s: State, op: E.Look | E.RevealOp, ctx: OpContext) -> State:
+    if isinstance(op, E.Look):
+        _who(s, ctx, op.player)
+    return s
+
+
+def release(s: State, op: E.ReleaseOp, ctx: OpContext) -> State:
+    found = Z.find_unit(s, op.releasing_unit)
+    if found is None:
+        raise _bad(ctx, op, f"{op.releasing_unit!r} is not on the field")
+    return release_territory(s, found[0].name, op.releasing_unit, op.payment)
+
+
+def release_territory(s: State, name: str, unit: str, payment: Sequence[E.Pay]) -> State:
+    """Pay the reduced release cost and turn the territory to its release face (BD-ACT-13)."""
+    p = Z.player(s, name)
+    ter = s.catalog[p.territory.name] if p.territory else None
+    reducer = s.catalog[unit].total_cost if unit in s.catalog else 0
+    if ter is None or p.territory is None or p.territory.face != "CHARACTER":
+        raise Violation("BD-ACT-13", f"{name}'s territory is not closed: it cannot be released", "NOT_CLOSED")
+    cost = release_cost(ter, reducer, s.options.release_reduction_order)
+    what = f"the release of {ter.name} by {unit}"
+    p = pay(p, payment, cost, s.catalog, s.options.allow_overpay, what)
+    s = Z.set_game(s, last_payment=note(name, what, payment, cost))
+    return Z.put(s, replace(p, territory=replace(p.territory, face="RELEASED")))
+
+
+def close_territory(s: State, op: E.CloseTerritory, ctx: OpContext) -> State:
+    p = _who(s, ctx, op.player)
+    if p.territory is None:
+        return s
+    return Z.put(s, replace(p, territory=replace(p.territory, face="CHARACTER")))
+
+
+def negate(s: State, op: E.Negate, ctx: OpContext) -> State:
+    item = next((i for i in s.game.stack if i.id == op.stack_item), None)
+    if item is None:
+        return s
+    s = Z.set_game(s, stack=tuple(i for i in s.game.stack if i.id != item.id))
+    if item.kind == "CARD" and item.card is not None:
+        p = Z.player(s, item.controller)
+        s = Z.put(s, replace(p, graveyard=p.graveyard + (item.card,)))
+    return s
+
+
+def adjust_damage(s: State, op: E.AdjustDamage, ctx: OpContext) -> State:
+    d = s.game.damage
+    if d is None:
+        raise _bad(ctx, op, "ADJUST_DAMAGE applies only while damage to a player is being dealt")
+    return Z.set_game(s, damage=replace(d, bonus=d.bonus + op.delta))
+
+
+def win_game(s: State, op: E.WinGame, ctx: OpContext) -> State:
+    _who(s, ctx, op.player)
+    return Z.end_game(s, op.player, "card_win", f"{op.player} wins by card text" + (f": {op.note}" if op.note else ""))
+
+
+def shuffle(s: State, op: E.ShuffleOp, ctx: OpContext) -> State:
+    _who(s, ctx, op.player)
+    return s
+
+
+def patch(s: State, op: E.Patch, ctx: OpContext) -> State:
+    if ctx.rule != "BD-ACT-27":
+        raise _bad(ctx, op, "PATCH is for judge_ops only")
+    return Z.set_game(s, patches=s.game.patches + (f"{op.path} = {op.value!r}: {op.note}",))
+
+
+HANDLERS: dict[type, Callable] = {
+    E.DamageUnit: damage_unit, E.DamagePlayer: damage_player, E.Destroy: destroy, E.ModifyStat: modify_stat,
+    E.SetStatus: set_status, E.ClearStatus: clear_status, E.Stand: stand, E.Rest: rest, E.DrawOp: draw,
+    E.DiscardOp: discard, E.Move: move, E.PutOntoField: put_onto_field, E.AddEnergy: add_energy,
+    E.Look: knowledge, E.RevealOp: knowledge, E.ShuffleOp: shuffle, E.ReleaseOp: release,
+    E.CloseTerritory: close_territory, E.Negate: negate, E.AdjustDamage: adjust_damage, E.WinGame: win_game,
+    E.Patch: patch,
+}
+
+
+def _tp_first(s: State, ops: Sequence[E.Op]) -> list[E.Op]:
+    """Damage to both players in one op list runs the turn player's first (BD-RES-15)."""
+    tp = s.game.turn_player
+    mine = [o for o in ops if isinstance(o, E.DamagePlayer) and o.player == tp]
+    rest = [o for o in ops if o not in mine]
+    at = next(i for i, o in enumerate(rest) if isinstance(o, E.DamagePlayer))
+    return rest[:at] + mine + rest[at:]
+
+
+def apply_ops(s: State, ops: Sequence[E.Op], ctx: OpContext) -> State:
+    """Every op in order; a result ends the list at once (BD-OVR-8); then the state checks.
+    Damage to both players in one list (BD-RES-15, BD-RUL-41): when both life zones are empty at
+    the first of them, both lose at once; otherwise the turn player's damage runs first."""
+    both = len({o.player for o in ops if isinstance(o, E.DamagePlayer)}) == 2
+    if both:
+        ops = _tp_first(s, ops)
+    for op in ops:
+        if both and isinstance(op, E.DamagePlayer):
+            both = False
+            if not any(Z.player(s, n).life for n in s.names):
+                return Z.lose(s, list(s.names), "zero_life_damage", "take damage with no life card left")
+        s = HANDLERS[type(op)](s, op, ctx)
+        if Z.over(s):
+            return s
+    return Z.state_checks(s)

@@ -1,0 +1,127 @@
+"""Paying a cost with energy (BD-ACT-0, BD-RUL-18): exact payment, colour parts and the generic
+part, no pool. ``pay`` returns the payer with the listed energy rested, or raises BD-ACT-0
+quoting what was tried; ``split`` is the judge's explanation of a payment."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from adjudicator.games.builddivide.catalog import Card
+from adjudicator.games.builddivide.events import Pay
+from adjudicator.games.builddivide.state import Energy, PaymentNote, Player, replace
+from adjudicator.protocol import Violation
+
+
+class Cost:
+    """A cost to pay: the colour parts and the total (generic part = total - colour parts)."""
+
+    def __init__(self, total: int, colours: Mapping[str, int]):
+        self.total = max(0, total)
+        self.colours = {c: n for c, n in colours.items() if n > 0}
+
+    @property
+    def generic(self) -> int:
+        return max(0, self.total - sum(self.colours.values()))
+
+    def text(self) -> str:
+        parts = [f"{c} {n}" for c, n in sorted(self.colours.items())]
+        if self.generic:
+            parts.append(f"{self.generic} generic")
+        return f"{self.total} ({' + '.join(parts) or 'free'})"
+
+
+def card_cost(card: Card, adjustment: int = 0) -> Cost:
+    """A card's play cost; a judge's ``cost_adjustment`` changes the generic part (never below 0)."""
+    colours = dict(card.colour_cost)
+    total = card.total_cost + adjustment
+    return Cost(max(total, sum(colours.values())), colours)
+
+
+def release_cost(territory: Card, reducer: int, order: str) -> Cost:
+    """A territory's release cost reduced by the releasing unit's printed total cost (BD-RUL-28)."""
+    colours = dict(territory.release_colour_cost or {})
+    total = territory.release_cost_total or 0
+    generic = max(0, total - sum(colours.values()))
+    left = reducer
+    if order == "GENERIC_FIRST":
+        cut = min(generic, left)
+        generic, left = generic - cut, left - cut
+    for c in sorted(colours):
+        cut = min(colours[c], left)
+        colours[c], left = colours[c] - cut, left - cut
+    if order != "GENERIC_FIRST":
+        cut = min(generic, left)
+        generic -= cut
+    return Cost(generic + sum(colours.values()), colours)
+
+
+def _show(payment: Sequence[Pay]) -> str:
+    return "[" + ", ".join(f"{p.energy} as {p.as_}" for p in payment) + "]"
+
+
+def pay(player: Player, payment: Sequence[Pay], cost: Cost, catalog: Mapping[str, Card], overpay: bool, what: str) -> Player:
+    """The payer with the paid energy rested; BD-ACT-0 when the payment is not valid."""
+
+    def bad(why: str) -> Violation:
+        return Violation("BD-ACT-0", f"{player.name} cannot pay {what} (cost {cost.text()}) with {_show(payment)}: {why}", "BAD_PAYMENT")
+
+    standing = Counter(e.name for e in player.energy if e.standing)
+    present = {e.name for e in player.energy}
+    listed = Counter(p.energy for p in payment)
+    for p in payment:
+        if p.energy not in present:
+            raise bad(f"{p.energy} is not in {player.name}'s energy zone")
+        if standing[p.energy] == 0:
+            raise bad(f"{p.energy} is rested")
+        if listed[p.energy] > standing[p.energy]:
+            raise bad(f"{p.energy} is listed {listed[p.energy]} times ({standing[p.energy]} standing)")
+        colours = catalog[p.energy].colours if p.energy in catalog else ()
+        if p.as_ == "GENERIC" and colours:
+            raise bad(f"{p.energy} is {'/'.join(colours)}: it pays as one of its colours, not GENERIC")
+        if p.as_ != "GENERIC" and p.as_ not in colours:
+            raise bad(f"{p.energy} is {'/'.join(colours) or 'colourless'}, not {p.as_}")
+    paid = Counter(p.as_ for p in payment)
+    for c, n in cost.colours.items():
+        if paid[c] < n:
+            raise bad(f"{c} {n} needs {n} energy paid as {c}, {paid[c]} given")
+    if len(payment) < cost.total or (len(payment) > cost.total and not overpay):
+        raise bad(f"{len(payment)} entries for a total cost of {cost.total}")
+    return replace(player, energy=rest_energy(player.energy, listed))
+
+
+def rest_energy(energy: tuple[Energy, ...], listed: Counter[str]) -> tuple[Energy, ...]:
+    left = Counter(listed)
+    out = []
+    for e in energy:
+        if e.standing and left[e.name] > 0:
+            left[e.name] -= 1
+            e = replace(e, standing=False)
+        out.append(e)
+    return tuple(out)
+
+
+def check_entries(player: Player, payment: Sequence[Pay], catalog: Mapping[str, Card], what: str) -> Player:
+    """A payment whose cost the catalog does not give (an activated ability's): every entry must
+    be a standing energy of the payer paying as one of its colours; the entries are rested."""
+    free = Cost(len(payment), dict(Counter(p.as_ for p in payment if p.as_ != "GENERIC")))
+    return pay(player, payment, free, catalog, True, what)
+
+
+def note(payer: str, what: str, payment: Sequence[Pay], cost: Cost) -> PaymentNote:
+    return PaymentNote(payer=payer, what=what, cost=cost.text(),
+                       entries=tuple((e["energy"], e["as"], e["pays"]) for e in split(payment, cost)))
+
+
+def split(payment: Sequence[Pay], cost: Cost) -> list[dict[str, Any]]:
+    """Which energy pays which part of the cost: colour parts first, the rest generic."""
+    need = dict(cost.colours)
+    out = []
+    for p in payment:
+        if need.get(p.as_, 0) > 0:
+            need[p.as_] -= 1
+            out.append({"energy": p.energy, "as": p.as_, "pays": f"{p.as_} part"})
+        else:
+            out.append({"energy": p.energy, "as": p.as_, "pays": "generic part"})
+    return out

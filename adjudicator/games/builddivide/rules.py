@@ -1,0 +1,286 @@
+"""Turn events (rules §4, §5, §6): one handler per event type. Each raises ``Violation`` with the
+chapter's rule ID when the event is illegal now, in the order of BD-ACT-37, else returns the new
+state. Setup and match events are in ``setup.py``."""
+
+from __future__ import annotations
+
+from adjudicator.games.builddivide import battle as B
+from adjudicator.games.builddivide import events as E
+from adjudicator.games.builddivide import zones as Z
+from adjudicator.games.builddivide.ops import OpContext, apply_ops, release_territory
+from adjudicator.games.builddivide.payment import card_cost, check_entries, note, pay
+from adjudicator.games.builddivide.state import Energy, StackItem, State, replace
+from adjudicator.protocol import JUDGE, Context, Violation
+
+PHASES = ("STAND", "DRAW", "MAIN", "ATTACK", "END")
+
+
+def in_play(s: State, what: str) -> None:
+    if s.game.status == "SETUP":
+        raise Violation("BD-SET-1", f"{what} belongs to play, and game {s.game.game_no} is still in setup (step {s.game.setup_step})", "OUT_OF_ORDER")
+
+
+def tp_only(s: State, ev: E.Action, rule: str, what: str) -> str:
+    tp = s.game.turn_player or ""
+    if ev.by not in (JUDGE, tp):
+        raise Violation(rule, f"{ev.by} cannot {what}: it is {tp}'s turn", "NOT_YOUR_TURN")
+    return tp
+
+
+def acting_player(s: State, ev: E.Action, given: str | None, rule: str) -> str:
+    """The player an event is entered for: ``given``, else the author, else (judge) the turn player."""
+    name = given or (ev.by if ev.by != JUDGE else s.game.turn_player or "")
+    if name not in s.names:
+        raise Violation(rule, f"{name!r} is not a player of this match", "NOT_A_PLAYER")
+    if ev.by not in (JUDGE, name):
+        raise Violation(rule, f"{ev.by} cannot act for {name}", "NOT_ALLOWED")
+    return name
+
+
+def busy(s: State) -> str:
+    """What keeps the table from moving on: '' when nothing does."""
+    g = s.game
+    if g.stack:
+        return f"the resolution zone holds {len(g.stack)} item(s)"
+    if g.damage is not None:
+        return f"damage to {g.damage.victim} is being dealt ({g.damage.waiting.lower()} awaited)"
+    if g.attack is not None:
+        return f"{g.attack.attacker}'s attack is in progress ({g.attack.step.lower()} step)"
+    return ""
+
+
+# -- the turn (§4) ---------------------------------------------------------------------------------------
+def advance_phase(s: State, ev: E.AdvancePhase, ctx: Context) -> State:
+    in_play(s, "advance_phase")
+    g = s.game
+    tp = tp_only(s, ev, "BD-TURN-8", "advance the phase")
+    why = busy(s)
+    if not why and g.phase == "DRAW" and not g.drawn_this_phase and g.turn_number > 1:
+        why = f"{tp} has not drawn yet"
+    if not why and g.end_step == "DISCARD":
+        why = f"{tp} owes an end-phase discard down to {hand_limit(s, tp)} cards"
+    if why:
+        raise Violation("BD-TURN-8", f"the phase cannot advance: {why}", "NOT_NOW")
+    if g.phase != "END":
+        nxt = PHASES[PHASES.index(g.phase or "STAND") + 1]
+        return Z.set_game(s, phase=nxt, drawn_this_phase=False, end_step="END_OPEN" if nxt == "END" else None)
+    if g.end_step == "END_OPEN":
+        return end_steps(s, tp)
+    return next_turn(s, tp, ctx.seq)
+
+
+def hand_limit(s: State, name: str) -> int:
+    p = Z.player(s, name)
+    ter = s.catalog.get(p.territory.name) if p.territory else None
+    if ter is not None and ter.deck_rule_overrides and "hand_limit" in ter.deck_rule_overrides:
+        return ter.deck_rule_overrides["hand_limit"]
+    return s.options.hand_limit
+
+
+def end_steps(s: State, tp: str) -> State:
+    """BD-TURN-7 steps 2-4: all damage removed, end-of-turn effects expire, the hand-limit check."""
+    players = []
+    for p in s.game.players:
+        field = tuple(replace(u, damage=0, modifiers=tuple(m for m in u.modifiers if m.duration != "END_OF_TURN"),
+                              statuses=tuple(x for x in u.statuses if x.duration != "END_OF_TURN")) for u in p.field)
+        players.append(replace(p, field=field))
+    s = Z.set_game(s, players=tuple(players))
+    s = Z.state_checks(s)
+    owed = len(Z.player(s, tp).hand) > hand_limit(s, tp)
+    return Z.set_game(s, end_step="DISCARD" if owed else "END_CLOSE")
+
+
+def next_turn(s: State, tp: str, seq: int) -> State:
+    """The opponent's turn starts with its stand phase: every rested card of theirs stands."""
+    nxt = Z.opponent(s, tp)
+    p = Z.player(s, nxt)
+    p = replace(p, field=tuple(replace(u, standing=True) for u in p.field),
+                energy=tuple(replace(e, standing=True) for e in p.energy),
+                territory=replace(p.territory, standing=True) if p.territory else None, energy_placed_this_turn=False)
+    s = Z.put(s, p)
+    return Z.set_game(s, turn_number=s.game.turn_number + 1, turn_player=nxt, phase="STAND", end_step=None,
+                      drawn_this_phase=False, turn_started_at=seq)
+
+
+def draw(s: State, ev: E.Draw, ctx: Context) -> State:
+    in_play(s, "draw")
+    g = s.game
+    tp = g.turn_player or ""
+    if ev.player != tp or ev.by not in (JUDGE, tp):
+        raise Violation("BD-TURN-4", f"only the turn player {tp} draws in the draw phase ({ev.by} for {ev.player})", "NOT_YOUR_TURN")
+    if g.phase != "DRAW":
+        raise Violation("BD-TURN-4", f"the rule draw happens in the draw phase, not the {(g.phase or '').lower()} phase", "NOT_NOW")
+    if g.turn_number == 1:
+        raise Violation("BD-TURN-4", f"{tp} goes first: the draw of turn 1 is skipped (BD-LIM-6)", "FIRST_TURN")
+    if g.drawn_this_phase:
+        raise Violation("BD-TURN-4", f"{tp} has already drawn this draw phase", "ALREADY_DRAWN")
+    name = ev.private.get("card") if isinstance(ev.private.get("card"), str) else None
+    got = Z.draw_one(s, Z.player(s, tp), True, name)
+    s = Z.set_game(s, drawn_this_phase=True)
+    if got is None:
+        return Z.lose(s, [tp], "deck_out", "has to draw with an empty deck and an empty life zone")
+    return Z.put(s, got)
+
+
+# -- main-phase actions -------------------------------------------------------------------------------------
+def place_energy(s: State, ev: E.PlaceEnergy, ctx: Context) -> State:
+    in_play(s, "place_energy")
+    g = s.game
+    tp = g.turn_player or ""
+    if ev.by not in (JUDGE, tp) or g.phase != "MAIN":
+        who = "not your turn" if ev.by not in (JUDGE, tp) else f"the {(g.phase or '').lower()} phase"
+        raise Violation("BD-TURN-5", f"{ev.by} cannot place energy ({ev.card}) now: {who}; energy is placed in one's own main phase", "NOT_NOW")
+    why = busy(s)
+    if why:
+        raise Violation("BD-TURN-5", f"energy is placed only with nothing pending: {why}", "NOT_NOW")
+    p = Z.player(s, tp)
+    if p.energy_placed_this_turn:
+        raise Violation("BD-LIM-1", f"{tp} already placed an energy this turn; {ev.card!r} stays in hand", "ENERGY_PLACED")
+    p = Z.take_from_hand(s, p, ev.card, "BD-ACT-11", "place as energy")
+    return Z.put(s, replace(p, energy=p.energy + (Energy(name=ev.card),), energy_placed_this_turn=True))
+
+
+def _timing(s: State, name: str, timing: str, what: str) -> None:
+    """BD-RES-1: NORMAL only in one's own main phase with nothing pending; QUICK any time one may
+    act, but inside damage to a player only in response to a shot (BD-RUL-39)."""
+    g = s.game
+    if timing == "QUICK":
+        if g.damage is not None and g.damage.waiting != "STACK":
+            raise Violation("BD-RES-1", f"{what} (QUICK) cannot be played while damage to {g.damage.victim} is being dealt", "TIMING")
+        return
+    why = busy(s)
+    if name != g.turn_player or g.phase != "MAIN" or why:
+        where = why or (f"it is {g.turn_player}'s turn" if name != g.turn_player else f"the {(g.phase or '').lower()} phase")
+        raise Violation("BD-RES-1", f"{what} has NORMAL timing: only in its owner's main phase with nothing pending ({where})", "TIMING")
+
+
+def play_card(s: State, ev: E.PlayCard, ctx: Context) -> State:
+    in_play(s, "play_card")
+    who = acting_player(s, ev, ev.player, "BD-ACT-12")
+    c = Z.card(s, ev.card)
+    if c is None or c.type not in ("UNIT", "COMMAND"):
+        kind = "not in the catalog" if c is None else f"a {c.type.lower()}"
+        raise Violation("BD-ACT-12", f"{who} cannot play {ev.card!r}: it is {kind}; only units and commands are played", "NOT_PLAYABLE")
+    _timing(s, who, c.timing, ev.card)
+    p = Z.take_from_hand(s, Z.player(s, who), ev.card, "BD-ACT-12", "play")
+    if c.type == "UNIT" and Z.find_unit(s, ev.card) is not None:
+        raise Violation("BD-ACT-12", f"{ev.card!r} already names a unit on the field; each instance needs its own name (§15)", "NAME_TAKEN")
+    cost = card_cost(c, ev.cost_adjustment)
+    p = pay(p, ev.payment, cost, s.catalog, s.options.allow_overpay, ev.card)
+    s = Z.set_game(Z.put(s, p), last_payment=note(who, ev.card, ev.payment, cost))
+    item = StackItem(id=s.game.next_item, kind="CARD", controller=who, card=ev.card, targets=ev.targets, hand_play=True)
+    return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1)
+
+
+def release(s: State, ev: E.ReleaseTerritory, ctx: Context) -> State:
+    in_play(s, "release_territory")
+    who = acting_player(s, ev, ev.player, "BD-ACT-13")
+    p = Z.player(s, who)
+    if p.territory is None or p.territory.face != "CHARACTER":
+        raise Violation("BD-ACT-13", f"{who}'s territory {p.territory.name if p.territory else ''} is not closed: it cannot be released", "NOT_CLOSED")
+    window = s.game.release_window
+    if window != (who, ev.releasing_unit):
+        ace = s.catalog.get(ev.releasing_unit)
+        ter = s.catalog.get(p.territory.name)
+        if ace is not None and ter is not None and ter.title not in ace.titles:
+            why = f"its title ({', '.join(ace.titles) or 'none'}) differs from {p.territory.name}'s ({ter.title})"
+        elif window is None:
+            why = "no ace has just entered from a hand play with its cost paid (the release window is closed)"
+        else:
+            why = f"the release window is {window[1]}'s"
+        raise Violation("BD-ACT-13", f"{ev.releasing_unit} cannot release {who}'s territory: {why}", "NO_WINDOW")
+    return release_territory(s, who, ev.releasing_unit, ev.payment)
+
+
+def activate_ability(s: State, ev: E.ActivateAbility, ctx: Context) -> State:
+    in_play(s, "activate_ability")
+    who = acting_player(s, ev, ev.player, "BD-ACT-14")
+    c = Z.card(s, ev.source)
+    ability = next((a for a in c.abilities if a.id == ev.ability_id), None) if c else None
+    if ability is None or ability.kind != "ACTIVATED":
+        raise Violation("BD-ACT-14", f"{ev.source!r} has no activated ability {ev.ability_id!r} in the catalog", "NO_ABILITY")
+    p = Z.player(s, who)
+    on_table = Z.find_unit(s, ev.source, who) is not None or any(e.name == ev.source for e in p.energy) or \
+        (p.territory is not None and p.territory.name == ev.source)
+    if not on_table:
+        raise Violation("BD-ACT-14", f"{ev.source!r} is not one of {who}'s cards on the table", "NO_SOURCE")
+    _timing(s, who, ability.timing, f"{ev.source}'s {ev.ability_id}")
+    for op in ev.cost_ops:
+        if isinstance(op, E.DiscardOp) and op.n and len(Z.player(s, op.player).hand) < op.n:
+            raise Violation("BD-ACT-14", f"the cost 'discard {op.n}' cannot be paid: {op.player} holds {len(Z.player(s, op.player).hand)} card(s)",
+                            "COST_UNPAID")
+    try:
+        s = apply_ops(s, ev.cost_ops, OpContext("BD-ACT-14", who))
+    except Violation as v:
+        raise Violation("BD-ACT-14", f"the cost of {ev.ability_id} cannot be paid: {v.message}", "COST_UNPAID") from None
+    s = Z.put(s, check_entries(Z.player(s, who), ev.payment, s.catalog, f"{ev.source}'s {ev.ability_id}"))
+    item = StackItem(id=s.game.next_item, kind="ABILITY", controller=who, ability_id=ev.ability_id, source=ev.source)
+    return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1)
+
+
+def trigger(s: State, ev: E.Trigger, ctx: Context) -> State:
+    in_play(s, "trigger")
+    acting_player(s, ev, ev.controller, "BD-ACT-15")
+    item = StackItem(id=s.game.next_item, kind="ABILITY", controller=ev.controller, ability_id=ev.ability_id, source=ev.source)
+    return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1)
+
+
+def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:
+    in_play(s, "resolve_top")
+    g = s.game
+    if not g.stack:
+        raise Violation("BD-ACT-17", "the resolution zone is empty: nothing to resolve", "EMPTY_STACK")
+    item = g.stack[-1]
+    s = Z.set_game(s, stack=g.stack[:-1])
+    s = apply_ops(s, ev.ops, OpContext("BD-ACT-17", item.controller))
+    if Z.over(s):
+        return s
+    s = _settle(s, item)
+    s = Z.state_checks(s)
+    d = s.game.damage
+    if d is not None and d.waiting != "SHOT" and not s.game.stack:
+        s = B.proceed(s)  # BD-RES-12 step 8: the zone is empty again; the damage goes on (its total recomputed)
+    return s
+
+
+def _settle(s: State, item: StackItem) -> State:
+    """Where a resolved card goes: a unit enters the field standing (an ace may open the release
+    window, BD-ACT-13); a command goes to its owner's graveyard."""
+    if item.kind != "CARD" or item.card is None:
+        return s
+    c = s.catalog[item.card]
+    p = Z.player(s, item.controller)
+    if c.type != "UNIT":
+        return Z.put(s, replace(p, graveyard=p.graveyard + (item.card,)))
+    s = Z.enter_field(s, p.name, item.card)
+    ter = s.catalog.get(p.territory.name) if p.territory else None
+    if c.is_ace and item.hand_play and ter is not None and p.territory.face == "CHARACTER" and ter.title in c.titles:
+        s = Z.set_game(s, release_window=(item.controller, item.card))
+    return s
+
+
+def end_discard(s: State, ev: E.EndDiscard, ctx: Context) -> State:
+    in_play(s, "end_discard")
+    tp = tp_only(s, ev, "BD-ACT-25", "discard at the end phase")
+    if s.game.end_step != "DISCARD":
+        raise Violation("BD-ACT-25", f"no end-phase discard is owed now ({(s.game.phase or '').lower()} phase)", "NOT_NOW")
+    p = Z.player(s, tp)
+    owed = len(p.hand) - hand_limit(s, tp)
+    if len(ev.cards) != owed:
+        raise Violation("BD-LIM-2", f"{tp} holds {len(p.hand)} cards and must discard exactly {owed} down to "
+                                    f"{hand_limit(s, tp)}, not {len(ev.cards)}", "WRONG_COUNT")
+    for name in ev.cards:
+        p = Z.take_from_hand(s, p, name, "BD-ACT-25", "discard")
+        p = replace(p, graveyard=p.graveyard + (name,))
+    return Z.set_game(Z.put(s, p), end_step="END_CLOSE")
+
+
+def judge_ops(s: State, ev: E.JudgeOps, ctx: Context) -> State:
+    if ev.by != JUDGE:
+        raise Violation("BD-ACT-27", f"only a judge enters judge_ops; {ev.by} cannot", "JUDGE_ONLY")
+    in_play(s, "judge_ops")
+    s = apply_ops(s, ev.ops, OpContext("BD-ACT-27", s.game.turn_player or s.names[0]))
+    d = s.game.damage
+    if d is not None and d.waiting != "SHOT" and not s.game.stack and not Z.over(s):
+        s = B.proceed(s)
+    return s

@@ -1,0 +1,161 @@
+"""Build Divide state (rules §11): frozen Structs, changed with ``msgspec.structs.replace``.
+
+Card instances are named by their card name (§15): a name is unique within a player's energy
+zone and across both fields. Hidden cards (the deck, an undisclosed hand card, a life card) are
+``None`` where their position matters (hand, life) and a count where it does not (deck)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from adjudicator.games.builddivide.catalog import Card
+from adjudicator.games.builddivide.config import Options
+from adjudicator.games.builddivide.events import DeckList
+
+
+class Modifier(msgspec.Struct, frozen=True, kw_only=True):
+    stat: str  # POWER | HIT
+    delta: int
+    duration: str  # END_OF_TURN | WHILE_ON_FIELD
+
+
+class Status(msgspec.Struct, frozen=True, kw_only=True):
+    tag: str
+    duration: str
+
+
+class Unit(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    iid: int = 0  # the instance: a unit that leaves and comes back is a new one (BD-RES-19)
+    standing: bool = True
+    damage: int = 0
+    modifiers: tuple[Modifier, ...] = ()
+    statuses: tuple[Status, ...] = ()
+    entered_turn: int = 0
+
+
+class Energy(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    standing: bool = True
+
+
+class Territory(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    face: str = "CHARACTER"  # CHARACTER (closed) | RELEASED
+    standing: bool = True
+    placed: bool = False
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    deck_count: int = 0
+    unseen: dict[str, int] = {}  # BD-HID-5: registered main minus cards known outside deck/hand/life
+    hand: tuple[str | None, ...] = ()
+    life: tuple[str | None, ...] = ()  # index 0 = bottom, -1 = top
+    energy: tuple[Energy, ...] = ()
+    field: tuple[Unit, ...] = ()
+    graveyard: tuple[str, ...] = ()
+    remove_zone: tuple[str, ...] = ()
+    d_deck: tuple[str, ...] = ()
+    territory: Territory | None = None
+    energy_placed_this_turn: bool = False
+    mulligan: str = "UNDECIDED"  # UNDECIDED | KEPT | REDRAWN
+    setup_done: tuple[int, ...] = ()  # setup steps this player has done (1, 3, 5, 6, 7, 8)
+    revealed: tuple[str, ...] = ()  # names made public from this player's deck, hand or life, in order
+    disclosed_abandoned: tuple[str, ...] = ()  # BD-REW-8: revealed by events a rewind abandoned
+
+
+class StackItem(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    kind: str  # CARD | ABILITY
+    controller: str
+    card: str | None = None
+    ability_id: str | None = None
+    source: str | None = None
+    targets: tuple[str, ...] = ()
+    from_shot: bool = False
+    hand_play: bool = False  # a card played from hand with its cost paid (release window)
+
+
+class Attack(msgspec.Struct, frozen=True, kw_only=True):
+    attacker: str
+    original_target: str
+    current_target: str
+    attacker_iid: int = 0
+    target_iid: int = 0  # the current target's instance (0: the player)
+    block_used: bool = False
+    step: str = "BLOCK"  # BLOCK | BATTLE | DAMAGE
+
+
+class DamageProc(msgspec.Struct, frozen=True, kw_only=True):
+    victim: str
+    source: str
+    attack: bool
+    amount: int
+    source_iid: int = 0  # the attacking unit's instance
+    dealt: int = 0
+    bonus: int = 0
+    waiting: str = "REVEAL"  # REVEAL | SHOT | STACK
+    shot_card: str | None = None
+
+
+class PaymentNote(msgspec.Struct, frozen=True, kw_only=True):
+    """The last payment made: who paid, for what, the cost, and which energy paid which part."""
+
+    payer: str
+    what: str
+    cost: str
+    entries: tuple[tuple[str, str, str], ...]  # (energy, as, the part it pays)
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    winner: str | None
+    reason: str  # a Reason value
+    detail: str = ""
+
+
+class GameState(msgspec.Struct, frozen=True, kw_only=True):
+    game_no: int = 1
+    status: str = "SETUP"  # SETUP | IN_PROGRESS | ENDED | VOID
+    setup_step: int = 1
+    opened_at: int = 1  # the seq that opened this game's setup (BD-REW-6)
+    turn_started_at: int = 0  # the seq that started the current turn
+    result: Result | None = None
+    result_confirmed: bool = False
+    cleaned_up: bool = False
+    first_player: str | None = None
+    turn_number: int = 0
+    turn_player: str | None = None
+    phase: str | None = None
+    end_step: str | None = None
+    drawn_this_phase: bool = False
+    stack: tuple[StackItem, ...] = ()
+    next_item: int = 1
+    attack: Attack | None = None
+    damage: DamageProc | None = None
+    pending_damage: tuple[tuple[str, int], ...] = ()  # further DAMAGE_PLAYER of one op list
+    release_window: tuple[str, str] | None = None  # (player, unit)
+    priority: str | None = None  # strict_priority only: who holds priority
+    passes: int = 0  # strict_priority only: passes in succession
+    players: tuple[Player, ...] = ()
+    patches: tuple[str, ...] = ()
+    last_payment: PaymentNote | None = None
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    names: tuple[str, str]
+    options: Options
+    catalog: dict[str, Card]
+    catalog_version: str = ""
+    decks: dict[str, DeckList] = {}
+    game: GameState = GameState()
+    past: tuple[Result, ...] = ()  # results of finished games, VOID included (winner None)
+    wins: dict[str, int] = {}
+    match_result: Result | None = None
+    seq: int = 0
+
+
+def replace(obj: Any, **changes: Any) -> Any:
+    return msgspec.structs.replace(obj, **changes)

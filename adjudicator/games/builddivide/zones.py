@@ -1,0 +1,209 @@
+"""Players, zones and the moves between them: drawing (§6.5), the unseen pool (BD-HID-5), the
+life zone (BD-STATE-7), derived power and hit (BD-STATE-6), state checks (BD-LIM-12) and game
+results (BD-OVR-3/5/8)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from adjudicator.games.builddivide.catalog import Card
+from adjudicator.games.builddivide.state import Player, Result, State, Unit, replace
+from adjudicator.protocol import Violation
+
+
+# -- lookups --------------------------------------------------------------------------------------
+def player(s: State, name: str) -> Player:
+    return next(p for p in s.game.players if p.name == name)
+
+
+def put(s: State, *changed: Player) -> State:
+    by = {p.name: p for p in changed}
+    return replace(s, game=replace(s.game, players=tuple(by.get(p.name, p) for p in s.game.players)))
+
+
+def set_game(s: State, **changes) -> State:
+    return replace(s, game=replace(s.game, **changes))
+
+
+def opponent(s: State, name: str) -> str:
+    a, b = s.names
+    return b if name == a else a
+
+
+def card(s: State, name: str) -> Card | None:
+    return s.catalog.get(name)
+
+
+def find_unit(s: State, name: str, owner: str | None = None) -> tuple[Player, Unit] | None:
+    for p in s.game.players:
+        if owner is not None and p.name != owner:
+            continue
+        for u in p.field:
+            if u.name == name:
+                return p, u
+    return None
+
+
+def by_iid(s: State, iid: int) -> tuple[Player, Unit] | None:
+    """The unit instance ``iid`` if it is still on a field."""
+    for p in s.game.players:
+        for u in p.field:
+            if u.iid == iid:
+                return p, u
+    return None
+
+
+def enter_field(s: State, owner: str, name: str, standing: bool = True) -> State:
+    """A new unit instance on ``owner``'s field."""
+    p = player(s, owner)
+    unit = Unit(name=name, iid=s.game.next_item, standing=standing, entered_turn=s.game.turn_number)
+    return set_game(put(s, replace(p, field=p.field + (unit,))), next_item=s.game.next_item + 1)
+
+
+def power(s: State, u: Unit) -> int:
+    c = s.catalog.get(u.name)
+    return (c.power if c else 0) + sum(m.delta for m in u.modifiers if m.stat == "POWER")
+
+
+def hit(s: State, u: Unit) -> int:
+    c = s.catalog.get(u.name)
+    return (c.hit if c else 0) + sum(m.delta for m in u.modifiers if m.stat == "HIT")
+
+
+def has_status(u: Unit, tag: str) -> bool:
+    return any(x.tag == tag for x in u.statuses)
+
+
+def life_split(p: Player) -> tuple[int, int]:
+    """(yellow, red): the bottom five life cards are red, the rest yellow (BD-STATE-7)."""
+    n = len(p.life)
+    return max(0, n - 5), min(5, n)
+
+
+def life_text(p: Player) -> str:
+    y, r = life_split(p)
+    return f"{len(p.life)} (Y{y}/R{r})"
+
+
+# -- the unseen pool (BD-HID-5) -------------------------------------------------------------------------
+def reveal(s: State, p: Player, name: str, where: str) -> Player:
+    """A card of ``p`` becomes public from deck, hand or life: it must be in the unseen pool."""
+    left = p.unseen.get(name, 0)
+    if left <= 0:
+        if s.options.identity_check == "REJECT":
+            raise Violation("BD-HID-5", f"{name!r} cannot come from {p.name}'s {where}: every {name!r} of "
+                                        f"{p.name}'s registered main deck is already known elsewhere", "UNKNOWN_IDENTITY")
+        return replace(p, revealed=p.revealed + (name,))
+    return replace(p, unseen={**p.unseen, name: left - 1}, revealed=p.revealed + (name,))
+
+
+def keep_disclosures(current: State, target: State) -> State:
+    """BD-REW-8: what the abandoned events revealed stays known (the state is otherwise the target's)."""
+    if current.game.game_no != target.game.game_no:
+        return target
+    players = []
+    for p in target.game.players:
+        was = player(current, p.name)
+        extra = list(was.revealed)
+        for name in p.revealed:
+            if name in extra:
+                extra.remove(name)
+        players.append(replace(p, disclosed_abandoned=was.disclosed_abandoned + tuple(extra)))
+    return replace(target, game=replace(target.game, players=tuple(players)))
+
+
+def unreveal(p: Player, name: str) -> Player:
+    """A public card goes back to deck, hand or life: it returns to the pool."""
+    return replace(p, unseen={**p.unseen, name: p.unseen.get(name, 0) + 1})
+
+
+def take_from_hand(s: State, p: Player, name: str, rule: str, what: str) -> Player:
+    """``name`` leaves ``p``'s hand and becomes public; ``rule`` when it cannot be in the hand."""
+    hand = list(p.hand)
+    if name in hand:
+        hand.remove(name)
+    elif None in hand:
+        hand.remove(None)
+    else:
+        shown = f"hand of {len(hand)}" + (f" ({', '.join(h for h in hand if h)})" if hand else "")
+        raise Violation(rule, f"{p.name} cannot {what} {name!r}: it is not in {p.name}'s {shown}", "NOT_IN_HAND")
+    return reveal(s, replace(p, hand=tuple(hand)), name, "hand")
+
+
+# -- drawing (§6.5) -----------------------------------------------------------------------------------------
+def draw_one(s: State, p: Player, rule_draw: bool, name: str | None = None) -> Player | None:
+    """One card drawn: from the deck, else from the top of the life zone (no trigger check), else
+    None (the player loses, BD-OVR-3b)."""
+    if p.deck_count > 0:
+        return replace(p, deck_count=p.deck_count - 1, hand=p.hand + (name,))
+    if p.life and (rule_draw or s.options.life_fallback_all_draws):
+        return replace(p, life=p.life[:-1], hand=p.hand + (p.life[-1] if name is None else name,))
+    return None
+
+
+def draw_many(s: State, names: Iterable[str], n: int, rule_draw: bool = False) -> State:
+    """Each named player draws ``n`` cards card by card in parallel; losses found at the same card
+    index are applied together (BD-EFF-16, BD-RUL-10/11)."""
+    names = list(names)
+    for _ in range(n):
+        losers = []
+        for name in names:
+            got = draw_one(s, player(s, name), rule_draw)
+            if got is None:
+                losers.append(name)
+            else:
+                s = put(s, got)
+        if losers:
+            return lose(s, losers, "deck_out", "cannot draw: deck and life zone are empty")
+    return s
+
+
+# -- results ------------------------------------------------------------------------------------------
+def end_game(s: State, winner: str | None, reason: str, detail: str) -> State:
+    return set_game(s, status="ENDED", result=Result(winner=winner, reason=reason, detail=detail),
+                    attack=None, damage=None, pending_damage=(), release_window=None)
+
+
+def lose(s: State, losers: list[str], reason: str, detail: str) -> State:
+    """``losers`` lose at once; two at once follow ``simultaneous_loss_result`` (BD-RUL-11)."""
+    if len(set(losers)) == 1:
+        loser = losers[0]
+        return end_game(s, opponent(s, loser), reason, f"{loser} {detail}")
+    tp = s.game.turn_player
+    rule = s.options.simultaneous_loss_result
+    if rule == "DRAW" or tp is None:
+        return end_game(s, None, "simultaneous_loss", f"both players {detail}")
+    winner = opponent(s, tp) if rule == "TURN_PLAYER_LOSES" else tp
+    return end_game(s, winner, "simultaneous_loss", f"both players {detail} ({rule})")
+
+
+def over(s: State) -> bool:
+    return s.game.status != "IN_PROGRESS" and s.game.status != "SETUP"
+
+
+# -- state checks (BD-LIM-12) ---------------------------------------------------------------------------------
+def leave_field(s: State, owner: Player, unit: Unit, to: str = "graveyard") -> State:
+    """A unit leaves the field (damage, modifiers and statuses go with it, BD-RES-19)."""
+    field = list(owner.field)
+    field.remove(unit)
+    p = replace(owner, field=tuple(field))
+    if to == "graveyard":
+        p = replace(p, graveyard=p.graveyard + (unit.name,))
+    elif to == "remove":
+        p = replace(p, remove_zone=p.remove_zone + (unit.name,))
+    s = put(s, p)
+    win = s.game.release_window
+    if win is not None and win[1] == unit.name:
+        s = set_game(s, release_window=None)
+    return s
+
+
+def state_checks(s: State) -> State:
+    """SC1: every unit whose marked damage is at least its power is destroyed, all at once."""
+    if over(s):
+        return s
+    doomed = [(p, u) for p in s.game.players for u in p.field if u.damage >= power(s, u)]
+    for p, u in doomed:
+        s = leave_field(s, player(s, p.name), u)
+    return s
+
