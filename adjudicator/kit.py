@@ -7,7 +7,7 @@ field's type and constraints, its rule ID in ``option(...)``), the tagged union 
 (``event_type``), how many players it takes, the reason codes of its outcomes (``Reason``) and
 the private fields of its events.
 
-It implements five things:
+It implements six things:
 
 - ``initial(started, ctx) -> State`` for ``match_started``;
 - ``step(state, event, ctx) -> State``: the one transition. It raises ``Violation`` when the
@@ -17,7 +17,8 @@ It implements five things:
   ``after_rewind``'s, the state after a correction is the corrected history's);
 - ``outcome(state) -> Outcome`` with a reason from ``Reason``;
 - ``view(state, viewer) -> Mapping``: what that viewer may see (``None`` is the judge);
-- ``legal(state) -> list[LegalAction]``: the actions open now with structured ``choices``.
+- ``legal(state) -> list[LegalAction]``: the actions open now with structured ``choices``;
+- ``players_of(state)``: the players in seat order.
 
 Everything else has a default here, so no caller probes a game with ``getattr``.
 """
@@ -330,8 +331,8 @@ class Game:
         return Board(players=tuple(self.players_of(state)))
 
     def players_of(self, state: Any) -> Sequence[str]:
-        players = getattr(state, "players", ())
-        return [p if isinstance(p, str) else getattr(p, "name", str(p)) for p in players]
+        """The players of the match the state belongs to, in seat order (required)."""
+        raise NotImplementedError
 
     def read_deck(self, text: str) -> Any:
         """A deck file's entries (``adjudicator.decklist``)."""

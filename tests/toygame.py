@@ -127,6 +127,9 @@ class Nim(Game):
     def describe(self, state: State, player: str | None = None) -> str:
         return f"pile {state.pile}; {state.players[state.turn]} to move"
 
+    def players_of(self, state: State) -> tuple[str, str]:
+        return state.players
+
     def legal(self, state: State) -> list[LegalAction]:
         if state.winner:
             return []

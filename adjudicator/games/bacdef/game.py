@@ -78,6 +78,9 @@ class Bacdef(Game):
     def describe(self, state: State, viewer: str | None = None) -> str:
         return V.describe(state, viewer)
 
+    def players_of(self, state: State) -> tuple[str, ...]:
+        return tuple(state.players)
+
     def legal(self, state: State) -> list[LegalAction]:
         return legal(state)
 

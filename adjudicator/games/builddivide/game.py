@@ -136,6 +136,9 @@ class BuildDivide(Game):
     def describe(self, state: State, viewer: str | None = None) -> str:
         return V.describe(state, viewer)
 
+    def players_of(self, state: State) -> tuple[str, ...]:
+        return state.names
+
     def legal(self, state: State) -> list[LegalAction]:
         return V.legal(state)
 
