@@ -283,9 +283,6 @@ def _modify(state: State, op: ModifyStrength, seq: int) -> State:  # OP-10
     return Z.rep(state, modifiers=state.modifiers + (mod,))
 
 
-_UNIT_STATUSES = {"CANNOT_ATTACK", "CANNOT_BLOCK", "CANNOT_BE_ATTACKED", "CANNOT_BE_TRASHED", "MAY_ATTACK_PLAYER"}
-
-
 def _set_status(state: State, op: SetStatus, seq: int) -> State:  # OP-11
     if op.status == "CANNOT_ACTIVATE":
         _player(state, op.target)
