@@ -224,11 +224,13 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small sizes: the summary in under 2 minutes")
     ap.add_argument("--games", default="", help="comma-separated games (default: every registered game)")
-    ap.add_argument("--events", type=int, default=0, help="events per game for replay (default 10k quick, 100k full)")
+    ap.add_argument("--events", type=int, default=0, help="events per game for replay (default 10k quick, 40k full)")
     ap.add_argument("--pg", action="store_true", help="add the PostgreSQL load benchmark")
     args = ap.parse_args(argv)
     games = [g for g in (args.games.split(",") if args.games else registry.names()) if g]
-    total = args.events or (10_000 if args.quick else 100_000)
+    # 40k a game keeps the full run within 10 minutes: making the logs by random play from legal()
+    # costs more than replaying them (--events 100000 for the larger corpus)
+    total = args.events or (10_000 if args.quick else 40_000)
     print(f"benchmarks on {os.cpu_count()} cores, python {sys.version.split()[0]}; {total:,} events per game"
           + (" (quick)" if args.quick else ""), flush=True)
     with tempfile.TemporaryDirectory() as workdir:
