@@ -84,7 +84,12 @@ class _Prefix(Sequence):
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self._items[j] for j in range(self._n)[i]]
-        return self._items[range(self._n)[i]]
+        n = self._n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("index out of range")
+        return self._items[i]
 
     def __iter__(self) -> Iterator:
         items = self._items

@@ -11,6 +11,8 @@ have a module each (``setup``, ``battle``, ``chain``, ``judge``).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from collections.abc import Callable
 from typing import Any
 
@@ -255,12 +257,8 @@ def _recent(before: State, after: State, ctx: Context) -> tuple[int, ...]:
     the correction, which is not where it stands in the history."""
     if after.turn_start_seq != before.turn_start_seq:
         return (ctx.seq,)
-    eff, out = ctx.effective, []
-    i = len(eff) - 1
-    while i >= 0 and eff[i] >= after.turn_start_seq:
-        out.append(eff[i])
-        i -= 1
-    return tuple(reversed(out)) + (ctx.seq,)
+    eff = ctx.effective  # in increasing seq order: the turn's part is found by bisection
+    return tuple(eff[bisect_left(eff, after.turn_start_seq):]) + (ctx.seq,)
 
 
 # -- automatic consequences (DB-RES-50, DB-LIM-11) ----------------------------------------------
