@@ -216,7 +216,15 @@ def seat_index(seat: str) -> int:
     return 0 if seat == "P1" else 1
 
 
+#: the twelve slot references and the pools, parsed once (the state looks servants up by them on
+#: every damage, stat and order computation)
+_SLOT_OF = {f"{seat}.{s}": (seat, i) for seat in ("P1", "P2") for i, s in enumerate(SLOTS)}
+
+
 def parse_slot(ref: str, path: str = "$") -> tuple[str, int]:
+    known = _SLOT_OF.get(ref)
+    if known is not None:
+        return known
     m = SLOT_RE.match(ref)
     if m is None:
         raise Malformed(f"{ref!r} is not a servant slot (P1.S1 … P2.S3)", path)
