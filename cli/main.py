@@ -11,13 +11,12 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 import click
 
-from cli.catalogs import CATALOG_HELP, catalog_for, fill_first_line
-from cli.errors import BadInput, IntegrityFailure, Rejected, Unsupported, dumps, translate
+from cli.catalogs import CATALOG_HELP, catalog_for
+from cli.errors import IntegrityFailure, Rejected, Unsupported, dumps, translate
 from cli.help import complete_action, complete_match, epilog, version
 from cli.io import check_arguments, closed_pipe, read_text
 from cli.progress import progress
@@ -572,169 +571,7 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
               "outcome": plain(out)}, lines)
 
 
-# -- whole files and audits -----------------------------------------------------------------------
-def _verdict_json(v: Any) -> dict[str, Any]:
-    from adjudicator.render import refusal_json
-
-    return refusal_json(None, v.head_seq, v.type, v.by, v.rule, v.code, v.message, v.line)
-
-
-def _lines(file: str, catalog_file: str | None) -> list[str]:
-    """A match file's lines, with ``--catalog`` put into its match_started when it has none."""
-    lines = read_text(file).splitlines()
-    return fill_first_line(lines, catalog_file, read_text(catalog_file)) if catalog_file else lines
-
-
-@command(uses_store=False)
-@click.argument("file", metavar="FILE.jsonl", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--catalog", "catalog_file", metavar="FILE", help=CATALOG_HELP)
-def check(env: Env, file: str, catalog_file: str | None) -> None:
-    """Adjudicate a whole match file, storing nothing. A sealed (exported) file is verified too."""
-    from adjudicator.render import outcome_text, plain
-    from adjudicator.service import MatchService
-    from adjudicator.service import MemoryStore
-
-    with progress(f"checking {file}", env.as_json) as bar:
-        report = MatchService(MemoryStore()).check_lines(_lines(file, catalog_file), progress=bar)
-    m = report.match
-    rejected = report.rejections
-    out = m.outcome() if m else None
-    data = {
-        "events": report.events,
-        "accepted": report.accepted,
-        "rejection": _verdict_json(rejected[0]) if rejected else None,
-        "rejections": [_verdict_json(v) for v in rejected],
-        "outcome": plain(out) if out else None,
-        "state": plain(m.game.view(m.state)) if m else None,
-    }
-    if not env.as_json:
-        for v in rejected:
-            click.echo(f"line {v.line}: {v.type} by {v.by} rejected: {v.rule}: {v.message}")
-        click.echo(f"{report.events} events read, {report.accepted} accepted, {len(rejected)} rejected")
-        if out:
-            click.echo(f"outcome: {outcome_text(out)}")
-    if rejected:
-        first = rejected[0]
-        raise Rejected(f"{first.rule}: {first.message} (line {first.line})", data)
-    env.emit(data, [])
-
-
-@command(name="import")
-@click.argument("file", metavar="FILE.jsonl", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--id", "match_id", help="The match id (default: the file's match_id, else the file name).")
-@click.option("--catalog", "catalog_file", metavar="FILE", help=CATALOG_HELP)
-def import_(env: Env, file: str, match_id: str | None, catalog_file: str | None) -> None:
-    """Store a whole match file, all or nothing (every line must be accepted)."""
-    from adjudicator.render import outcome_text, plain
-
-    stem = Path(file).stem if file != "-" else "imported"
-    with progress(f"importing {file}", env.as_json) as bar:
-        match = env.service(write=True).import_lines(_lines(file, catalog_file), match_id=match_id, default_id=stem,
-                                                     progress=bar)
-    out = match.outcome()
-    env.emit({"match_id": match.match_id, "events": match.head, "outcome": plain(out)},
-             [f"imported {match.match_id}: {match.head} events; outcome: {outcome_text(out)}"])
-
-
-@command()
-@match_argument
-@click.option("--as", "player", metavar="PLAYER",
-              help="What this player may see: private fields hidden, no prev or hash (a view, not a sealed copy).")
-@click.option("--with-proof", "proof_path", metavar="FILE",
-              help="Also write the proof that the file is complete (latest checkpoint, head's inclusion, signatures).")
-def export(env: Env, match_id: str, player: str | None, proof_path: str | None) -> None:
-    """Print a match as sealed JSONL (seq, recorded_at, prev and hash on every line)."""
-    service = env.service()
-    viewer = check_viewer(service.load(match_id), player) if player else None
-    if proof_path and player:
-        raise click.BadParameter("a player's view has no hashes to prove: use --with-proof without --as")
-    lines = service.export_lines(match_id, viewer=viewer)
-    if proof_path:
-        from cli.audit import write_match_proof
-
-        write_match_proof(env, match_id, proof_path)
-    if env.as_json:
-        from adjudicator.render import event_json_from_line
-
-        history = [event_json_from_line(line) for line in lines]
-        click.echo(dumps({"match_id": match_id, "events": len(history), "history": history}))
-    else:
-        for line in lines:
-            click.echo(line)
-
-
-@command()
-@click.argument("match_id", metavar="[MATCH | FILE]", required=False)
-@click.option("--proof", "proof_path", metavar="FILE", help="FILE's proof (default: FILE.proof.json beside it, if any).")
-@click.option("--pubkey", "pubkeys", multiple=True, metavar="FILE", help="A key trusted to sign checkpoints (repeatable).")
-def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequence[str]) -> None:
-    """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default);
-    over the whole store, also the audit tree, its signed checkpoints and the judges' signatures.
-    FILE: an exported match, with its proof if there is one."""
-    from adjudicator.service import IntegrityError
-
-    if match_id and os.path.isfile(match_id):
-        from cli.audit import verify_file
-
-        return verify_file(env, match_id, proof_path, pubkeys)
-    service = env.service()
-    ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]
-    rows, lines = [], []
-    for n, mid in enumerate(ids, 1):
-        try:
-            with progress(f"verifying {mid}" + (f" ({n} of {len(ids)})" if len(ids) > 1 else ""), env.as_json) as bar:
-                match = service.verify(mid, progress=bar)
-            rechecked = service.recheck_rejections(match)
-        except IntegrityError as exc:
-            rows.append({"match_id": mid, "ok": False, "events": service.store.head(mid), "error": str(exc)})
-            lines.append(f"{mid}: FAILED: {exc}")
-            continue
-        rows.append({"match_id": mid, "ok": True, "events": match.head, "rejections_rechecked": rechecked})
-        text = f"{mid}: ok: {match.head} events, chain intact, re-adjudicated"
-        if rechecked:
-            text += f"; {rechecked} rejected attempt(s) refused again by the same rule"
-        lines.append(text)
-    failed = [r["match_id"] for r in rows if not r["ok"]]
-    data = {"ok": not failed, "matches": rows}
-    if not match_id:
-        from cli.audit import verify_store_ledger
-
-        if not verify_store_ledger(env, pubkeys, data, lines):
-            failed.append("the audit ledger")
-            data["ok"] = False
-    if failed:
-        if not env.as_json:
-            for line in lines:
-                click.echo(line)
-        raise IntegrityFailure(f"integrity failure: {', '.join(failed)} do(es) not verify", data)
-    env.emit(data, lines or ["no matches in the store"])
-
-
-@main.group(epilog=epilog("deck"))
-def deck() -> None:
-    """Deck lists."""
-
-
-@command(deck, "check", uses_store=False)
-@click.argument("game")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE", help="A house-rule option that changes deck rules.")
-def deck_check(env: Env, game: str, file: str, opts: Sequence[str]) -> None:
-    """Validate a deck list for GAME: ok (exit 0), or every violated rule (exit 1)."""
-    from adjudicator import registry
-    from adjudicator.render import plain
-
-    g = registry.get(game)
-    options = g.decode_options(pairs(opts, json_value, "KEY=VALUE"))
-    deck_list = g.read_deck(read_text(file))
-    errors = g.check_deck(deck_list, options)
-    data = {"ok": not errors, "game": game, "deck": plain(deck_list),
-            "violations": [{"rule": v.rule_id, "code": v.code, "message": v.message} for v in errors]}
-    if errors:
-        raise Rejected("\n".join(f"{v.rule_id}: {v.message}" for v in errors), data)
-    env.emit(data, ["ok"])
-
-
+from cli import files  # noqa: E402,F401  (registers check, import, export, verify and deck)
 from cli import desk  # noqa: E402  (registers the desk's commands on main)
 from cli import audit as _audit  # noqa: E402,F401  (registers adj audit, adj judges and adj players)
 
