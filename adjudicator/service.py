@@ -18,6 +18,7 @@ from adjudicator import registry
 from adjudicator.fold import Fold, decode_event, event_fields, event_type
 from adjudicator.kit import Game
 from adjudicator.inputs import check_event, check_match_id
+from adjudicator.judging import CALL_TYPES
 from adjudicator.matchfile import check_envelopes, parse_lines, stored_from_flat
 from adjudicator.protocol import JUDGE, Malformed, Outcome, Violation
 from events.chain import IntegrityError, verify_chain
@@ -148,6 +149,19 @@ class MatchService:
             raise UnknownMatch(match_id)
         verify_chain(events, match_id)
         return fold_stored(events, progress)
+
+    def load_at(self, match_id: str, seq: int) -> tuple[Match, int, int | None] | None:
+        """The match folded through event ``seq`` only, for a look at the past that should not
+        cost the whole match: ``(match, the head seq, the seq of the rewind that abandoned seq or
+        None)``, or None when ``seq`` is not an event of the match. The whole chain is verified
+        (cheap beside folding); events after ``seq`` are not re-adjudicated: ``verify`` does that."""
+        events = self.store.read(match_id)
+        if not events:
+            raise UnknownMatch(match_id)
+        verify_chain(events, match_id)
+        if not 1 <= seq <= len(events):
+            return None
+        return fold_stored(events[:seq]), len(events), abandoned_seqs(events).get(seq)
 
     # -- writing -----------------------------------------------------------------------------
     def new(
@@ -388,6 +402,25 @@ def fold_stored(events: Sequence[StoredEvent], progress: Progress | None = None)
         if progress is not None:
             progress(ev.seq, len(events))
     return Match(match_id, game, fold, list(events))
+
+
+def abandoned_seqs(events: Sequence[StoredEvent]) -> dict[int, int]:
+    """``{abandoned seq: seq of the rewind that abandoned it}``, read from the log's structure
+    alone: every stored event was accepted, so the effective history follows from the rewinds'
+    ``to_seq`` (a correction's inserted event has no seq of its own, and a judge's call stands
+    outside the history). The same as ``Fold.branches``, without folding."""
+    effective: list[int] = []
+    gone: dict[int, int] = {}
+    for ev in events:
+        if ev.type in CALL_TYPES:
+            continue
+        if ev.type == "rewind":
+            cut = effective.index(ev.fields["to_seq"]) + 1
+            for s in effective[cut:]:
+                gone[s] = ev.seq
+            del effective[cut:]
+        effective.append(ev.seq)
+    return gone
 
 
 def _adjudicate(parsed, match_id: str, clock, progress: Progress | None = None) -> tuple[CheckReport, list[StoredEvent]]:

@@ -466,22 +466,25 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
 @click.option("--as", "player", metavar="PLAYER", help="What this player may see (default: the judge's view).")
 def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> None:
     """The state now, or right after any event (abandoned ones included)."""
-    from adjudicator.render import abandoned_by, outcome_text, plain, to_move
+    from adjudicator.render import outcome_text, plain, to_move
 
-    match = env.service().load(match_id)
-    viewer = check_viewer(match, player)
+    service = env.service()
     if at_seq is None:
-        at_seq, st = match.head, match.state
-    elif at_seq in match.fold.history:
-        st = match.fold.state_at(at_seq)
-    else:
-        raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {at_seq}", param_hint="'--at'")
-    gone = abandoned_by(match.fold.branches).get(at_seq)
+        match = service.load(match_id)
+        at_seq, head_seq, gone = match.head, match.head, None
+    else:  # folded through at_seq only: a look at the past does not cost the whole match
+        found = service.load_at(match_id, at_seq)
+        if found is None:
+            raise click.BadParameter(f"{match_id} has events 1 to {service.store.head(match_id)}, not {at_seq}",
+                                     param_hint="'--at'")
+        match, head_seq, gone = found
+    viewer = check_viewer(match, player)
+    st = match.fold.state_at(at_seq)
     game = match.game
     out = match.fold.outcome(at_seq)
     # for a viewer: only whether they are to move
     movers = to_move(game.legal(st), viewer) if out.status == "in_progress" else []
-    head = f"{match_id} after seq {at_seq}" + (" (head)" if at_seq == match.head else f" of {match.head}")
+    head = f"{match_id} after seq {at_seq}" + (" (head)" if at_seq == head_seq else f" of {head_seq}")
     if gone is not None:
         head += f", abandoned by rewind at {gone}"
     if player:
@@ -491,7 +494,7 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
         lines.append(f"to move: {', '.join(movers)}")
     elif viewer in match.players and out.status == "in_progress":
         lines.append(f"to move: not {viewer}")
-    env.emit({"match_id": match_id, "seq": at_seq, "head_seq": match.head, "as": player, "abandoned_by": gone,
+    env.emit({"match_id": match_id, "seq": at_seq, "head_seq": head_seq, "as": player, "abandoned_by": gone,
               "state": plain(game.view(st, viewer)), "outcome": plain(out), "to_move": movers}, lines)
 
 
