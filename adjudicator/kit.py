@@ -371,11 +371,3 @@ class Game:
             t, b = inner.pop("type", ""), inner.pop("by", "")
             out["event"] = {"type": t, "by": b, **self.redact(str(t), str(b), inner, viewer, players)}
         return out
-
-
-def step_by_type(handlers: Mapping[type, Any], state: Any, event: Action, ctx: Context) -> Any:
-    """Dispatch ``event`` to the handler registered for its class (one function per event type)."""
-    handler = handlers.get(type(event))
-    if handler is None:
-        raise Violation("ADJ-EVT-1", f"{type(event).__name__} is not an event this game handles")
-    return handler(state, event, ctx)
