@@ -9,7 +9,7 @@ not used there) and shape the state after a rewind through ``after_rewind``. The
 correction is ``step`` of the correction on the corrected history's last state.
 
 When a correction replays an earlier rewind, the rewind is re-checked on the corrected history
-and returns to the corrected state at its ``to_seq``, but ``apply_rewind`` is given, as the
+and returns to the corrected state at its ``to_seq``, but ``after_rewind`` is given, as the
 state the rewind was made from, the state it was made from at the time (the events it cut
 are not replayed, so what a game counts there, such as rewinds made, is kept as it was).
 
@@ -329,7 +329,7 @@ class Fold:
     ) -> tuple[_Line | None, Entry | None, Branch | None]:
         """Check and fold a rewind or a plain event at the end of ``line`` (which is not changed).
 
-        ``made_from`` is the state a replayed rewind was made from, for ``apply_rewind``."""
+        ``made_from`` is the state a replayed rewind was made from, for ``after_rewind``."""
         game = self.game
         current = line.entries[-1].state
         if isinstance(event, Rewind):
