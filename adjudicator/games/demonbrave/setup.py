@@ -29,11 +29,8 @@ RULES_VERSIONS = ("1.0",)
 
 # -- match_started, game_started (DB-ACT-1) ------------------------------------------------------
 def initial(started: DbMatchStarted, ctx: Context) -> State:
-    if started.rules_version is not None and started.rules_version not in RULES_VERSIONS:
-        raise Malformed(
-            f"DemonBrave rules version {started.rules_version!r} is not known; known: {', '.join(RULES_VERSIONS)}",
-            "$.rules_version",
-        )
+    """The state after match_started (its rules version is checked by the fold, against
+    ``RULES_VERSIONS`` through the game's ``rules_versions``)."""
     names = tuple(started.players)  # two different names: checked by the fold (player_count)
     if started.by != JUDGE and started.by not in names:  # R-DB-18: the judge or a player starts it
         raise Violation("DB-ACT-1", f"{started.by!r} is neither a player of this match ({', '.join(names)}) nor the judge; only they start it", "ILLEGAL_ACTION")
