@@ -4,6 +4,8 @@ replay repeats attempt 1 under ``replay_must_repeat`` (BAC-REW-6)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 import msgspec
 
 from adjudicator.games.bacdef import events as E
@@ -14,7 +16,11 @@ from adjudicator.protocol import Action, Context
 
 
 def contradiction_count(ctx: Context, start_seq: int) -> int:
-    return sum(1 for _, e in ctx.log if isinstance(e, E.BacRewind) and e.cause == "contradiction" and e.to_seq == start_seq)
+    """Contradiction rewinds to the turn that began at ``start_seq``, abandoned branches included.
+    They all come after ``start_seq``: the log (in seq order) is read from there, not from seq 1."""
+    log = ctx.log
+    return sum(1 for _, e in log[bisect_left(log, start_seq, key=lambda p: p[0]):]
+               if isinstance(e, E.BacRewind) and e.cause == "contradiction" and e.to_seq == start_seq)
 
 
 def check_rewind(s: State, ev: E.BacRewind, ctx: Context) -> None:
