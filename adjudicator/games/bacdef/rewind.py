@@ -80,17 +80,20 @@ def check_replay(s: State, ev: E.PlayerDecision, ctx: Context, category: str) ->
     if not s.options.replay_must_repeat or not in_turn(s) or s.set.turn.replays_used < 1 or not ctx.log:
         return
     t = s.set.turn
-    rewinds = [seq for seq, e in ctx.log if isinstance(e, E.BacRewind) and e.cause == "contradiction" and e.to_seq == t.start_seq]
+    log = ctx.log  # in seq order: this turn's part is read from its start, not from seq 1
+    turn_log = log[bisect_left(log, t.start_seq, key=lambda p: p[0]):]
+    rewinds = [seq for seq, e in turn_log if isinstance(e, E.BacRewind) and e.cause == "contradiction" and e.to_seq == t.start_seq]
     if not rewinds:
         return
     kinds = DECISION_TYPES[category]
-    eff = set(ctx.effective)
+    effective = ctx.effective
+    eff = set(effective[bisect_left(effective, rewinds[-1]):])
 
     def mine(events: list[Action]) -> list[E.PlayerDecision]:
         return [e for e in events if isinstance(e, kinds) and e.player == ev.player]
 
-    before = mine([e for seq, e in ctx.log if t.start_seq < seq < rewinds[0]])
-    k = len(mine([e for seq, e in ctx.log if seq > rewinds[-1] and seq in eff]))
+    before = mine([e for seq, e in turn_log if t.start_seq < seq < rewinds[0]])
+    k = len(mine([e for seq, e in turn_log if seq > rewinds[-1] and seq in eff]))
     if k < len(before):
         was = before[k]
         if type(was) is not type(ev) or msgspec.to_builtins(was) | {"by": ""} != msgspec.to_builtins(ev) | {"by": ""}:
