@@ -141,6 +141,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     passes: int = 0  # strict_priority only: passes in succession
     players: tuple[Player, ...] = ()
     patches: tuple[str, ...] = ()
+    last_trigger: tuple[int, str] | None = None  # (seq, controller) of the latest trigger (BD-RES-6)
     last_payment: PaymentNote | None = None
 
 
