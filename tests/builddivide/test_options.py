@@ -44,3 +44,42 @@ def test_BD_RUL_20_legal_offers_no_trigger_out_of_order():
     assert offered == {A}
     offered = {a.who for a in BuildDivide().legal(accepted(lines + [trig(B, "b1")]).state) if a.type == "trigger"}
     assert offered == set()  # alice's trigger would come after bob's (BD-RES-6)
+
+
+def _drawn_then_rewound(options=None):
+    lines = to_main(options)
+    back_to = len(lines)  # line N is seq N
+    draw = ev("judge_ops", "judge", ops=[{"op": "DRAW", "players": [A], "n": 2}], note="draw 2")
+    return lines + [draw, ev("rewind", "judge", to_seq=back_to, reason="the draw was not owed")]
+
+
+def test_BD_RUL_43_rewind_card_return_DECK_TOP_needs_no_shuffle():
+    before = view(accepted(to_main()))["players"][A]
+    m = accepted(_drawn_then_rewound() + [ev("advance_phase", A)])
+    v = view(m)
+    assert v["shuffle_owed"] == [] and v["phase"] == "ATTACK"
+    assert (v["players"][A]["deck"], v["players"][A]["hand_count"]) == (before["deck"], before["hand_count"])
+
+
+def test_BD_RUL_43_rewind_card_return_SHUFFLE_owes_a_shuffle_BD_REW_8():
+    opts = {"rewind_card_return": "SHUFFLE"}
+    before = view(accepted(to_main(opts)))["players"][A]
+    m = accepted(_drawn_then_rewound(opts))
+    v = view(m)
+    assert v["shuffle_owed"] == [A]
+    assert (v["players"][A]["deck"], v["players"][A]["hand_count"]) == (before["deck"], before["hand_count"])
+    assert [(a.who, a.type) for a in BuildDivide().legal(m.state)] == [(A, "shuffle")]
+    v = refused(_drawn_then_rewound(opts) + [ev("advance_phase", A)])
+    assert (v.rule, v.code) == ("BD-REW-8", "SHUFFLE_OWED") and "alice's deck" in v.message
+    v = refused(_drawn_then_rewound(opts) + [ev("shuffle", B, player=B)])
+    assert (v.rule, v.code) == ("BD-REW-8", "SHUFFLE_OWED")
+    m = accepted(_drawn_then_rewound(opts) + [ev("shuffle", A, player=A), ev("advance_phase", A)])
+    v = view(m)
+    assert v["shuffle_owed"] == [] and v["phase"] == "ATTACK" and v["players"][A]["deck"] == before["deck"]
+
+
+def test_BD_RUL_43_SHUFFLE_owes_nothing_when_no_card_was_drawn():
+    opts = {"rewind_card_return": "SHUFFLE"}
+    lines = to_main(opts)
+    m = accepted(lines + [ev("advance_phase", A), ev("rewind", "judge", to_seq=len(lines), reason="too early"), ev("advance_phase", A)])
+    assert view(m)["shuffle_owed"] == [] and view(m)["phase"] == "ATTACK"

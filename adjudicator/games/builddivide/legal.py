@@ -192,6 +192,8 @@ def legal(s: State) -> list[LegalAction]:
     out: list[LegalAction] = []
     if s.match_result is not None:
         return out
+    if g.shuffle_owed:  # rewind_card_return SHUFFLE (BD-REW-8)
+        return [LegalAction(who=n, type="shuffle", choices={"player": one(n)}) for n in g.shuffle_owed]
     if g.status == "SETUP":
         out += _setup(s)
     elif g.status == "ENDED":

@@ -93,6 +93,8 @@ def register_deck(s: State, ev: E.RegisterDeck, ctx: Context) -> State:
 
 def shuffle(s: State, ev: E.Shuffle, ctx: Context) -> State:
     _act_for(ev, ev.player, "BD-ACT-2", s)
+    if ev.player in s.game.shuffle_owed:  # rewind_card_return SHUFFLE (BD-REW-8)
+        return replace(s, game=replace(s.game, shuffle_owed=tuple(n for n in s.game.shuffle_owed if n != ev.player)))
     if s.game.status == "IN_PROGRESS":
         return s  # a shuffle a rule or an op requires: knowledge only
     _setup_step(s, 1, ev)
@@ -146,7 +148,7 @@ def draw_opening(s: State, ev: E.DrawOpening, ctx: Context) -> State:
     _once(s, p, 5)
     if p.deck_count < 5:
         raise Violation("BD-ACT-5", f"{p.name}'s deck holds {p.deck_count} cards, fewer than the 5 of an opening hand", "SHORT_DECK")
-    p = replace(p, deck_count=p.deck_count - 5, hand=_private_cards(ev.private, "cards", 5))
+    p = replace(p, deck_count=p.deck_count - 5, deck_draws=p.deck_draws + 5, hand=_private_cards(ev.private, "cards", 5))
     return _done(s, p, 5, 6)
 
 
@@ -157,7 +159,7 @@ def mulligan(s: State, ev: E.Mulligan, ctx: Context) -> State:
         raise Violation("BD-SET-2", f"{p.name} has already decided on the mulligan ({p.mulligan})", "ALREADY_DECIDED")
     _setup_step(s, 6, ev)
     hand = _private_cards(ev.private, "new_cards", 5) if ev.redraw else p.hand
-    p = replace(p, hand=hand, mulligan="REDRAWN" if ev.redraw else "KEPT")
+    p = replace(p, hand=hand, mulligan="REDRAWN" if ev.redraw else "KEPT", deck_draws=p.deck_draws + (5 if ev.redraw else 0))
     return _done(s, p, 6, 7)
 
 

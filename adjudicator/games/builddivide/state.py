@@ -51,6 +51,7 @@ class Territory(msgspec.Struct, frozen=True, kw_only=True):
 class Player(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     deck_count: int = 0
+    deck_draws: int = 0  # cards drawn from the deck this game (BD-REW-8: what a rewind returns)
     unseen: dict[str, int] = {}  # BD-HID-5: registered main minus cards known outside deck/hand/life
     hand: tuple[str | None, ...] = ()
     life: tuple[str | None, ...] = ()  # index 0 = bottom, -1 = top
@@ -141,6 +142,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     passes: int = 0  # strict_priority only: passes in succession
     players: tuple[Player, ...] = ()
     patches: tuple[str, ...] = ()
+    shuffle_owed: tuple[str, ...] = ()  # rewind_card_return SHUFFLE: decks to shuffle after a rewind (BD-REW-8)
     last_trigger: tuple[int, str] | None = None  # (seq, controller) of the latest trigger (BD-RES-6)
     last_payment: PaymentNote | None = None
 

@@ -66,7 +66,7 @@ def view(s: State, viewer: str | None = None) -> dict[str, Any]:
         "release_window": None if g.release_window is None else {"player": g.release_window[0], "unit": g.release_window[1]},
         "result": None if g.result is None else {"winner": g.result.winner, "reason": g.result.reason, "detail": g.result.detail},
         "result_confirmed": g.result_confirmed, "wins": wins(s), "past_games": [r.reason if r.winner is None else r.winner for r in s.past],
-        "patches": list(g.patches), "outcome": out.status, "winner": out.winner,
+        "patches": list(g.patches), "shuffle_owed": list(g.shuffle_owed), "outcome": out.status, "winner": out.winner,
     }
 
 
