@@ -83,3 +83,35 @@ def test_BD_RUL_43_SHUFFLE_owes_nothing_when_no_card_was_drawn():
     lines = to_main(opts)
     m = accepted(lines + [ev("advance_phase", A), ev("rewind", "judge", to_seq=len(lines), reason="too early"), ev("advance_phase", A)])
     assert view(m)["shuffle_owed"] == [] and view(m)["phase"] == "ATTACK"
+
+
+def _patched(*ops):
+    lines = to_main(a=["U5k"]) + [ev("judge_ops", "judge", ops=[{"op": "PUT_ONTO_FIELD", "card": "U5k", "from_zone": "DECK", "player": A}], note="set up")]
+    return lines + [ev("judge_ops", "judge", ops=list(ops), note="copy effect")]
+
+
+def _unit(m, name):
+    return next(u for u in view(m)["players"][A]["field"] if u["name"] == name)
+
+
+def test_BD_EFF_27_PATCH_sets_a_units_printed_power_and_hit():
+    m = accepted(_patched({"op": "PATCH", "path": "U5k.power", "value": 7000, "note": "copies U7k"},
+                          {"op": "PATCH", "path": "U5k.hit", "value": 3, "note": "copies U7k"},
+                          {"op": "MODIFY_STAT", "unit": "U5k", "stat": "POWER", "delta": 1000, "duration": "END_OF_TURN"}))
+    u = _unit(m, "U5k")
+    assert (u["power"], u["hit"]) == (8000, 3)  # 7000 printed by the patch + 1000
+    assert view(m)["patches"] == ["U5k.power = 7000: copies U7k", "U5k.hit = 3: copies U7k"]
+
+
+def test_BD_EFF_27_PATCH_power_0_destroys_at_the_state_check():
+    m = accepted(_patched({"op": "PATCH", "path": "U5k.power", "value": 0, "note": "switch"}))
+    assert [u["name"] for u in view(m)["players"][A]["field"]] == [] and "U5k" in view(m)["players"][A]["graveyard"]
+
+
+def test_BD_EFF_27_PATCH_refuses_other_paths_and_values():
+    v = refused(_patched({"op": "PATCH", "path": "alice.life", "value": 9, "note": "x"}))
+    assert (v.rule, v.code) == ("BD-EFF-27", "PATCH_PATH") and "'<unit>.power'" in v.message
+    v = refused(_patched({"op": "PATCH", "path": "U5k.power", "value": "7000", "note": "x"}))
+    assert (v.rule, v.code) == ("BD-EFF-27", "PATCH_VALUE")
+    v = refused(_patched({"op": "PATCH", "path": "U9k.power", "value": 1, "note": "x"}))
+    assert (v.rule, v.code) == ("BD-EFF-27", "PATCH_PATH") and "no unit 'U9k'" in v.message

@@ -34,6 +34,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     modifiers: tuple[Modifier, ...] = ()
     statuses: tuple[Status, ...] = ()
     entered_turn: int = 0
+    printed: dict[str, int] = {}  # POWER/HIT set by a judge's PATCH in place of the catalog's (BD-EFF-27)
 
 
 class Energy(msgspec.Struct, frozen=True, kw_only=True):

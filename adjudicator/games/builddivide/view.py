@@ -203,8 +203,8 @@ def explain_card(s: State, name: str) -> dict[str, Any]:
     if found is not None and c is not None:
         u = found[1]
         return {"unit": name, "owner": found[0].name,
-                "power": {"printed": c.power, "modifiers": [m.delta for m in u.modifiers if m.stat == "POWER"], "now": Z.power(s, u)},
-                "hit": {"printed": c.hit, "modifiers": [m.delta for m in u.modifiers if m.stat == "HIT"], "now": Z.hit(s, u)},
+                "power": {"printed": u.printed.get("POWER", c.power), "modifiers": [m.delta for m in u.modifiers if m.stat == "POWER"], "now": Z.power(s, u)},
+                "hit": {"printed": u.printed.get("HIT", c.hit), "modifiers": [m.delta for m in u.modifiers if m.stat == "HIT"], "now": Z.hit(s, u)},
                 "damage": u.damage, "destroyed_at": f"damage >= {Z.power(s, u)}", "standing": u.standing}
     if c is None:
         raise Malformed(f"{name!r} is neither a unit on the field nor a card of the catalog", "$.unit")

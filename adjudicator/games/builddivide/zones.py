@@ -62,12 +62,14 @@ def enter_field(s: State, owner: str, name: str, standing: bool = True) -> State
 
 def power(s: State, u: Unit) -> int:
     c = s.catalog.get(u.name)
-    return (c.power if c else 0) + sum(m.delta for m in u.modifiers if m.stat == "POWER")
+    base = u.printed.get("POWER", c.power if c else 0)
+    return base + sum(m.delta for m in u.modifiers if m.stat == "POWER")
 
 
 def hit(s: State, u: Unit) -> int:
     c = s.catalog.get(u.name)
-    return (c.hit if c else 0) + sum(m.delta for m in u.modifiers if m.stat == "HIT")
+    base = u.printed.get("HIT", c.hit if c else 0)
+    return base + sum(m.delta for m in u.modifiers if m.stat == "HIT")
 
 
 def has_status(u: Unit, tag: str) -> bool:
