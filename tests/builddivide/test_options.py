@@ -115,3 +115,34 @@ def test_BD_EFF_27_PATCH_refuses_other_paths_and_values():
     assert (v.rule, v.code) == ("BD-EFF-27", "PATCH_VALUE")
     v = refused(_patched({"op": "PATCH", "path": "U9k.power", "value": 1, "note": "x"}))
     assert (v.rule, v.code) == ("BD-EFF-27", "PATCH_PATH") and "no unit 'U9k'" in v.message
+
+
+def _mixed(options, best_of=1):
+    from tests.builddivide.helpers import setup, started
+
+    opts = {"illegal_deck_policy": options, "best_of": best_of}
+    return [started(options=opts)] + setup() + [ev("concede", B, player=B), ev("confirm_result", "judge"),
+                                                ev("game_cleanup", "judge", mixed_cards_found=True)]
+
+
+def test_BD_RUL_44_illegal_deck_policy_GAME_LOSS_the_judge_names_the_offender_BD_REW_12():
+    m = accepted(_mixed("GAME_LOSS"))
+    assert [(a.who, a.type) for a in BuildDivide().legal(m.state)] == [("judge", "judge_result")]
+    v = refused(_mixed("GAME_LOSS") + [ev("judge_void_game", "judge", note="void it")])
+    assert (v.rule, v.code) == ("BD-REW-12", "GAME_LOSS_POLICY")
+    v = refused(_mixed("GAME_LOSS") + [ev("judge_result", "judge", winner=None, reason="draw")])
+    assert (v.rule, v.code) == ("BD-REW-12", "WINNER_NEEDED")
+    m = accepted(_mixed("GAME_LOSS") + [ev("judge_result", "judge", winner=B, reason="a bob card was alice's")])
+    o = m.outcome()
+    assert (o.status, o.winner, o.reason) == ("won", B, "judge") and "game loss for alice" in o.detail
+
+
+def test_BD_RUL_44_GAME_LOSS_in_best_of_3_counts_the_loss_and_opens_the_next_game():
+    m = accepted(_mixed("GAME_LOSS", best_of=3) + [ev("judge_result", "judge", winner=B, reason="alice's deck held a bob card")])
+    d = view(m)
+    assert (d["game_no"], d["status"], d["wins"], d["outcome"]) == (2, "SETUP", {A: 0, B: 1}, "in_progress")
+
+
+def test_BD_RUL_44_JUDGE_DECIDES_still_allows_a_void():
+    m = accepted(_mixed("JUDGE_DECIDES") + [ev("judge_void_game", "judge", note="void")])
+    assert (view(m)["game_no"], view(m)["past_games"]) == (2, ["void"])

@@ -197,6 +197,8 @@ def legal(s: State) -> list[LegalAction]:
     if g.status == "SETUP":
         out += _setup(s)
     elif g.status == "ENDED":
+        if g.deck_loss_owed:  # BD-REW-12 under GAME_LOSS
+            return [LegalAction(who=JUDGE, type="judge_result", choices={"winner": one(*s.names), "reason": text()})]
         if not g.result_confirmed:
             out.append(LegalAction(who=JUDGE, type="confirm_result"))
         if not g.cleaned_up:

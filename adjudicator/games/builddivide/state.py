@@ -127,6 +127,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     result: Result | None = None
     result_confirmed: bool = False
     cleaned_up: bool = False
+    deck_loss_owed: bool = False  # illegal_deck_policy GAME_LOSS: mixed cards found, the judge names the offender (BD-REW-12)
     first_player: str | None = None
     turn_number: int = 0
     turn_player: str | None = None
