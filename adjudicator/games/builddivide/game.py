@@ -116,6 +116,11 @@ class BuildDivide(Game):
             r = state.game.result
             raise Violation("BD-OVR-8", f"game {state.game.game_no} is over ({r.detail if r else ''}): "
                                         f"{type(event).__name__} is not entered any more", "GAME_OVER")
+        owed = state.game.shuffle_owed
+        if owed and not (isinstance(event, E.Shuffle) and event.player in owed):
+            raise Violation("BD-REW-8", f"the rewind put cards drawn by the abandoned events back into {' and '.join(owed)}'s deck "
+                                        f"(rewind_card_return SHUFFLE, BD-RUL-43): a shuffle of that deck comes first, "
+                                        f"not {type(event).__name__}", "SHUFFLE_OWED")
         window = state.game.release_window
         P.check(state, event)
         new = P.after(HANDLERS[type(event)](state, event, ctx), event)

@@ -11,7 +11,7 @@ from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.catalog import Card
 from adjudicator.games.builddivide.payment import Cost, card_cost, release_cost
 from adjudicator.games.builddivide.priority import holder
-from adjudicator.games.builddivide.rules import busy, hand_limit
+from adjudicator.games.builddivide.rules import busy, hand_limit, trigger_out_of_order
 from adjudicator.games.builddivide.setup import loser_chooses
 from adjudicator.games.builddivide.state import Player, State
 from adjudicator.kit import one, some, text
@@ -73,7 +73,7 @@ def _abilities(s: State, tp: str) -> list[LegalAction]:
         for name in dict.fromkeys(names):
             c = s.catalog.get(name)
             for ab in c.abilities if c else ():
-                if ab.kind == "AUTOMATIC":
+                if ab.kind == "AUTOMATIC" and trigger_out_of_order(s, p.name) is None:
                     out.append(LegalAction(who=p.name, type="trigger", note="when it has triggered", anytime=True,
                                            choices={"source": one(name), "ability_id": one(ab.id), "controller": one(p.name)}))
                 elif ab.kind == "ACTIVATED" and _may_activate(s, p.name, tp, ab.timing):
@@ -192,9 +192,13 @@ def legal(s: State) -> list[LegalAction]:
     out: list[LegalAction] = []
     if s.match_result is not None:
         return out
+    if g.shuffle_owed:  # rewind_card_return SHUFFLE (BD-REW-8)
+        return [LegalAction(who=n, type="shuffle", choices={"player": one(n)}) for n in g.shuffle_owed]
     if g.status == "SETUP":
         out += _setup(s)
     elif g.status == "ENDED":
+        if g.deck_loss_owed:  # BD-REW-12 under GAME_LOSS
+            return [LegalAction(who=JUDGE, type="judge_result", choices={"winner": one(*s.names), "reason": text()})]
         if not g.result_confirmed:
             out.append(LegalAction(who=JUDGE, type="confirm_result"))
         if not g.cleaned_up:

@@ -306,9 +306,23 @@ def shuffle(s: State, op: E.ShuffleOp, ctx: OpContext) -> State:
     return s
 
 
+PATCH_STATS = {"power": "POWER", "hit": "HIT"}
+
+
 def patch(s: State, op: E.Patch, ctx: OpContext) -> State:
+    """BD-EFF-27: a unit's printed power or hit replaced while it stays on the field (copy, switch
+    and the like); path ``<unit>.power`` or ``<unit>.hit``, value a whole number."""
     if ctx.rule != "BD-ACT-27":
         raise _bad(ctx, op, "PATCH is for judge_ops only")
+    unit, _, stat = op.path.rpartition(".")
+    if stat not in PATCH_STATS or not unit:
+        raise Violation("BD-EFF-27", f"PATCH {op.path!r}: a patch sets '<unit>.power' or '<unit>.hit' of a unit on the field; "
+                                     "anything else is entered with the other ops", "PATCH_PATH")
+    if isinstance(op.value, bool) or not isinstance(op.value, int):
+        raise Violation("BD-EFF-27", f"PATCH {op.path!r}: the value must be a whole number, not {op.value!r}", "PATCH_VALUE")
+    if Z.find_unit(s, unit) is None:
+        raise Violation("BD-EFF-27", f"PATCH {op.path!r}: no unit {unit!r} is on either field", "PATCH_PATH")
+    s = _on_unit(s, unit, lambda u: replace(u, printed={**u.printed, PATCH_STATS[stat]: op.value}))
     return Z.set_game(s, patches=s.game.patches + (f"{op.path} = {op.value!r}: {op.note}",))
 
 

@@ -221,8 +221,26 @@ def activate_ability(s: State, ev: E.ActivateAbility, ctx: Context) -> State:
 def trigger(s: State, ev: E.Trigger, ctx: Context) -> State:
     in_play(s, "trigger")
     acting_player(s, ev, ev.controller, "BD-ACT-15")
+    late = trigger_out_of_order(s, ev.controller)
+    if late is not None:
+        raise Violation("BD-RES-6", f"{ev.controller}'s {ev.source} {ev.ability_id} comes too late: in a run of triggers "
+                                    f"({s.options.trigger_order}, BD-RUL-20) {late}'s go in after {ev.controller}'s, "
+                                    f"and {late}'s were already put in", "TRIGGER_ORDER")
     item = StackItem(id=s.game.next_item, kind="ABILITY", controller=ev.controller, ability_id=ev.ability_id, source=ev.source)
-    return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1)
+    return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1, last_trigger=(ctx.seq, ev.controller))
+
+
+def trigger_out_of_order(s: State, controller: str) -> str | None:
+    """BD-RES-6 / BD-RUL-20: triggers entered one right after another are the simultaneous ones;
+    the first group's (TP's under APNAP, NTP's under NAPAP) go in before the second group's. The
+    player of the second group whose trigger was entered just before, if ``controller`` belongs
+    to the first group; else None."""
+    last = s.game.last_trigger
+    tp = s.game.turn_player
+    if last is None or last[0] != s.seq or tp is None:
+        return None
+    first = tp if s.options.trigger_order == "APNAP" else Z.opponent(s, tp)
+    return last[1] if controller == first and last[1] != first else None
 
 
 def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:

@@ -93,6 +93,8 @@ def register_deck(s: State, ev: E.RegisterDeck, ctx: Context) -> State:
 
 def shuffle(s: State, ev: E.Shuffle, ctx: Context) -> State:
     _act_for(ev, ev.player, "BD-ACT-2", s)
+    if ev.player in s.game.shuffle_owed:  # rewind_card_return SHUFFLE (BD-REW-8)
+        return replace(s, game=replace(s.game, shuffle_owed=tuple(n for n in s.game.shuffle_owed if n != ev.player)))
     if s.game.status == "IN_PROGRESS":
         return s  # a shuffle a rule or an op requires: knowledge only
     _setup_step(s, 1, ev)
@@ -146,7 +148,7 @@ def draw_opening(s: State, ev: E.DrawOpening, ctx: Context) -> State:
     _once(s, p, 5)
     if p.deck_count < 5:
         raise Violation("BD-ACT-5", f"{p.name}'s deck holds {p.deck_count} cards, fewer than the 5 of an opening hand", "SHORT_DECK")
-    p = replace(p, deck_count=p.deck_count - 5, hand=_private_cards(ev.private, "cards", 5))
+    p = replace(p, deck_count=p.deck_count - 5, deck_draws=p.deck_draws + 5, hand=_private_cards(ev.private, "cards", 5))
     return _done(s, p, 5, 6)
 
 
@@ -157,7 +159,7 @@ def mulligan(s: State, ev: E.Mulligan, ctx: Context) -> State:
         raise Violation("BD-SET-2", f"{p.name} has already decided on the mulligan ({p.mulligan})", "ALREADY_DECIDED")
     _setup_step(s, 6, ev)
     hand = _private_cards(ev.private, "new_cards", 5) if ev.redraw else p.hand
-    p = replace(p, hand=hand, mulligan="REDRAWN" if ev.redraw else "KEPT")
+    p = replace(p, hand=hand, mulligan="REDRAWN" if ev.redraw else "KEPT", deck_draws=p.deck_draws + (5 if ev.redraw else 0))
     return _done(s, p, 6, 7)
 
 
@@ -206,11 +208,27 @@ def _judge(ev: E.Action, rule: str) -> None:
 
 def judge_result(s: State, ev: E.JudgeResult, ctx: Context) -> State:
     _judge(ev, "BD-ACT-30")
+    if s.game.deck_loss_owed:
+        return _deck_loss(s, ev, ctx)
     if s.game.result_confirmed:
         raise Violation("BD-REW-10", f"game {s.game.game_no}'s result is confirmed; only judge_void_game changes it now", "CONFIRMED")
     if ev.winner is not None and ev.winner not in s.names:
         raise Violation("BD-ACT-30", f"{ev.winner!r} is not a player of this match", "NOT_A_PLAYER")
     return Z.end_game(s, ev.winner, "judge", ev.reason)
+
+
+def _deck_loss(s: State, ev: E.JudgeResult, ctx: Context) -> State:
+    """BD-REW-12 with ``illegal_deck_policy`` GAME_LOSS: the game is lost by the offender, whom the
+    judge names by the winner; the result replaces the game's (confirmed or not) and the match
+    goes on as after a clean check."""
+    if ev.winner not in s.names:
+        raise Violation("BD-REW-12", f"mixed cards were found and the policy is GAME_LOSS: the judge names the winner "
+                                     f"(the offender's opponent, one of {', '.join(s.names)}), not {ev.winner!r}", "WINNER_NEEDED")
+    result = Result(winner=ev.winner, reason="judge", detail=f"game loss for {Z.opponent(s, ev.winner)} (mixed cards): {ev.reason}")
+    s = Z.set_game(s, result=result, result_confirmed=True, deck_loss_owed=False)
+    if match_over(s, result):
+        return s
+    return open_game(replace(s, past=s.past + (result,)), s.game.game_no + 1, ctx.seq)
 
 
 def confirm_result(s: State, ev: E.ConfirmResult, ctx: Context) -> State:
@@ -237,6 +255,8 @@ def game_cleanup(s: State, ev: E.GameCleanup, ctx: Context) -> State:
     if ev.mixed_cards_found and s.options.illegal_deck_policy == "VOID":
         void = Result(winner=None, reason="void", detail="mixed cards found at game_cleanup (illegal_deck_policy VOID)")
         return open_game(replace(s, past=s.past + (void,)), s.game.game_no + 1, ctx.seq)
+    if ev.mixed_cards_found and s.options.illegal_deck_policy == "GAME_LOSS":
+        return Z.set_game(s, deck_loss_owed=True)  # BD-REW-12: the offender is the judge's finding
     if ev.mixed_cards_found or match_over(s, s.game.result):
         return s  # BD-RUL-44: the judge decides (judge_result or judge_void_game)
     return open_game(replace(s, past=s.past + (s.game.result,)), s.game.game_no + 1, ctx.seq)
@@ -244,6 +264,9 @@ def game_cleanup(s: State, ev: E.GameCleanup, ctx: Context) -> State:
 
 def judge_void_game(s: State, ev: E.JudgeVoidGame, ctx: Context) -> State:
     _judge(ev, "BD-ACT-31")
+    if s.game.deck_loss_owed:
+        raise Violation("BD-REW-12", "mixed cards were found and illegal_deck_policy is GAME_LOSS, not VOID: the judge enters "
+                                     "judge_result naming the offender's opponent as the winner", "GAME_LOSS_POLICY")
     if s.match_result is not None:
         raise Violation("BD-ACT-31", "the match is void: no game follows", "MATCH_VOID")
     void = Result(winner=None, reason="void", detail=ev.note or "judge_void_game")

@@ -34,6 +34,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     modifiers: tuple[Modifier, ...] = ()
     statuses: tuple[Status, ...] = ()
     entered_turn: int = 0
+    printed: dict[str, int] = {}  # POWER/HIT set by a judge's PATCH in place of the catalog's (BD-EFF-27)
 
 
 class Energy(msgspec.Struct, frozen=True, kw_only=True):
@@ -51,6 +52,7 @@ class Territory(msgspec.Struct, frozen=True, kw_only=True):
 class Player(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     deck_count: int = 0
+    deck_draws: int = 0  # cards drawn from the deck this game (BD-REW-8: what a rewind returns)
     unseen: dict[str, int] = {}  # BD-HID-5: registered main minus cards known outside deck/hand/life
     hand: tuple[str | None, ...] = ()
     life: tuple[str | None, ...] = ()  # index 0 = bottom, -1 = top
@@ -125,6 +127,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     result: Result | None = None
     result_confirmed: bool = False
     cleaned_up: bool = False
+    deck_loss_owed: bool = False  # illegal_deck_policy GAME_LOSS: mixed cards found, the judge names the offender (BD-REW-12)
     first_player: str | None = None
     turn_number: int = 0
     turn_player: str | None = None
@@ -141,6 +144,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     passes: int = 0  # strict_priority only: passes in succession
     players: tuple[Player, ...] = ()
     patches: tuple[str, ...] = ()
+    shuffle_owed: tuple[str, ...] = ()  # rewind_card_return SHUFFLE: decks to shuffle after a rewind (BD-REW-8)
+    last_trigger: tuple[int, str] | None = None  # (seq, controller) of the latest trigger (BD-RES-6)
     last_payment: PaymentNote | None = None
 
 

@@ -66,7 +66,7 @@ def view(s: State, viewer: str | None = None) -> dict[str, Any]:
         "release_window": None if g.release_window is None else {"player": g.release_window[0], "unit": g.release_window[1]},
         "result": None if g.result is None else {"winner": g.result.winner, "reason": g.result.reason, "detail": g.result.detail},
         "result_confirmed": g.result_confirmed, "wins": wins(s), "past_games": [r.reason if r.winner is None else r.winner for r in s.past],
-        "patches": list(g.patches), "outcome": out.status, "winner": out.winner,
+        "patches": list(g.patches), "shuffle_owed": list(g.shuffle_owed), "outcome": out.status, "winner": out.winner,
     }
 
 
@@ -203,8 +203,8 @@ def explain_card(s: State, name: str) -> dict[str, Any]:
     if found is not None and c is not None:
         u = found[1]
         return {"unit": name, "owner": found[0].name,
-                "power": {"printed": c.power, "modifiers": [m.delta for m in u.modifiers if m.stat == "POWER"], "now": Z.power(s, u)},
-                "hit": {"printed": c.hit, "modifiers": [m.delta for m in u.modifiers if m.stat == "HIT"], "now": Z.hit(s, u)},
+                "power": {"printed": u.printed.get("POWER", c.power), "modifiers": [m.delta for m in u.modifiers if m.stat == "POWER"], "now": Z.power(s, u)},
+                "hit": {"printed": u.printed.get("HIT", c.hit), "modifiers": [m.delta for m in u.modifiers if m.stat == "HIT"], "now": Z.hit(s, u)},
                 "damage": u.damage, "destroyed_at": f"damage >= {Z.power(s, u)}", "standing": u.standing}
     if c is None:
         raise Malformed(f"{name!r} is neither a unit on the field nor a card of the catalog", "$.unit")

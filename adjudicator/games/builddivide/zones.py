@@ -62,12 +62,14 @@ def enter_field(s: State, owner: str, name: str, standing: bool = True) -> State
 
 def power(s: State, u: Unit) -> int:
     c = s.catalog.get(u.name)
-    return (c.power if c else 0) + sum(m.delta for m in u.modifiers if m.stat == "POWER")
+    base = u.printed.get("POWER", c.power if c else 0)
+    return base + sum(m.delta for m in u.modifiers if m.stat == "POWER")
 
 
 def hit(s: State, u: Unit) -> int:
     c = s.catalog.get(u.name)
-    return (c.hit if c else 0) + sum(m.delta for m in u.modifiers if m.stat == "HIT")
+    base = u.printed.get("HIT", c.hit if c else 0)
+    return base + sum(m.delta for m in u.modifiers if m.stat == "HIT")
 
 
 def has_status(u: Unit, tag: str) -> bool:
@@ -109,7 +111,10 @@ def keep_disclosures(current: State, target: State) -> State:
             if name in extra:
                 extra.remove(name)
         players.append(replace(p, disclosed_abandoned=was.disclosed_abandoned + tuple(extra)))
-    return replace(target, game=replace(target.game, players=tuple(players)))
+    owed = target.game.shuffle_owed
+    if target.options.rewind_card_return == "SHUFFLE":  # BD-REW-8: drawn cards went back into the deck
+        owed += tuple(p.name for p in target.game.players if player(current, p.name).deck_draws > p.deck_draws and p.name not in owed)
+    return replace(target, game=replace(target.game, players=tuple(players), shuffle_owed=owed))
 
 
 def unreveal(p: Player, name: str) -> Player:
@@ -135,7 +140,7 @@ def draw_one(s: State, p: Player, rule_draw: bool, name: str | None = None) -> P
     """One card drawn: from the deck, else from the top of the life zone (no trigger check), else
     None (the player loses, BD-OVR-3b)."""
     if p.deck_count > 0:
-        return replace(p, deck_count=p.deck_count - 1, hand=p.hand + (name,))
+        return replace(p, deck_count=p.deck_count - 1, deck_draws=p.deck_draws + 1, hand=p.hand + (name,))
     if p.life and (rule_draw or s.options.life_fallback_all_draws):
         return replace(p, life=p.life[:-1], hand=p.hand + (p.life[-1] if name is None else name,))
     return None
