@@ -140,14 +140,10 @@ def _take(s: State, p: Player, zone: str, name: str | None, ctx: OpContext, op: 
             return None
         if name is None:
             return replace(p, hand=p.hand[:-1]), p.hand[-1]
-        hand = list(p.hand)
-        if name in hand:
-            hand.remove(name)
-        elif None in hand:
-            hand.remove(None)
-        else:
+        hand = Z.hand_without(p.hand, name)
+        if hand is None:
             raise _bad(ctx, op, f"{name!r} is not in {p.name}'s hand")
-        return replace(p, hand=tuple(hand)), name
+        return replace(p, hand=hand), name
     if zone in _PILES:
         field_name, read = _PILES[zone]
         pile = list(read(p))

@@ -122,17 +122,26 @@ def unreveal(p: Player, name: str) -> Player:
     return replace(p, unseen={**p.unseen, name: p.unseen.get(name, 0) + 1})
 
 
+def hand_without(hand: tuple[str | None, ...], name: str) -> tuple[str | None, ...] | None:
+    """The hand after ``name`` leaves it: that card if known, else one card whose name nobody
+    recorded (None); None when neither is there."""
+    rest = list(hand)
+    if name in rest:
+        rest.remove(name)
+    elif None in rest:
+        rest.remove(None)
+    else:
+        return None
+    return tuple(rest)
+
+
 def take_from_hand(s: State, p: Player, name: str, rule: str, what: str) -> Player:
     """``name`` leaves ``p``'s hand and becomes public; ``rule`` when it cannot be in the hand."""
-    hand = list(p.hand)
-    if name in hand:
-        hand.remove(name)
-    elif None in hand:
-        hand.remove(None)
-    else:
-        shown = f"hand of {len(hand)}" + (f" ({', '.join(h for h in hand if h)})" if hand else "")
+    hand = hand_without(p.hand, name)
+    if hand is None:
+        shown = f"hand of {len(p.hand)}" + (f" ({', '.join(h for h in p.hand if h)})" if p.hand else "")
         raise Violation(rule, f"{p.name} cannot {what} {name!r}: it is not in {p.name}'s {shown}", "NOT_IN_HAND")
-    return reveal(s, replace(p, hand=tuple(hand)), name, "hand")
+    return reveal(s, replace(p, hand=hand), name, "hand")
 
 
 # -- drawing (§6.5) -----------------------------------------------------------------------------------------
