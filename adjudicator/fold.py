@@ -153,8 +153,14 @@ def decode_event(game: Game, type_: str, by: str, fields: Mapping[str, Any], *, 
     data = dict(fields)
     data["type"] = type_
     data["by"] = by
+    # one Struct class when the type is known (fast: see Game.event_classes); the union otherwise,
+    # whose error names what is wrong with the type
+    classes = judging.CALL_CLASSES if type_ in judging.CALL_TYPES else game.event_classes
+    target = classes.get(type_) if type(type_) is str else None
+    if target is None:
+        target = judging.JudgeCall if type_ in judging.CALL_TYPES else game.event_type
     try:
-        event = msgspec.convert(data, judging.JudgeCall if type_ in judging.CALL_TYPES else game.event_type, strict=strict)
+        event = msgspec.convert(data, target, strict=strict)
     except msgspec.ValidationError as exc:
         raise malformed_from(exc, type_, path) from None
     if isinstance(event, Correct):

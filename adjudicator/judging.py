@@ -59,6 +59,7 @@ class Penalty(Action, tag="penalty"):
 
 JudgeCall = Union[Note, Penalty]
 CALL_TYPES = frozenset(("note", "penalty"))
+CALL_CLASSES = {"note": Note, "penalty": Penalty}
 
 
 def decides(p: Penalty, one_game: bool) -> bool:
