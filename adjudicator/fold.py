@@ -146,10 +146,11 @@ def decode_event(game: Game, type_: str, by: str, fields: Mapping[str, Any], *, 
     A ``correct`` has its nested event decoded too (``Malformed`` at ``$.event...``), and that
     event is given back in its declared types: ``{"type", "by", ...every field}``.
     """
-    clash = sorted(k for k in ENVELOPE_KEYS.intersection(fields) if k not in ("type", "by"))
-    clash += [k for k, v in (("type", type_), ("by", by)) if k in fields and fields[k] != v]
-    if clash:
-        raise Malformed(f"field {clash[0]!r} is reserved for the envelope", f"{path}.{clash[0]}")
+    if not ENVELOPE_KEYS.isdisjoint(fields):
+        clash = sorted(k for k in ENVELOPE_KEYS.intersection(fields) if k not in ("type", "by"))
+        clash += [k for k, v in (("type", type_), ("by", by)) if k in fields and fields[k] != v]
+        if clash:
+            raise Malformed(f"field {clash[0]!r} is reserved for the envelope", f"{path}.{clash[0]}")
     data = dict(fields)
     data["type"] = type_
     data["by"] = by
@@ -218,6 +219,7 @@ class Fold:
         self._previewed: tuple[Action, int, int, Any] | None = None
         self._pos: dict[int, int] = {}
         self._effective_seqs: list[int] = []
+        self._cur = _Line(self.entries, self._pos, self._effective_seqs)  # the three above, as one line
         self.penalties: list[tuple[int, judging.Penalty]] = []  # the judge's penalties, in seq order
 
     # -- reading -----------------------------------------------------------------------------
@@ -252,7 +254,7 @@ class Fold:
         return self._context(self._line(), seq, len(self.log))
 
     def _line(self) -> _Line:
-        return _Line(self.entries, self._pos, self._effective_seqs)
+        return self._cur
 
     def _context(self, line: _Line, seq: int, log_len: int) -> Context:
         return Context(
@@ -278,9 +280,10 @@ class Fold:
         # commit
         self.log.append((seq, event))
         if entry is not None:  # plain append: O(1)
-            self._line().push(entry)
+            self._cur.push(entry)
         elif line is not None:
             self.entries, self._pos, self._effective_seqs = line.entries, line.pos, line.eff
+            self._cur = line
             if branch is not None:
                 self.branches.append(branch)
         elif isinstance(event, judging.Penalty):  # a judge's call: in the log, outside the game's history

@@ -9,6 +9,7 @@ the library is imported inside each command.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -70,7 +71,28 @@ class Env:
                 click.echo(line)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=epilog("adj"))
+#: Commands defined in other modules, and the module of each: a command loads only what it runs
+#: (the modules register their commands on ``main`` when imported; help lists them all).
+ELSEWHERE = {
+    **dict.fromkeys(("check", "import", "export", "verify", "deck"), "cli.files"),
+    **dict.fromkeys(("note", "penalty", "diff"), "cli.desk"),
+    **dict.fromkeys(("audit", "judges", "players"), "cli.audit"),
+}
+
+
+class Adj(click.Group):
+    """The ``adj`` group: a command defined elsewhere is imported when it is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(ELSEWHERE))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in ELSEWHERE:
+            importlib.import_module(ELSEWHERE[name])
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=Adj, context_settings={"help_option_names": ["-h", "--help"]}, epilog=epilog("adj"))
 @click.option("--store", "store_url", metavar="URL", help=STORE_HELP)
 @version()
 @click.pass_context
@@ -537,6 +559,8 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
     from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain, redacted
 
     if html:
+        from cli import desk
+
         return desk.write_page(env, match_id, html, player)
 
     service = env.service()
@@ -574,9 +598,8 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
               "outcome": plain(out)}, lines)
 
 
-from cli import files  # noqa: E402,F401  (registers check, import, export, verify and deck)
-from cli import desk  # noqa: E402  (registers the desk's commands on main)
-from cli import audit as _audit  # noqa: E402,F401  (registers adj audit, adj judges and adj players)
-
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    # ``python -m cli.main``: run the module the other command modules register on
+    from cli.main import main as adj
+
+    adj()

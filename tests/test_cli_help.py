@@ -14,7 +14,9 @@ from tests.test_cli import Adj, ok
 
 def all_commands(group: click.Group = main, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     out = [prefix]
-    for name, cmd in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
         if isinstance(cmd, click.Group):
             out.extend(all_commands(cmd, (*prefix, name)))
         else:
