@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from adjudicator.protocol import Malformed
+from events.envelope import canonical as _canonical
 
 #: nesting of lists and objects in one value (a match file's deepest line nests 8 levels)
 MAX_DEPTH = 32
@@ -67,7 +68,9 @@ def read_json(text: str, where: str) -> Any:
         raise Malformed(f"{where} is {len(text):,} characters long; at most {MAX_LINE:,} are read", where)
     first_error = None
     try:
-        msgspec.json.decode(text)
+        value = msgspec.json.decode(text)
+        if _plainly_within(text, value):
+            return value
     except RecursionError:
         raise Malformed(f"{where} is nested more than {MAX_DEPTH} levels deep", where) from None
     except msgspec.DecodeError as exc:
@@ -84,6 +87,20 @@ def read_json(text: str, where: str) -> Any:
         raise NotJSON(f"{where} is not valid JSON ({first_error or exc})", where) from None
     check_value(value, where)
     return value
+
+
+def _plainly_within(text: str, value: Any) -> bool:
+    """True when a decoded line is within every limit without a walk: short (no string in it is
+    longer than ``MAX_TEXT``, no container holds more than ``MAX_ITEMS``), with fewer brackets than
+    ``MAX_DEPTH`` (so no deeper nesting) and canonical (compact, sorted keys, as every exported and
+    sealed line is): its re-encoding is the text itself, so no key was given twice (the decoded
+    object would have lost one) and no string holds an escaped surrogate."""
+    if len(text) > MAX_TEXT or text.count("{") + text.count("[") > MAX_DEPTH:
+        return False
+    try:
+        return _canonical(value) == text.encode()
+    except (TypeError, ValueError, UnicodeEncodeError):
+        return False
 
 
 def check_value(value: Any, where: str = "$") -> None:
@@ -122,16 +139,18 @@ def check_text(text: str, where: str, path: str = "$") -> None:
         ) from None
 
 
-def check_event(type_: Any, by: Any, fields: Mapping[str, Any]) -> None:
+def check_event(type_: Any, by: Any, fields: Mapping[str, Any], *, values_checked: bool = False) -> None:
     """The bounds on one action, whatever its source: a non-empty author and type within the
-    text limit, at most ``MAX_FIELDS`` fields, every value within the limits."""
+    text limit, at most ``MAX_FIELDS`` fields, every value within the limits (``values_checked``:
+    already done, as ``read_json`` does for a whole line)."""
     for name, text in (("type", type_), ("by", by)):
         if not isinstance(text, str) or not text.strip():
             raise Malformed(f"an event needs a non-empty {'author' if name == 'by' else 'type'} ({name!r} is {text!r})", f"$.{name}")
         check_text(text, f"the event's {name!r}", f"$.{name}")
     if len(fields) > MAX_FIELDS:
         raise Malformed(f"the event has {len(fields)} fields; at most {MAX_FIELDS}", "$")
-    check_value(fields, "the event")
+    if not values_checked:
+        check_value(fields, "the event")
 
 
 def check_match_id(match_id: str) -> None:

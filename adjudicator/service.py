@@ -429,7 +429,7 @@ def _adjudicate(parsed, match_id: str, clock, progress: Progress | None = None) 
     a sealed line that does not decode or adjudicate is an integrity failure."""
     sealed = "hash" in parsed[0][1]
     if sealed:
-        match_id = _verify_sealed(parsed, match_id)
+        match_id, stored_lines = _verify_sealed(parsed, match_id)
     game, first_fields = _first_line(parsed, sealed)
     fold = Fold(game, match_id)
     verdicts: list[LineVerdict] = []
@@ -455,7 +455,7 @@ def _adjudicate(parsed, match_id: str, clock, progress: Progress | None = None) 
             continue
         verdicts.append(LineVerdict(no, env["type"], env["by"], True))
         if sealed:
-            accepted.append(stored_from_flat(no, obj, match_id))
+            accepted.append(stored_lines[done - 1])
         else:
             draft = Draft(type=env["type"], by=env["by"], recorded_at=env.get("recorded_at") or clock(), fields=event_fields(event))
             accepted.append(seal(match_id, seq, prev, draft))
@@ -465,14 +465,16 @@ def _adjudicate(parsed, match_id: str, clock, progress: Progress | None = None) 
     return report, accepted
 
 
-def _verify_sealed(parsed, match_id: str) -> str:
-    """Every line carries a hash and the chain verifies; the match id the file is sealed for."""
+def _verify_sealed(parsed, match_id: str) -> tuple[str, list[StoredEvent]]:
+    """Every line carries a hash and the chain verifies; the match id the file is sealed for,
+    and the stored event of each line."""
     if any("hash" not in obj for _, obj in parsed):
         no = next(no for no, obj in parsed if "hash" not in obj)
         raise Malformed(f"line {no} has no hash while line 1 has one", f"line {no}: $.hash")
     file_mid = parsed[0][1].get("match_id", match_id)
-    verify_chain([stored_from_flat(no, obj, file_mid) for no, obj in parsed], file_mid)
-    return file_mid
+    stored = [stored_from_flat(no, obj, file_mid) for no, obj in parsed]
+    verify_chain(stored, file_mid)
+    return file_mid, stored
 
 
 def _first_line(parsed, sealed: bool) -> tuple[Game, dict[str, Any]]:
@@ -498,7 +500,7 @@ def _line_event(game: Game, no: int, env: dict[str, Any], fields: dict[str, Any]
     if not sealed and "seq" in env and env["seq"] != seq:
         raise Malformed(f"line {no} says seq {env['seq']}, but it comes as seq {seq} of the match", f"line {no}: $.seq")
     try:
-        check_event(env["type"], env["by"], fields)
+        check_event(env["type"], env["by"], fields, values_checked=True)  # read_json checked the line
     except Malformed as exc:
         raise Malformed(f"line {no}: {exc.message}", f"line {no}: {exc.path}") from None
     return decode_event(game, env["type"], env["by"], fields, path=f"line {no}: $")
