@@ -56,6 +56,35 @@ _NOW = object()  # _step's default: a rewind made now, from the state at the end
 _NOT_INSERTABLE = (MatchStarted, Rewind, Correct, judging.Note, judging.Penalty)
 
 
+class NeedsHistory(Exception):
+    """A fold resumed from a snapshot was asked for what came before the snapshot: a rewind or a
+    correction to check, or a look at the log, the effective history or an earlier state. The
+    caller folds the whole log instead."""
+
+
+class _Before(Sequence):
+    """The log or the effective history of a resumed fold: not there to be read."""
+
+    def __len__(self) -> int:
+        raise NeedsHistory("the events before the snapshot")
+
+    def __getitem__(self, i):  # type: ignore[override]
+        raise NeedsHistory("the events before the snapshot")
+
+    def __iter__(self) -> Iterator:
+        raise NeedsHistory("the events before the snapshot")
+
+    def __contains__(self, item: object) -> bool:
+        raise NeedsHistory("the events before the snapshot")
+
+
+_BEFORE = _Before()
+
+
+def _no_state_at(seq: int) -> Any:
+    raise NeedsHistory(f"the state after seq {seq}, before the snapshot")
+
+
 class Entry(NamedTuple):
     seq: int  # the stored seq; for an inserted event, the seq of the correct that inserted it
     event: Action
@@ -221,6 +250,27 @@ class Fold:
         self._effective_seqs: list[int] = []
         self._cur = _Line(self.entries, self._pos, self._effective_seqs)  # the three above, as one line
         self.penalties: list[tuple[int, judging.Penalty]] = []  # the judge's penalties, in seq order
+        self._players: tuple[str, ...] = ()
+        self._base = 0  # resumed from a snapshot taken after this seq (0: folded from seq 1)
+
+    @classmethod
+    def resumed(cls, game: Game, match_id: str, seq: int, state: Any, players: Sequence[str],
+                penalties: Sequence[tuple[int, judging.Penalty]]) -> Fold:
+        """A fold that goes on from ``state``, the state after ``seq``, without the events before
+        it: enough for plain events. Whatever needs those events (a rewind, a correction, a game
+        that reads the log) raises ``NeedsHistory``, and nothing is changed."""
+        fold = cls(game, match_id)
+        fold._base = seq
+        fold._players = tuple(players)
+        fold.penalties = list(penalties)
+        fold._cur.push(Entry(seq, None, state))  # type: ignore[arg-type]  # the snapshot's event is not kept
+        fold.history[seq] = state
+        return fold
+
+    @property
+    def resumed_at(self) -> int:
+        """The seq of the snapshot this fold was resumed from; 0 for a fold of the whole log."""
+        return self._base
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -229,7 +279,7 @@ class Fold:
 
     @property
     def head(self) -> int:
-        return self.log[-1][0] if self.log else 0
+        return self.log[-1][0] if self.log else self._base
 
     def state_at(self, seq: int) -> Any:
         """The state right after event ``seq`` was folded, as it was then (in its own branch, if
@@ -240,14 +290,21 @@ class Fold:
         """The state after ``seq`` in the effective history as it stands now, corrections
         included: what a rewind to ``seq`` would return to. ``NotEffective`` (a ``KeyError``)
         for an abandoned or unknown seq."""
+        self._whole(f"the effective state after seq {seq}")
         return self._line().state_at()(seq)
 
     def effective_seqs(self) -> set[int]:
+        self._whole("the effective history")
         return set(self._effective_seqs)
 
     def effective_order(self) -> list[int]:
         """The stored seqs of the effective history, in order."""
+        self._whole("the effective history")
         return list(self._effective_seqs)
+
+    def _whole(self, what: str) -> None:
+        if self._base:
+            raise NeedsHistory(what)
 
     def context(self, seq: int) -> Context:
         """The context an event at ``seq`` is checked in, were it the next event."""
@@ -257,6 +314,8 @@ class Fold:
         return self._cur
 
     def _context(self, line: _Line, seq: int, log_len: int) -> Context:
+        if self._base:
+            return Context(seq=seq, log=_BEFORE, effective=_BEFORE, state_at=_no_state_at)
         return Context(
             seq=seq,
             log=_Prefix(self.log, log_len),
@@ -288,6 +347,8 @@ class Fold:
                 self.branches.append(branch)
         elif isinstance(event, judging.Penalty):  # a judge's call: in the log, outside the game's history
             self.penalties.append((seq, event))
+        if isinstance(event, MatchStarted):
+            self._players = event.players  # type: ignore[attr-defined]
         state = self.entries[-1].state
         self.history[seq] = state
         return state
@@ -310,6 +371,8 @@ class Fold:
             return None, Entry(seq, event, self.game.initial(event, Context(seq=seq))), None
         if not self.entries:
             raise Malformed(f"a match begins with match_started, not {event_type(event)!r}", "$.type")
+        if self._base and isinstance(event, (Rewind, Correct)):
+            raise NeedsHistory(f"a {event_type(event)} is checked against the events before the snapshot")
         if judging.check(event, self.players, self.head, self.decided()):
             return None, None, None
         line = self._line()
@@ -384,7 +447,7 @@ class Fold:
 
     @property
     def players(self) -> tuple[str, ...]:
-        return self.entries[0].event.players if self.entries else ()  # type: ignore[attr-defined]
+        return self._players
 
     def _correct(self, line: _Line, event: Correct, seq: int, ctx: Context) -> _Line:
         """The effective history with ``event``'s correction made and every later entry re-checked."""

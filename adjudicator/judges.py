@@ -161,6 +161,12 @@ class SignedStore(Ledger, Store):
     def head(self, match_id: str) -> int:
         return self.inner.head(match_id)
 
+    def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
+        self.inner.save_snapshot(match_id, seq, data)
+
+    def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
+        return self.inner.snapshot(match_id)
+
     def matches(self) -> list[MatchInfo]:
         return self.inner.matches()
 

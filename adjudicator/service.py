@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from adjudicator import registry
-from adjudicator.fold import Fold, decode_event, event_fields, event_type
+from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields, event_type
 from adjudicator.kit import Game
 from adjudicator.inputs import check_event, check_match_id
 from adjudicator.judging import CALL_TYPES
@@ -49,7 +49,9 @@ class Match:
     match_id: str
     game: Game
     fold: Fold
+    #: the log; for a match resumed from a snapshot (``MatchService.current``), the events after it
     events: list[StoredEvent] = field(default_factory=list)
+    snapshot_seq: int = 0  # the seq of the snapshot the store keeps for it, as far as known
 
     @property
     def state(self) -> Any:
@@ -61,7 +63,7 @@ class Match:
 
     @property
     def players(self) -> tuple[str, ...]:
-        return self.fold.entries[0].event.players  # type: ignore[attr-defined]
+        return self.fold.players
 
     def outcome(self) -> Outcome:
         return self.fold.outcome()  # the game's, unless a judge's penalty decided it
@@ -130,9 +132,77 @@ class MatchService:
         if match is not None and self.store.head(match_id) == match.head:
             self._folded.move_to_end(match_id)
             return match
-        match = self.load(match_id)
+        match = self.current(match_id)
         self._remember(match)
         return match
+
+    def current(self, match_id: str) -> Match:
+        """The match now, for what needs only the present (its state, what is open, the next
+        plain action): folded from the snapshot the store keeps and the events after it, whose
+        chain is verified from the snapshot's event on; the whole log when there is no snapshot
+        that fits (adjudicator/snapshot.py), or when an event after it needs what came before.
+        Its ``events`` are then the events after the snapshot only."""
+        from adjudicator import snapshot
+
+        kept = self.store.snapshot(match_id)
+        if kept is None:
+            return self.load(match_id)
+        seq, data = kept
+        events = self.store.read(match_id, seq)
+        if not events or events[0].seq != seq:
+            return self.load(match_id)
+        try:
+            game = registry.get(str(self.store.read(match_id, 1, 1)[0].fields.get("game", "")))
+        except Malformed:
+            return self.load(match_id)
+        found = snapshot.decode(game, data)
+        if found is None or found[0].seq != seq or found[0].hash != events[0].hash:
+            return self.load(match_id)
+        snap, state = found
+        verify_chain(events[1:], match_id, from_seq=seq + 1, prev=snap.hash)
+        fold = Fold.resumed(game, match_id, seq, state, snap.players, snap.penalties)
+        try:
+            _fold_into(fold, events[1:])
+        except NeedsHistory:
+            return self.load(match_id)
+        return Match(match_id, game, fold, events[1:], snapshot_seq=seq)
+
+    def _keep_snapshot(self, match: Match) -> None:
+        """Keep a snapshot of ``match`` at its head when the last one is ``snapshot.EVERY`` events
+        behind. A snapshot is a cache: a store that cannot keep one changes nothing."""
+        from adjudicator import snapshot
+
+        if match.head - match.snapshot_seq < snapshot.EVERY or not match.events or match.events[-1].seq != match.head:
+            return
+        data = snapshot.encode(match.game, match.fold, match.events[-1].hash)
+        if data is None:
+            return
+        try:
+            self.store.save_snapshot(match.match_id, match.head, data)
+        except StoreError:
+            return
+        match.snapshot_seq = match.head
+
+    def check_snapshot(self, match: Match) -> bool:
+        """Check the snapshot kept for ``match`` (loaded whole) against its log: its event and its
+        state are those the log folds to. False when there is none, or it is from other code (no
+        command uses it); ``IntegrityError`` when it does not match."""
+        from adjudicator import snapshot
+
+        kept = self.store.snapshot(match.match_id)
+        if kept is None:
+            return False
+        seq, data = kept
+        found = snapshot.decode(match.game, data)
+        if found is None:
+            return False
+        snap, state = found
+        if not (snap.seq == seq and 1 <= seq <= len(match.events) and match.events[seq - 1].hash == snap.hash):
+            raise IntegrityError(match.match_id, seq, "the snapshot kept for this seq is not of the event stored there")
+        penalties = [(s, p) for s, p in match.fold.penalties if s <= seq]
+        if state != match.fold.state_at(seq) or list(snap.players) != list(match.players) or snap.penalties != penalties:
+            raise IntegrityError(match.match_id, seq, "the snapshot kept for this seq does not match the state the log folds to")
+        return True
 
     def _remember(self, match: Match) -> None:
         self._folded[match.match_id] = match
@@ -219,8 +289,8 @@ class MatchService:
             except ValueError as exc:
                 raise Malformed(str(exc), "idempotency_key") from None
             done = self.store.events_for_key(match_id, idempotency_key)
-            if done:
-                match = self._current(match_id)
+            if done:  # its report shows the state around an event that may be older than a snapshot
+                match = self.load(match_id)
                 event = decode_event(match.game, type_, by, fields, strict=strict)
                 _same_action(done[-1], event, idempotency_key)
                 return Verdict(True, done[-1], match)
@@ -240,7 +310,11 @@ class MatchService:
             event = decode_event(match.game, type_, by, fields, strict=strict)
         fields = event_fields(event)
         try:
-            match.fold.preview(event, match.head + 1)
+            try:
+                match.fold.preview(event, match.head + 1)
+            except NeedsHistory:  # resumed from a snapshot, and this event needs what came before it
+                match = self.load(match_id)
+                match.fold.preview(event, match.head + 1)
         except Violation as v:
             if type_ == "match_started":
                 return Verdict(False, None, match, v, type_, by)
@@ -270,6 +344,7 @@ class MatchService:
                 match.fold.advance(typed, ev.seq)
                 match.events.append(ev)
         self._remember(match)
+        self._keep_snapshot(match)
         return Verdict(True, stored[-1] if stored else None, match)
 
     # -- whole files -------------------------------------------------------------------------
@@ -298,6 +373,7 @@ class MatchService:
         self.store.append_stored(stored, 0)
         match: Match = report.match  # type: ignore[assignment]  # every line accepted: there is one
         self._remember(match)  # adjudicated once: no second read and fold
+        self._keep_snapshot(match)
         return match
 
     def export_lines(self, match_id: str, viewer: str | None = None) -> list[str]:
@@ -318,8 +394,11 @@ class MatchService:
         return out
 
     def verify(self, match_id: str, progress: Progress | None = None) -> Match:
-        """Hash chain and full re-adjudication; ``IntegrityError`` on any failure."""
-        return self.load(match_id, progress=progress)
+        """Hash chain, full re-adjudication and the snapshot kept beside the log;
+        ``IntegrityError`` on any failure."""
+        match = self.load(match_id, progress=progress)
+        self.check_snapshot(match)
+        return match
 
     def check_lines(self, lines: Iterable[str], match_id: str = "check", progress: Progress | None = None) -> CheckReport:
         parsed = parse_lines(lines)
@@ -394,14 +473,18 @@ def fold_stored(events: Sequence[StoredEvent], progress: Progress | None = None)
     except Malformed as exc:
         raise IntegrityError(match_id, 1, exc.message) from None
     fold = Fold(game, match_id)
+    _fold_into(fold, events, progress)
+    return Match(match_id, game, fold, list(events))
+
+
+def _fold_into(fold: Fold, events: Sequence[StoredEvent], progress: Progress | None = None) -> None:
     for ev in events:
         try:
             fold.advance(fold.decode(ev), ev.seq)
         except (Violation, Malformed) as exc:
-            raise IntegrityError(match_id, ev.seq, f"stored {ev.type!r} no longer adjudicates: {exc}") from None
+            raise IntegrityError(fold.match_id, ev.seq, f"stored {ev.type!r} no longer adjudicates: {exc}") from None
         if progress is not None:
-            progress(ev.seq, len(events))
-    return Match(match_id, game, fold, list(events))
+            progress(ev.seq, events[-1].seq)
 
 
 def abandoned_seqs(events: Sequence[StoredEvent]) -> dict[int, int]:

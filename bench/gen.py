@@ -41,13 +41,16 @@ def start_lines(game: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def random_match(game: str, seed: int, max_events: int) -> list[dict[str, Any]] | None:
+def random_match(game: str, seed: int, max_events: int, options: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
     """One match of at most ``max_events`` lines, or None when the game cannot be played from
-    ``legal()`` (no conformance opening, or an offered action without choices)."""
+    ``legal()`` (no conformance opening, or an offered action without choices). ``options`` are
+    house rules laid over the opening's (a long match: more games or sets to play)."""
     try:
         lines = start_lines(game)
     except FileNotFoundError:
         return None
+    if options:
+        lines[0] = {**lines[0], "options": {**lines[0].get("options", {}), **options}}
     g = registry.get(game)
     rng = random.Random(seed)
     fold = Fold(g, "gen")

@@ -352,7 +352,7 @@ def legal(env: Env, match_id: str, player: str | None) -> None:
     """Which actions are open now, and for whom."""
     from adjudicator.render import action_json, legal_lines, outcome_text, plain
 
-    match = env.service().load(match_id)
+    match = env.service().current(match_id)
     check_viewer(match, player)
     actions = match.game.legal(match.state) if match.fold.decided() is None else []  # a penalty ended play
     if player is not None:
@@ -372,7 +372,8 @@ def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None)
     from adjudicator.kit import Game
     from adjudicator.render import outline, plain
 
-    match = env.service().load(match_id)
+    service = env.service()
+    match = service.current(match_id) if at_seq is None else service.load(match_id)
     if at_seq is not None and at_seq not in match.fold.history:
         raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {at_seq}", param_hint="'--at'")
     st = match.state if at_seq is None else match.fold.state_at(at_seq)
@@ -491,8 +492,8 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
     from adjudicator.render import outcome_text, plain, to_move
 
     service = env.service()
-    if at_seq is None:
-        match = service.load(match_id)
+    if at_seq is None:  # the present: from the snapshot kept beside the log, where there is one
+        match = service.current(match_id)
         at_seq, head_seq, gone = match.head, match.head, None
     else:  # folded through at_seq only: a look at the past does not cost the whole match
         found = service.load_at(match_id, at_seq)

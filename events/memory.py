@@ -24,6 +24,7 @@ class MemoryStore(MemoryLedger, Store):
         self._logs: dict[str, list[tuple]] = {}
         self._keys: dict[tuple[str, str], tuple[int, int]] = {}
         self._rejections: dict[str, list[tuple]] = {}
+        self._snapshots: dict[str, tuple[int, bytes]] = {}  # derived data: not copied, not chained
         self._lock = threading.RLock()
 
     def append(
@@ -79,6 +80,13 @@ class MemoryStore(MemoryLedger, Store):
 
     def head(self, match_id: str) -> int:
         return len(self._logs.get(match_id, ()))
+
+    def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
+        with self._lock:
+            self._snapshots[match_id] = (seq, bytes(data))
+
+    def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
+        return self._snapshots.get(match_id)
 
     def matches(self) -> list[MatchInfo]:
         return [

@@ -73,6 +73,11 @@ CREATE TABLE IF NOT EXISTS rejections (
 );
 ALTER TABLE rejections ADD COLUMN IF NOT EXISTS code text;
 CREATE INDEX IF NOT EXISTS rejections_match ON rejections (match_id, id);
+CREATE TABLE IF NOT EXISTS snapshots (
+    match_id    text   PRIMARY KEY,
+    seq         bigint NOT NULL,
+    data        bytea  NOT NULL
+);
 """
 
 #: Advisory lock key held while the schema is created ("adj_stor" as a 64-bit integer).
@@ -196,7 +201,7 @@ class PostgresStore(PostgresLedger, Store):
                 "SELECT to_regclass('events') IS NOT NULL AND to_regclass('events_idem') IS NOT NULL"
                 " AND to_regclass('rejections') IS NOT NULL AND to_regclass('rejections_match') IS NOT NULL"
                 " AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
-                " AND table_name = 'rejections' AND column_name = 'code')"
+                " AND table_name = 'rejections' AND column_name = 'code') AND to_regclass('snapshots') IS NOT NULL"
             )
             if cur.fetchone()[0]:
                 return
@@ -349,6 +354,20 @@ class PostgresStore(PostgresLedger, Store):
         with self._using(f"read of match {match_id!r}") as cur:
             cur.execute("SELECT max(seq) FROM events WHERE match_id = %s", (match_id,))
             return cur.fetchone()[0] or 0
+
+    def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
+        with self._using(f"snapshot of match {match_id!r}") as cur:
+            cur.execute(
+                "INSERT INTO snapshots (match_id, seq, data) VALUES (%s, %s, %s)"
+                " ON CONFLICT (match_id) DO UPDATE SET seq = EXCLUDED.seq, data = EXCLUDED.data",
+                (match_id, seq, data),
+            )
+
+    def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
+        with self._using(f"read of the snapshot of match {match_id!r}") as cur:
+            cur.execute("SELECT seq, data FROM snapshots WHERE match_id = %s", (match_id,))
+            row = cur.fetchone()
+        return (row[0], bytes(row[1])) if row else None
 
     def matches(self) -> list[MatchInfo]:
         with self._using("listing the matches") as cur:

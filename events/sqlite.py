@@ -49,6 +49,11 @@ CREATE TABLE IF NOT EXISTS rejections (
     code        TEXT
 );
 CREATE INDEX IF NOT EXISTS rejections_match ON rejections (match_id, id);
+CREATE TABLE IF NOT EXISTS snapshots (
+    match_id    TEXT    PRIMARY KEY,
+    seq         INTEGER NOT NULL,
+    data        BLOB    NOT NULL
+);
 """
 
 _COLS = ", ".join(EVENT_COLUMNS)
@@ -255,6 +260,20 @@ class SQLiteStore(SQLiteLedger, Store):
     def head(self, match_id: str) -> int:
         with self._using(f"read of match {match_id!r}") as db:
             return self._head(db, match_id)[0]
+
+    def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
+        with self._using(f"snapshot of match {match_id!r}") as db:
+            db.execute("INSERT OR REPLACE INTO snapshots (match_id, seq, data) VALUES (?, ?, ?)", (match_id, seq, data))
+
+    def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT seq, data FROM snapshots WHERE match_id = ?", (match_id,)).fetchone()
+            except sqlite3.OperationalError as exc:
+                if "no such table" in str(exc):  # a store made before snapshots, opened read-only
+                    return None
+                raise self._error(f"read of the snapshot of match {match_id!r}", exc) from None
+        return (row[0], bytes(row[1])) if row else None
 
     def matches(self) -> list[MatchInfo]:
         with self._using("listing the matches") as db:

@@ -132,6 +132,16 @@ class Store(ABC):
     @abstractmethod
     def rejections(self, match_id: str) -> list[Rejection]: ...
 
+    # -- snapshots: derived data kept beside the log (adjudicator/snapshot.py) -------------------
+    def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
+        """Keep ``data`` as the match's snapshot at ``seq``, in place of the one kept before. Not
+        part of the log: the hash chain does not cover it, and ``adj verify`` checks it against
+        the log. A store that keeps no snapshots ignores it."""
+
+    def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
+        """The match's snapshot ``(seq, data)``, or None."""
+        return None
+
     def close(self) -> None:  # pragma: no cover - trivial default
         pass
 

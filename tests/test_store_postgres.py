@@ -55,7 +55,7 @@ def test_processes_creating_the_schema_at_once_all_succeed(pg_schema):
     tables = pg_execute(
         pg_schema, "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
     )
-    assert tables == [("events",), ("rejections",)]
+    assert tables == [("events",), ("rejections",), ("snapshots",)]
 
 
 def test_open_store_routes_postgresql_urls(pg_schema, monkeypatch):

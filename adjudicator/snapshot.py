@@ -1,0 +1,105 @@
+"""Snapshots: a match's state after one of its events, kept beside the log, so that what needs
+only the present (``adj act``, ``adj state`` and ``adj legal`` without ``--at``) folds the events
+after the snapshot instead of the whole match. Its cost no longer grows with the match's length.
+
+A snapshot is derived data: the hash chain does not cover it. It names the event it was taken
+after (seq and hash) and the code that computed it (a digest of the spine's and the game's
+source); one that does not fit the log or the code, or does not decode, is ignored and the whole
+log is folded. ``adj verify`` folds the whole log and checks the snapshot against it, so a
+snapshot is trusted as far as the last verify, as the log itself is.
+
+The state is kept as msgpack and decoded by the game's state type (the return type of its
+``initial``): typed data only, never code, whatever the store holds.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import sys
+import typing
+from typing import Any
+
+import msgspec
+
+from adjudicator import judging
+from adjudicator.fold import Fold
+from adjudicator.kit import Game
+
+#: Events between two snapshots: the most a command folds beyond the last one.
+EVERY = 500
+
+FORMAT = 1
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    format: int
+    code: str  # the digest of the code that computed it
+    game: str
+    seq: int
+    hash: str  # of the event at seq
+    players: tuple[str, ...]
+    penalties: list[tuple[int, judging.Penalty]]
+    state: msgspec.Raw
+
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(Snapshot)
+
+
+def state_type(game: Game) -> Any:
+    """The type of ``game``'s states (the return type of its ``initial``), or None when it is not
+    a Struct: such a game gets no snapshots."""
+    return _state_type(type(game))
+
+
+@functools.cache
+def _state_type(cls: type) -> Any:
+    try:
+        tp = typing.get_type_hints(cls.initial).get("return")
+    except Exception:  # unresolvable annotations: no snapshots, never a failure
+        return None
+    return tp if isinstance(tp, type) and issubclass(tp, msgspec.Struct) else None
+
+
+@functools.cache
+def code_digest(cls: type) -> str:
+    """SHA-256 of the source of the spine (``adjudicator/*.py``) and of the game's package: a
+    snapshot computed by other code is not used."""
+    import adjudicator
+
+    spine = os.path.dirname(os.path.abspath(adjudicator.__file__))
+    game_dir = os.path.dirname(os.path.abspath(sys.modules[cls.__module__].__file__ or ""))
+    digest = hashlib.sha256()
+    for folder in sorted({spine, game_dir}):
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), "rb") as fh:
+                    digest.update(name.encode() + b"\0" + fh.read() + b"\0")
+    return digest.hexdigest()
+
+
+def encode(game: Game, fold: Fold, hash_: str) -> bytes | None:
+    """The snapshot of ``fold`` at its head, whose event has ``hash_``; None for a game without
+    a state type."""
+    if state_type(game) is None:
+        return None
+    return _encoder.encode(Snapshot(
+        format=FORMAT, code=code_digest(type(game)), game=game.name, seq=fold.head, hash=hash_,
+        players=tuple(fold.players), penalties=list(fold.penalties), state=msgspec.Raw(_encoder.encode(fold.state)),
+    ))
+
+
+def decode(game: Game, data: bytes) -> tuple[Snapshot, Any] | None:
+    """``(snapshot, state)`` when ``data`` is a snapshot of ``game`` by this code; else None."""
+    tp = state_type(game)
+    if tp is None:
+        return None
+    try:
+        snap = _decoder.decode(data)
+        if snap.format != FORMAT or snap.game != game.name or snap.code != code_digest(type(game)):
+            return None
+        return snap, msgspec.msgpack.decode(snap.state, type=tp)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None

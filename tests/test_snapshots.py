@@ -1,0 +1,121 @@
+"""Snapshots: what needs only the present is folded from the snapshot kept beside the log and the
+events after it (adjudicator/snapshot.py), and gives what folding the whole log gives.
+
+Every golden match of every game is entered action by action twice: once with a snapshot every
+3 events and no fold kept between actions (each action is checked against a match resumed from
+the store), once with none. Every verdict, rule and state must be the same; rewinds, corrections
+and penalties among them go through the fall-back to the whole log.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from adjudicator import registry, snapshot
+from adjudicator.service import IntegrityError, MatchService, MemoryStore
+from tests.gamekit import FIXTURES, real_games
+
+CLOCK = "2026-01-01T00:00:00Z"
+GOLDEN = sorted(p for g in real_games() for p in (FIXTURES / g / "golden").glob("*.jsonl"))
+
+
+def lines_of(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def enter(svc: MatchService, lines: list[dict], after=None) -> list[tuple]:
+    """Submit every line; after each, ``after(svc)``. The verdicts as (accepted, rule)."""
+    out = []
+    for line in lines:
+        fields = {k: v for k, v in line.items() if k not in ("type", "by", "seq", "recorded_at")}
+        v = svc.submit("m", line["type"], line["by"], fields, strict=False)
+        out.append((v.accepted, v.violation.rule_id if v.violation else None))
+        if after is not None:
+            after(svc)
+    return out
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_a_match_resumed_from_snapshots_is_adjudicated_as_the_whole_log(path, monkeypatch):
+    lines = lines_of(path)
+    whole = MatchService(MemoryStore(), clock=lambda: CLOCK)
+    monkeypatch.setattr(snapshot, "EVERY", 10**9)
+    expected_states = []
+    expected = enter(whole, lines, lambda s: expected_states.append(s.load("m").state) if s.store.head("m") else None)
+
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    resumed = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)  # every action reads the store
+    states, resumed_at = [], []
+
+    def look(s: MatchService) -> None:
+        if s.store.head("m"):
+            now = s.current("m")
+            states.append(now.state)
+            resumed_at.append(now.fold.resumed_at)
+
+    assert enter(resumed, lines, look) == expected
+    assert states == expected_states
+    if resumed.store.head("m") > 4:
+        assert any(resumed_at), "no action was checked against a resumed match"
+        assert resumed.verify("m").state == whole.verify("m").state
+
+
+def long_match(svc: MatchService, monkeypatch) -> None:
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    path = next(p for p in GOLDEN if len(lines_of(p)) > 8 and "rewind" not in p.read_text() and "correct" not in p.read_text())
+    enter(svc, [x for x in lines_of(path)])
+    assert svc.store.snapshot("m") is not None
+
+
+def test_verify_finds_a_snapshot_whose_state_was_altered(monkeypatch):
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    long_match(svc, monkeypatch)
+    seq, data = svc.store.snapshot("m")
+    snap = msgspec.msgpack.decode(data)
+    state = snap["state"]
+    assert isinstance(state, dict) and state  # a Struct of the game's state type, as a mapping
+    key = next(k for k, v in state.items() if isinstance(v, int) and not isinstance(v, bool))
+    state[key] += 1
+    svc.store.save_snapshot("m", seq, msgspec.msgpack.encode(snap))
+    with pytest.raises(IntegrityError) as got:
+        svc.verify("m")
+    assert got.value.seq == seq
+    assert got.value.detail == "the snapshot kept for this seq does not match the state the log folds to"
+
+
+def test_a_snapshot_of_another_event_is_not_used_and_verify_reports_it(monkeypatch):
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    long_match(svc, monkeypatch)
+    seq, data = svc.store.snapshot("m")
+    snap = msgspec.msgpack.decode(data)
+    snap["hash"] = "0" * 64
+    svc.store.save_snapshot("m", seq, msgspec.msgpack.encode(snap))
+    assert svc.current("m").fold.resumed_at == 0  # folded whole
+    with pytest.raises(IntegrityError) as got:
+        svc.verify("m")
+    assert got.value.detail == "the snapshot kept for this seq is not of the event stored there"
+
+
+def test_a_snapshot_made_by_other_code_is_ignored(monkeypatch):
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    long_match(svc, monkeypatch)
+    seq, data = svc.store.snapshot("m")
+    assert svc.current("m").fold.resumed_at == seq
+    snap = msgspec.msgpack.decode(data)
+    snap["code"] = "another version"
+    svc.store.save_snapshot("m", seq, msgspec.msgpack.encode(snap))
+    assert svc.current("m").fold.resumed_at == 0
+    assert svc.check_snapshot(svc.load("m")) is False
+    svc.store.save_snapshot("m", seq, b"\x00 not msgpack")
+    assert svc.current("m").fold.resumed_at == 0
+    assert svc.check_snapshot(svc.verify("m")) is False
+
+
+def test_every_game_gets_snapshots():
+    """Each game declares its state type through its `initial`: the goldens above round-trip it."""
+    for name in real_games():
+        assert snapshot.state_type(registry.get(name)) is not None, name
