@@ -13,7 +13,7 @@ from collections.abc import Callable
 from adjudicator.games.bacdef.damage import damage, packet
 from adjudicator.games.bacdef.effects import apply_op
 from adjudicator.games.bacdef.state import Await, Card, State, TurnState, find_instance, in_turn, instances_of, orders_missing, resolves_with_effect, special_used
-from adjudicator.games.bacdef.zones import f_decision, hand_sorted, note
+from adjudicator.games.bacdef.zones import change_card, f_decision, hand_sorted, note
 from adjudicator.protocol import JUDGE
 
 MAX_STEPS = 10_000  # a bound on automatic steps per event: more is a bug, not a rule
@@ -153,8 +153,7 @@ def drop_phase(s: State) -> None:
         field = (c for c in s.set.cards.values() if c.owner == p and c.zone == "field")
         for c in sorted(field, key=lambda c: (declared.get(c.id, len(t.instances)), c.id)):
             if c.skill_used or (c.knocked and s.options.knock_card_fate == "drop"):
-                c.zone = "discard"
-                c.orientation = "upright"
+                c = change_card(s, c, zone="discard", orientation="upright")
                 s.set.players[p].discard.append(c.id)
                 moved.append(c)
                 what = c.id if c.face == "up" else f"{p}'s knocked card (face-down)"  # BAC-HID-2
@@ -168,9 +167,9 @@ def drop_phase(s: State) -> None:
 
 def end_phase_returns(s: State) -> None:
     """BAC-TURN-9: every card still on the field goes back to its owner's hand."""
-    for c in s.set.cards.values():
+    for c in list(s.set.cards.values()):
         if c.zone == "field":
-            c.zone, c.orientation, c.knocked = "hand", "upright", False
+            change_card(s, c, zone="hand", orientation="upright", knocked=False)
             s.set.players[c.owner].hand.append(c.id)
             # a knocked or through card going back is never revealed (BAC-HID-2)
             what = c.id if c.face == "up" else f"{c.owner}'s field card"

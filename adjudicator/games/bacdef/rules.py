@@ -55,7 +55,7 @@ from adjudicator.games.bacdef.state import (
     special_used,
 )
 from adjudicator.games.bacdef.turns import end_set, new_set, set_floor, start_turn
-from adjudicator.games.bacdef.zones import mark_special, note, to_discard
+from adjudicator.games.bacdef.zones import change_card, mark_special, note, to_discard
 from adjudicator.protocol import Action, Context, Malformed, Violation
 
 Handler = Callable[[State, Any, Context], str | None]
@@ -104,8 +104,7 @@ def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
     if len(ids) != 2 or len(set(ids)) != 2 or any(cid not in ps.hand for cid in ids):
         raise reject("BAC-SETUP-2", "E_GUARD_COUNT", f"{ev.player} must choose 2 different cards of their own deck as guards, not {ids}")
     for n, cid in enumerate(ids, 1):
-        c = s.set.cards[cid]
-        c.zone, c.slot = "guard", n
+        change_card(s, s.set.cards[cid], zone="guard", slot=n)
         ps.hand.remove(cid)
         ps.guards.append(Slot(card_id=cid, state="U"))
     if all(s.set.players[p].guards for p in s.players):
@@ -151,7 +150,7 @@ def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
     check_replay(s, ev, ctx, "place")
     c = s.set.cards[ev.card_id]
     ps.hand.remove(c.id)
-    c.zone, c.face, c.orientation = "field", "down", "upright"
+    change_card(s, c, zone="field", face="down", orientation="upright")
     t.placed[ev.player] = c.id
 
 
@@ -170,8 +169,7 @@ def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
     if not cid or s.set.cards[cid].zone != "field":
         raise reject("BAC-ACT-6", "E_CARD_ZONE", f"{ev.player} has no field card to knock with")
     check_replay(s, ev, ctx, "declare")
-    c = s.set.cards[cid]
-    c.orientation, c.knocked = "sideways", True
+    change_card(s, s.set.cards[cid], orientation="sideways", knocked=True)
     iid = f"I{len(t.instances) + 1}"
     t.instances.append(Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None))
     t.declared[ev.player] = True
@@ -220,7 +218,7 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     if ev.extra_of is not None:
         s.set.players[ev.player].hand.remove(c.id)
         t.extra_allowance[ev.player] -= 1
-    c.zone, c.face, c.orientation, c.skill_used = "field", "up", "upright", True
+    c = change_card(s, c, zone="field", face="up", orientation="upright", skill_used=True)
     iid = f"I{len(t.instances) + 1}"
     side = "attacker" if ev.player == t.attacker else "defender"
     t.instances.append(Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of))
@@ -357,9 +355,7 @@ def on_choose_lost(s: State, ev: E.ChooseLostCards, ctx: Context) -> None:
     check_replay(s, ev, ctx, "lost")
     t.awaiting = None
     for cid in ids:
-        c = s.set.cards[cid]
-        c.face = "down"
-        to_discard(s, c)
+        to_discard(s, change_card(s, s.set.cards[cid], face="down"))
     note(s, f"auto: {a.victim} lost {len(ids)} card(s)")
 
 
@@ -373,8 +369,7 @@ def on_activate_fall(s: State, ev: E.ActivateFallSkill, ctx: Context) -> str:
     check_replay(s, ev, ctx, "fall")
     t.work.pop()
     t.awaiting = None
-    c = s.set.cards[ev.card_id]
-    c.face = "up"
+    c = change_card(s, s.set.cards[ev.card_id], face="up")
     mark_special(s, ev.player, "F")
     note(s, f"auto: {ev.player}'s F ({c.id}) activated")
     t.work.append(Frame(kind="ops", controller=ev.player, source=f"F:{c.id}", ops=list(ev.ops)))

@@ -36,7 +36,9 @@ Step = Literal["standby", "action", "counter", "resolution", "damage", "fall", "
 Stage = Literal["deck", "guards", "first_player", "turns", "over"]
 
 
-class Card(msgspec.Struct, kw_only=True, gc=False):
+class Card(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A card where it is now; frozen, so states share it until a move replaces it (``zones.change_card``)."""
+
     id: str
     owner: str
     letter: str
@@ -198,7 +200,7 @@ def clone(state: State) -> State:
 
 def _copy_set(st: SetState) -> SetState:
     copy = st.__copy__()
-    copy.cards = {cid: c.__copy__() for cid, c in st.cards.items()}
+    copy.cards = st.cards.copy()  # the cards are frozen: a move replaces one
     copy.players = {p: _copy_player(ps) for p, ps in st.players.items()}
     copy.lasting = list(st.lasting)
     if st.turn is not None:

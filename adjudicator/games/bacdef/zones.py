@@ -3,7 +3,17 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from adjudicator.games.bacdef.state import Card, Frame, State, special_used
+
+
+def change_card(s: State, c: Card, **changes: object) -> Card:
+    """``c`` with ``changes``, put in its place in the set, and returned: a card is frozen and
+    shared by the states it has not changed in, so a move replaces it (use the card returned)."""
+    new = msgspec.structs.replace(c, **changes)
+    s.set.cards[c.id] = new
+    return new
 
 
 def note(s: State, text: str) -> None:
@@ -43,8 +53,7 @@ def to_discard(s: State, c: Card) -> None:
     ps = s.set.players[c.owner]
     if c.id in ps.hand:
         ps.hand.remove(c.id)
-    c.zone = "discard"
-    c.orientation = "upright"
+    c = change_card(s, c, zone="discard", orientation="upright")
     ps.discard.append(c.id)
     dropped(s, c)
 
@@ -55,7 +64,6 @@ def return_to_hand(s: State, c: Card) -> None:
     ps = s.set.players[c.owner]
     if c.zone == "discard":
         ps.discard.remove(c.id)
-    c.zone, c.face, c.orientation = "hand", "down", "upright"
-    c.skill_used = c.knocked = False
+    change_card(s, c, zone="hand", face="down", orientation="upright", skill_used=False, knocked=False)
     ps.hand.append(c.id)
     hand_sorted(s, c.owner)
