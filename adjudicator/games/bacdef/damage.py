@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from adjudicator.games.bacdef.state import Await, DamageKind, Packet, State, capacity, live_slots
+from adjudicator.games.bacdef.state import Await, DamageKind, Packet, State, capacity, live_slots, without
 from adjudicator.games.bacdef.zones import change_card, note, to_discard
 from adjudicator.protocol import Violation
 
@@ -139,7 +139,7 @@ def restore(s: State, target: str, slot: int) -> None:
         change_card(s, c, orientation="upright")
     elif g.state == "X":
         g.state = "S"
-        ps.discard.remove(c.id)
+        ps.discard = without(ps.discard, c.id)
         change_card(s, c, zone="guard", face="down", orientation="sideways")
     note(s, f"auto: {target} slot {slot} healed to {g.state}")
 

@@ -253,7 +253,7 @@ def _lasting(s: State, op: Lasting, frame: Frame, strict: bool) -> None:
     st = s.set
     st.lasting_counter += 1
     expires = st.turn.no + (1 if op.until == "end_of_next_turn" else 0)
-    st.lasting.append(LastingEffect(id=f"L{st.lasting_counter}", source=frame.source, controller=frame.controller, text=op.text, expires_turn=expires))
+    st.lasting = (*st.lasting, LastingEffect(id=f"L{st.lasting_counter}", source=frame.source, controller=frame.controller, text=op.text, expires_turn=expires))
 
 
 def _note(s: State, op: Note, frame: Frame, strict: bool) -> None:

@@ -53,6 +53,7 @@ from adjudicator.games.bacdef.state import (
     other,
     resolves_with_effect,
     special_used,
+    without,
 )
 from adjudicator.games.bacdef.turns import end_set, new_set, set_floor, start_turn
 from adjudicator.games.bacdef.zones import change_card, mark_special, note, to_discard
@@ -105,7 +106,7 @@ def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
         raise reject("BAC-SETUP-2", "E_GUARD_COUNT", f"{ev.player} must choose 2 different cards of their own deck as guards, not {ids}")
     for n, cid in enumerate(ids, 1):
         change_card(s, s.set.cards[cid], zone="guard", slot=n)
-        ps.hand.remove(cid)
+        ps.hand = without(ps.hand, cid)
         ps.guards.append(Slot(card_id=cid, state="U"))
     if all(s.set.players[p].guards for p in s.players):
         s.set.stage = "first_player"
@@ -149,7 +150,7 @@ def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
         raise reject("BAC-LIM-4", "E_ALREADY_PLACED", f"{ev.player} already placed a field card this turn; {ev.card_id!r} stays in hand")
     check_replay(s, ev, ctx, "place")
     c = s.set.cards[ev.card_id]
-    ps.hand.remove(c.id)
+    ps.hand = without(ps.hand, c.id)
     change_card(s, c, zone="field", face="down", orientation="upright")
     t.placed[ev.player] = c.id
 
@@ -216,7 +217,8 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     c = s.set.cards[ev.card_id]
     entry = s.catalog[c.letter]
     if ev.extra_of is not None:
-        s.set.players[ev.player].hand.remove(c.id)
+        ps = s.set.players[ev.player]
+        ps.hand = without(ps.hand, c.id)
         t.extra_allowance[ev.player] -= 1
     c = change_card(s, c, zone="field", face="up", orientation="upright", skill_used=True)
     iid = f"I{len(t.instances) + 1}"
@@ -294,7 +296,7 @@ def on_choose_order(s: State, ev: E.ChooseResolutionOrder, ctx: Context) -> None
     if sorted(ev.instance_ids) != own:
         raise reject("BAC-ACT-10", "E_ORDER", f"{list(ev.instance_ids)} is not an order of {ev.player}'s instances {own}")
     check_replay(s, ev, ctx, "order")
-    t.order[ev.player] = list(ev.instance_ids)
+    t.order[ev.player] = tuple(ev.instance_ids)
 
 
 def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
@@ -315,7 +317,7 @@ def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
     if not inst.converted and not resolves_with_effect(s, inst):
         raise reject("BAC-RES-5", "E_AUTO_INSTANCE", f"{inst.id} resolves automatically")
     inst.status = "resolved"
-    t.queue.pop(0)
+    t.queue = t.queue[1:]
     t.awaiting = None
     validate_ops(s, ev.ops, "resolution", inst.controller)
     t.work.append(Frame(kind="ops", controller=inst.controller, source=inst.id, ops=list(ev.ops)))
@@ -423,7 +425,7 @@ def on_confirm_end(s: State, ev: E.ConfirmEndPhase, ctx: Context) -> None:
         if s.options.both_hands_empty_rule == "void_set":
             return end_set(s, "void", None, f"both hands empty at the end of turn {t.no} (BAC-RUL-14)", ctx.seq)
         return end_set(s, "win", d, f"both hands empty at the end of turn {t.no}; the defender wins (BAC-RUL-14)", ctx.seq)
-    s.set.lasting = [l for l in s.set.lasting if l.expires_turn > t.no]
+    s.set.lasting = tuple(l for l in s.set.lasting if l.expires_turn > t.no)
     start_turn(s, t.no + 1, ctx.seq)
 
 
@@ -481,7 +483,7 @@ def step(state: State, ev: Action, ctx: Context) -> State:
     handler = HANDLERS[type(ev)]
     s = clone(state)
     if s.set is not None and s.set.turn is not None:
-        s.set.turn.notes = []
+        s.set.turn.notes = ()
     strict = handler(s, ev, ctx)
     Engine(s, strict).run()
     return s

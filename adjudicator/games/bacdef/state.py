@@ -56,11 +56,11 @@ class Slot(msgspec.Struct, kw_only=True, gc=False):
 
 
 class PlayerState(msgspec.Struct, kw_only=True, gc=False):
-    deck: list[str] = []  # the registered letters, in card-id order (private)
-    hand: list[str] = []
+    deck: tuple[str, ...] = ()  # the registered letters, in card-id order (private)
+    hand: tuple[str, ...] = ()
     guards: list[Slot] = []
     overflow: int = 0
-    discard: list[str] = []
+    discard: tuple[str, ...] = ()
     special_used: dict[str, bool] = {}
 
 
@@ -138,18 +138,18 @@ class TurnState(msgspec.Struct, kw_only=True, gc=False):
     reaction: Literal["through", "counter"] | None = None
     instances: list[Instance] = []
     extra_allowance: dict[str, int] = {}
-    order: dict[str, list[str] | None] = {}
-    queue: list[str] = []
+    order: dict[str, tuple[str, ...] | None] = {}
+    queue: tuple[str, ...] = ()
     queue_fixed: bool = False
     packets: list[Packet] = []
-    fall_queue: list[str] = []
+    fall_queue: tuple[str, ...] = ()
     deferred: list[Frame] = []
     work: list[Frame] = []  # stack, innermost last
     awaiting: Await | None = None
     damage_received: dict[str, int] = {}
     shields: list[Shield] = []
     replays_used: int = 0
-    notes: list[str] = []  # automatic steps carried out by the last event (BAC-GEN-3)
+    notes: tuple[str, ...] = ()  # automatic steps carried out by the last event (BAC-GEN-3)
 
 
 class SetResult(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -165,7 +165,7 @@ class SetState(msgspec.Struct, kw_only=True, gc=False):
     first_player: str | None = None
     cards: dict[str, Card] = {}
     players: dict[str, PlayerState] = {}
-    lasting: list[LastingEffect] = []
+    lasting: tuple[LastingEffect, ...] = ()
     turn: TurnState | None = None
     lasting_counter: int = 0
 
@@ -202,7 +202,6 @@ def _copy_set(st: SetState) -> SetState:
     copy = st.__copy__()
     copy.cards = st.cards.copy()  # the cards are frozen: a move replaces one
     copy.players = {p: _copy_player(ps) for p, ps in st.players.items()}
-    copy.lasting = list(st.lasting)
     if st.turn is not None:
         copy.turn = _copy_turn(st.turn)
     return copy
@@ -210,10 +209,7 @@ def _copy_set(st: SetState) -> SetState:
 
 def _copy_player(ps: PlayerState) -> PlayerState:
     copy = ps.__copy__()
-    copy.deck = ps.deck[:]
-    copy.hand = ps.hand[:]
     copy.guards = [g.__copy__() for g in ps.guards]
-    copy.discard = ps.discard[:]
     copy.special_used = ps.special_used.copy()
     return copy
 
@@ -232,21 +228,24 @@ def _copy_turn(t: TurnState) -> TurnState:
     copy.closed = t.closed.copy()
     copy.instances = [i.__copy__() for i in t.instances]
     copy.extra_allowance = t.extra_allowance.copy()
-    copy.order = {p: None if ids is None else ids[:] for p, ids in t.order.items()}
-    copy.queue = t.queue[:]
+    copy.order = t.order.copy()
     copy.packets = [q.__copy__() for q in t.packets]
-    copy.fall_queue = t.fall_queue[:]
     copy.deferred = [_copy_frame(f) for f in t.deferred]
     copy.work = [_copy_frame(f) for f in t.work]
     if t.awaiting is not None:
         copy.awaiting = t.awaiting.__copy__()
     copy.damage_received = t.damage_received.copy()
     copy.shields = [sh.__copy__() for sh in t.shields]
-    copy.notes = t.notes[:]
     return copy
 
 
 # -- questions ------------------------------------------------------------------------------------
+def without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
+    """``items`` less the first ``item`` (which must be there, as for ``list.remove``)."""
+    i = items.index(item)
+    return items[:i] + items[i + 1 :]
+
+
 def other(state: State, player: str) -> str:
     a, b = state.players
     return b if player == a else a
