@@ -1,12 +1,20 @@
 """BACDEF state (rules/bacdef.md §11) and the questions every module asks of it.
 
 A transition works on a private working copy of the state (``clone``) and returns it; the state
-it was given is never mutated, and a state once returned is never changed again. Inside the
-working copy the structs are plain (not frozen), so that the procedural parts of the rules (damage
-placed one point at a time, suspended op lists, F chains) read like the chapter. What never
-changes after ``match_started`` (the options, the catalog) and what only ever grows by new values
-(set results, the registered decks) is held in frozen Structs and tuples, which ``clone`` shares
-instead of copying; bench/bacdef_state.py measures the choice.
+it was given is never mutated, and a state once returned is never changed again. The working copy
+shares every immutable part with the state it was made from and copies the rest:
+
+- shared: what never changes after ``match_started`` (the options, the catalog), what only grows
+  by new values (set results, the registered decks), the cards (frozen: a move replaces the card
+  in the set's dict, ``zones.change_card``), and every sequence of strings or frozen Structs (a
+  hand, a discard pile, the queues, the notes, the lasting effects: tuples, which an event
+  replaces instead of changing);
+- copied, field by field: the dicts that hold them, the players, the guard slots, the turn and its
+  instances, packets, pending work and shields, which the procedural parts of the rules (damage
+  placed one point at a time, suspended op lists, F chains) change in place, as the chapter reads.
+
+``tests/bacdef/test_clone.py`` checks that a copy shares nothing mutable with its original;
+bench/bacdef_state.py measures the copy.
 
 Every Struct here is declared ``gc=False``: a state is a tree of data (no Struct refers to one
 above it), so no reference cycle can pass through them, and the garbage collector need not track
@@ -185,12 +193,12 @@ class State(msgspec.Struct, kw_only=True, gc=False):
 
 
 def clone(state: State) -> State:
-    """A working copy: every mutable part of the set copied, the frozen parts shared.
+    """A working copy: every mutable part copied, the immutable parts shared.
 
     Written out field by field (``__copy__`` copies a Struct's fields shallowly, so each list,
-    dict and mutable Struct below it is copied here): about a third of the cost of a msgpack round
-    trip of the set. ``tests/bacdef/test_clone.py`` checks that a clone equals its original and
-    shares nothing mutable with it, so a field added to a Struct must be added here too."""
+    dict and mutable Struct below it is copied here). ``tests/bacdef/test_clone.py`` checks that a
+    clone equals its original and shares nothing mutable with it: a mutable field added to a
+    Struct must be copied here too."""
     copy = state.__copy__()
     copy.set_wins = dict(state.set_wins)
     if state.set is not None:
