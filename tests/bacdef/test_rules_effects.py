@@ -299,7 +299,7 @@ def test_BAC_EFF_13_lasting_until_end_of_turn_expires_at_confirmation():
     assert [(l.id, l.controller, l.expires_turn) for l in t.state.set.lasting] == [("L1", P1, 1)]
     assert "note: shows the hand" in t.turn.notes  # BAC-EFF-14: no state change
     t.do("apply_end_phase_effect source=L1 ops=[NOTE tick]", "confirm_end_phase")
-    assert t.state.set.lasting == [] and t.turn.no == 2
+    assert t.state.set.lasting == () and t.turn.no == 2
 
 
 def test_BAC_EFF_14_note_changes_no_state():
@@ -307,9 +307,9 @@ def test_BAC_EFF_14_note_changes_no_state():
     t.do("resolve_effect instance_id=I1 ops=[]")
     before = t.state
     t.do('apply_end_phase_effect source=I1 ops=[NOTE "the opponent shows their hand"]')
-    assert t.state.set.turn.notes == ["note: the opponent shows their hand"]
+    assert t.state.set.turn.notes == ("note: the opponent shows their hand",)
     after = clone(t.state)
-    after.set.turn.notes = list(before.set.turn.notes)
+    after.set.turn.notes = before.set.turn.notes
     assert after == before
 
 
@@ -324,7 +324,7 @@ def test_BAC_EFF_15_invariants_hold_whatever_the_ops():
     st = t.state.set
     for who in (P1, P2):
         ps = st.players[who]
-        zones = ps.hand + [g.card_id for g in ps.guards if g.state != "X"] + ps.discard
+        zones = [*ps.hand, *(g.card_id for g in ps.guards if g.state != "X"), *ps.discard]
         zones += [c.id for c in st.cards.values() if c.owner == who and c.zone == "field"]
         assert sorted(zones) == sorted(f"{who}-{n}" for n in range(1, 8))
         assert all(st.cards[c].owner == who for c in zones) and len(ps.guards) == 2

@@ -148,7 +148,7 @@ def test_BAC_RUL_29_next_turn_includes_a_skipped_turn():
     t.do('resolve_effect instance_id=I1 ops=[LASTING "no heal" end_of_next_turn]', "confirm_end_phase")
     assert (t.turn.no, t.turn.skipped, [l.expires_turn for l in t.state.set.lasting]) == (4, True, [4])
     t.do("apply_end_phase_effect source=L1 ops=[NOTE still]", "confirm_end_phase")
-    assert (t.turn.no, t.state.set.lasting) == (5, [])
+    assert (t.turn.no, t.state.set.lasting) == (5, ())
 
 
 def test_BAC_RUL_7_global_scope_one_F_activation_for_both_players():

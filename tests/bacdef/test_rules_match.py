@@ -217,9 +217,9 @@ def test_BAC_RUL_26_void_set_consumes_slot():
 def test_BAC_RUL_4_rebuild_deck_each_set():
     t = start()
     t.do("concede_set player=P2")
-    assert (t.state.set.set_no, t.state.set.stage, t.ps("P1").deck) == (2, "deck", [])
+    assert (t.state.set.set_no, t.state.set.stage, t.ps("P1").deck) == (2, "deck", ())
     t.do("register_deck player=P1 letters=[A,A,A,A,A,A,A]")
-    assert t.ps("P1").deck == ["A"] * 7
+    assert t.ps("P1").deck == ("A",) * 7
 
 
 def test_BAC_RUL_4_decks_reused_when_not_rebuilt():
@@ -228,7 +228,7 @@ def test_BAC_RUL_4_decks_reused_when_not_rebuilt():
     t.do("declare_skill player=P1 card_id=P1-5")  # P1's D used in set 1
     t.do("concede_set player=P2")
     assert (t.state.set.set_no, t.state.set.stage) == (2, "guards")
-    assert t.ps("P1").deck == ["A", "A", "B", "C", "D", "E", "F"] and t.ps("P2").deck == ["A", "B", "B", "C", "C", "D", "F"]
+    assert t.ps("P1").deck == ("A", "A", "B", "C", "D", "E", "F") and t.ps("P2").deck == ("A", "B", "B", "C", "C", "D", "F")
     assert t.hand("P1") == [f"P1-{n}" for n in range(1, 8)] and t.used("P1") == "" and t.discard("P1") == []
     t.reject("register_deck player=P1 letters=[A,A,A,A,A,A,A]", "BAC-SETUP-5", "E_WRONG_STEP", "guards step")
 

@@ -54,12 +54,12 @@ def test_BAC_ACT_10_resolution_order_is_a_permutation_of_own_instances():
     t.reject("choose_resolution_order player=P1 instance_ids=[I2,I1]", "BAC-ACT-10", "E_NOT_ACTOR", "bob cannot enter this for alice", by="P2")
     # either player may go first (BAC-RUL-44)
     t.do("choose_resolution_order player=P1 instance_ids=[I2,I1]")
-    assert t.turn.order == {P1: ["I2", "I1"]} and not t.turn.queue_fixed
+    assert t.turn.order == {P1: ("I2", "I1")} and not t.turn.queue_fixed
     t.reject("choose_resolution_order player=P1 instance_ids=[I1,I2]", "BAC-ACT-10", "E_ORDER", "already fixed")
     t.reject("resolve_effect instance_id=I3 ops=[]", "BAC-ACT-10", "E_ORDER", "of bob is still missing")
     t.do("choose_resolution_order player=P2 instance_ids=[I4,I3]")
     # BAC-RES-4: the defender's instances, then the attacker's, each in the chosen order
-    assert t.turn.queue == ["I4", "I3", "I2", "I1"] and t.turn.queue_fixed
+    assert t.turn.queue == ("I4", "I3", "I2", "I1") and t.turn.queue_fixed
     assert t.awaiting() == ("effect", "judge") and t.turn.awaiting.ref == "I4"
 
 
@@ -78,7 +78,7 @@ def test_BAC_ACT_10_no_order_for_a_single_instance():
     t.reject("choose_resolution_order player=P2 instance_ids=[I3]", "BAC-ACT-10", "E_ORDER", "bob has 1 instance(s)")
     t.reject("resolve_effect instance_id=I3 ops=[]", "BAC-ACT-10", "E_ORDER", "alice")
     t.do("choose_resolution_order player=P1 instance_ids=[I2,I1]")
-    assert t.turn.queue == ["I3", "I2", "I1"]
+    assert t.turn.queue == ("I3", "I2", "I1")
     t.reject("resolve_effect instance_id=I1 ops=[]", "BAC-RES-4", "E_NOT_HEAD", "I1 is not next", "head of the queue is I3")
     t.do("resolve_effect instance_id=I3 ops=[]", "resolve_effect instance_id=I2 ops=[]", "resolve_effect instance_id=I1 ops=[]")
     assert t.step == "end"
@@ -100,7 +100,7 @@ def test_BAC_RES_6_defender_negation_first():
     t = ex3_start()
     t.do("place_field_card player=P2 card_id=P2-1", "place_field_card player=P1 card_id=P1-3")
     t.do("declare_skill player=P2 card_id=P2-1", "declare_skill player=P1 card_id=P1-3")
-    assert t.turn.queue == ["I2", "I1"]
+    assert t.turn.queue == ("I2", "I1")
     t.reject("declare_skill player=P2 card_id=P2-5 extra_of=I1", "BAC-RES-7", "E_WRONG_STEP", "Resolution step")
     t.reject("resolve_effect instance_id=I1 ops=[]", "BAC-RES-4", "E_NOT_HEAD", "head of the queue is I2")
     t.do("resolve_effect instance_id=I2 ops=[NEGATE I1]")
@@ -141,7 +141,7 @@ def test_BAC_RES_16_negated_instance_cannot_be_resolved():
         resolve_effect instance_id=I3 ops=[NEGATE I1]
         """
     )
-    assert t.turn.queue == ["I2", "I1"]
+    assert t.turn.queue == ("I2", "I1")
     # the negation check comes before the head check (BAC-ACT-11)
     t.reject("resolve_effect instance_id=I1 ops=[]", "BAC-RES-16", "E_INSTANCE_NEGATED", "I1 was negated")
     t.do("resolve_effect instance_id=I2 ops=[]")
@@ -283,7 +283,7 @@ def test_BAC_RES_13_F_chain_on_the_spot_and_resumed_remainder():
     t.do("resolve_effect instance_id=I2 ops=[DAMAGE P1 1]")
     # Q1: P1 has one live slot, so automatic: P1-7 destroyed and queued for the Fall step
     assert (t.slots("P1"), t.D("P1"), t.discard("P1")[-1]) == ("XX", 4, "P1-7↓")
-    assert t.turn.fall_queue == ["alice-7"] and t.awaiting() == ("damage", "P2")
+    assert t.turn.fall_queue == ("alice-7",) and t.awaiting() == ("damage", "P2")
     t.do("assign_damage player=P2 slots=[2]")
     assert (t.slots("P2"), t.D("P2"), t.step) == ("SS", 2, "fall")
     assert t.awaiting() == ("f_decision", "P1") and t.turn.awaiting.ref == "alice-7"
@@ -313,7 +313,7 @@ def test_BAC_RES_12_fall_step_attacker_F_first():
     t.do("resolve_effect instance_id=I2 ops=[DAMAGE P1 3]", "resolve_effect instance_id=I1 ops=[DAMAGE P2 3]")
     t.do("assign_damage player=P1 slots=[1,1,2]")  # P1-7 (F) destroyed first: defender-sourced packet
     t.do("assign_damage player=P2 slots=[1,1,2]")
-    assert t.turn.fall_queue == [] and t.step == "fall"
+    assert t.turn.fall_queue == () and t.step == "fall"
     assert (t.discard("P1"), t.discard("P2")) == (["P1-7↓"], ["P2-7↓"])
     assert t.awaiting() == ("f_decision", "P1")
     t.reject("activate_fall_skill player=P2 card_id=P2-7 ops=[]", "BAC-RES-12", "E_NOT_PENDING_F", "P2-7's decision is not first")
@@ -363,7 +363,7 @@ def test_BAC_RES_11_guard_F_dropped_by_an_effect_triggers_and_a_used_F_does_not(
     t.do("resolve_effect instance_id=I1 ops=[DAMAGE P2 1]")  # rebound: P2 chooses (S,U)
     t.do("assign_damage player=P2 slots=[1]")
     assert (t.slots("P2"), t.discard("P2")[-2:], t.step) == ("XU", ["P2-7↓", "P2-1↑"], "end")
-    assert t.turn.fall_queue == [] and t.awaiting() is None
+    assert t.turn.fall_queue == () and t.awaiting() is None
 
 
 def test_BAC_RES_11_on_the_spot_F_in_the_end_phase():
@@ -471,7 +471,7 @@ def test_BAC_ACT_17_end_phase_effects():
     t.do("apply_end_phase_effect source=L1 ops=[DAMAGE P2 1]")  # controller P1: skill damage to P2
     assert (t.slots("P2"), t.D("P2")) == ("XX", 4)
     t.do("confirm_end_phase")
-    assert t.state.set.lasting == []
+    assert t.state.set.lasting == ()
     t.do("place_field_card player=P1 card_id=P1-4", "place_field_card player=P2 card_id=P2-5")
     t.do("declare_knock player=P1", "declare_through player=P2")
     t.reject("apply_end_phase_effect source=L1 ops=[]", "BAC-ACT-17", "E_BAD_OP", "'L1'")
@@ -482,9 +482,9 @@ def test_BAC_RES_3_nothing_resolves_before_the_reaction():
     t = start()
     t.do("place_field_card player=P1 card_id=P1-2", "place_field_card player=P2 card_id=P2-3", "declare_skill player=P1 card_id=P1-2")
     t.reject("resolve_effect instance_id=I1 ops=[DAMAGE P2 1]", "BAC-TURN-10", "E_WRONG_STEP", "Counter step")
-    assert (t.turn.instances[0].status, t.turn.queue, t.step) == ("pending", [], "counter")
+    assert (t.turn.instances[0].status, t.turn.queue, t.step) == ("pending", (), "counter")
     t.do("declare_through player=P2")
-    assert (t.turn.queue, t.step, t.turn.awaiting.ref) == (["I1"], "resolution", "I1")
+    assert (t.turn.queue, t.step, t.turn.awaiting.ref) == (("I1",), "resolution", "I1")
 
 
 def test_BAC_RUL_31_end_phase_returns_come_before_end_phase_effects():

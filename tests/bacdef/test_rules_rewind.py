@@ -42,12 +42,12 @@ def test_BAC_REW_4_contradiction_restores_the_turn_start_snapshot():
     assert t.seq == 12 and t.turn.replays_used == 1
     s = clone(t.state)
     s.set.turn.replays_used = 0
-    s.set.turn.notes = []
+    s.set.turn.notes = ()
     assert msgspec.to_builtins(s) == snapshot_figures(t, 6)
-    assert (t.step, t.dmg(), t.turn.instances, t.turn.packets, t.turn.queue) == ("standby", (0, 0), [], [], [])
+    assert (t.step, t.dmg(), t.turn.instances, t.turn.packets, t.turn.queue) == ("standby", (0, 0), [], [], ())
     assert t.hand("P1") == ["P1-2", "P1-3", "P1-4", "P1-5", "P1-6"] and t.hand("P2") == ["P2-1", "P2-3", "P2-4", "P2-5", "P2-6"]
     assert t.card("P1-5").face == "down" and t.used("P1") == t.used("P2") == ""
-    assert t.turn.notes == ["auto: turn 1 rewound for a contradiction; replay 1 of 2"]
+    assert t.turn.notes == ("auto: turn 1 rewound for a contradiction; replay 1 of 2",)
     # the attempt stays in the log as an abandoned branch
     assert t.fold.branches == [Branch(12, 6, (7, 8, 9, 10, 11))]
     assert t.fold.effective_order() == [1, 2, 3, 4, 5, 6, 12]
@@ -110,7 +110,7 @@ def test_BAC_REW_5_replays_used_survives_judge_error_rewinds():
     assert (t.turn.replays_used, t.field("P1"), t.field("P2"), t.step) == (1, ["P1-3"], [], "standby")
     t.do(JUDGE_ERR.format(to=6))  # back before the contradiction rewind: seq 12 is abandoned, still counted
     assert (t.turn.replays_used, t.field("P1")) == (1, [])
-    assert t.turn.notes == ["auto: judge-error rewind to seq 6"]
+    assert t.turn.notes == ("auto: judge-error rewind to seq 6",)
     t.do(CONTRA.format(to=6))
     assert t.turn.replays_used == 2
     t.do(CONTRA.format(to=6))

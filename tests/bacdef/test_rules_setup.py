@@ -19,7 +19,7 @@ def test_BAC_DECK_3_deck_is_exactly_seven_cards():
     t = Table()
     t.reject(deck_line("P2", "A,A,B,C,D,F"), "BAC-DECK-3", "E_DECK_SIZE", "6 cards")
     t.reject(deck_line("P2", "A,A,B,C,D,E,F,A"), "BAC-DECK-3", "E_DECK_SIZE", "8 cards")
-    assert t.state.set.stage == "deck" and t.ps("P2").deck == []
+    assert t.state.set.stage == "deck" and t.ps("P2").deck == ()
 
 
 def test_BAC_DECK_1_every_card_is_a_letter_A_to_F():
@@ -40,7 +40,7 @@ def test_BAC_DECK_4_normal_letters_any_number_and_specials_optional():
     t = Table()
     t.do(deck_line("P1", "A,A,A,A,A,A,A"), deck_line("P2", "C,C,C,B,B,B,B"))
     assert t.state.set.stage == "guards"
-    assert t.ps("P1").deck == ["A"] * 7
+    assert t.ps("P1").deck == ("A",) * 7
 
 
 def test_BAC_RUL_2_require_each_special():
@@ -48,7 +48,7 @@ def test_BAC_RUL_2_require_each_special():
     t.reject(deck_line("P1", "A,A,A,A,A,A,A"), "BAC-RUL-2", "E_DECK_SPECIAL_MISSING", "D, E, F")
     t.reject(deck_line("P1", "A,A,A,A,D,E,B"), "BAC-RUL-2", "E_DECK_SPECIAL_MISSING", "lacks F")
     t.do(deck_line("P1", "A,A,B,C,D,E,F"))
-    assert t.ps("P1").deck == list(DECK1)
+    assert t.ps("P1").deck == tuple(DECK1)
 
 
 def test_BAC_DECK_6_checks_run_in_the_listed_order():
@@ -146,7 +146,7 @@ def test_BAC_ACT_2_register_deck_by_another_player_or_the_judge():
     t = Table()
     t.reject(deck_line("P1", "A,A,B,C,D,E,F"), "BAC-ACT-2", "E_NOT_ACTOR", "bob cannot enter this for alice", by="P2")
     t.do(deck_line("P1", "A,A,B,C,D,E,F"), by="judge")
-    assert t.ps("P1").deck == list(DECK1)
+    assert t.ps("P1").deck == tuple(DECK1)
 
 
 def test_BAC_ACT_2_unknown_player_is_not_an_actor():

@@ -110,7 +110,7 @@ def test_BAC_ACT_6_knock_turns_the_field_card_sideways_face_down():
     assert (c.zone, c.face, c.orientation, c.knocked, c.skill_used) == ("field", "down", "sideways", True, False)
     i = t.turn.instances[0]
     assert (i.id, i.controller, i.side, i.kind, i.card_id, i.letter) == ("I1", P1, "attacker", "knock", "alice-2", None)
-    assert t.step == "counter" and t.turn.notes == ["auto: knock instance I1"]
+    assert t.step == "counter" and t.turn.notes == ("auto: knock instance I1",)
 
 
 @pytest.mark.parametrize("stage", ["standby", "action", "counter", "end"])
@@ -159,7 +159,7 @@ def test_BAC_ACT_7_skill_turns_the_card_face_up_and_creates_an_instance():
     assert (t.step, t.turn.closed[P1]) == ("counter", True)
     t.do("declare_skill player=P2 card_id=P2-3")
     assert (t.turn.reaction, t.turn.instances[1].side, t.step) == ("counter", "defender", "resolution")
-    assert t.turn.queue == ["I2", "I1"]
+    assert t.turn.queue == ("I2", "I1")
 
 
 def test_BAC_ACT_7_card_must_be_the_players_face_down_field_card():

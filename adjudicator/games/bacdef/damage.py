@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from itertools import product
 
-from adjudicator.games.bacdef.state import Await, DamageKind, Packet, State, capacity, live_slots
-from adjudicator.games.bacdef.zones import note, to_discard
+from adjudicator.games.bacdef.state import Await, DamageKind, Packet, State, capacity, live_slots, without
+from adjudicator.games.bacdef.zones import change_card, note, to_discard
 from adjudicator.protocol import Violation
 
 CAP = 3  # BAC-LIM-1: points a player can receive in one turn
@@ -68,7 +68,7 @@ def hit(s: State, target: str, slot: int | None) -> None:
     c = s.set.cards[g.card_id]
     if g.state == "U":
         g.state = "S"
-        c.orientation = "sideways"
+        change_card(s, c, orientation="sideways")
     elif g.state == "S":
         g.state = "X"
         to_discard(s, c)
@@ -136,13 +136,11 @@ def restore(s: State, target: str, slot: int) -> None:
     c = s.set.cards[g.card_id]
     if g.state == "S":
         g.state = "U"
-        c.orientation = "upright"
+        change_card(s, c, orientation="upright")
     elif g.state == "X":
         g.state = "S"
-        ps.discard.remove(c.id)
-        c.zone = "guard"
-        c.face = "down"
-        c.orientation = "sideways"
+        ps.discard = without(ps.discard, c.id)
+        change_card(s, c, zone="guard", face="down", orientation="sideways")
     note(s, f"auto: {target} slot {slot} healed to {g.state}")
 
 

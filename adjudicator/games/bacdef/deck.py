@@ -55,10 +55,9 @@ def create_cards(s: State, player: str, letters: Sequence[str]) -> None:
     """The cards of a registered deck, ``<player>-1`` ... ``<player>-7`` in list order, all in hand."""
     st = s.set
     ps = st.players[player]
-    ps.deck = list(letters)
+    ps.deck = tuple(letters)
     ps.special_used = {L: False for L in SPECIALS}
-    ps.hand = []
     for n, letter in enumerate(letters, 1):
         cid = f"{player}-{n}"
         st.cards[cid] = Card(id=cid, owner=player, letter=letter)
-        ps.hand.append(cid)
+    ps.hand = tuple(f"{player}-{n}" for n in range(1, len(letters) + 1))

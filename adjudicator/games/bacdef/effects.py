@@ -35,7 +35,7 @@ from adjudicator.games.bacdef.ops import (
     tag,
 )
 from adjudicator.games.bacdef.state import Await, Frame, LastingEffect, Shield, State, find_instance, other
-from adjudicator.games.bacdef.zones import note, return_to_hand, to_discard
+from adjudicator.games.bacdef.zones import change_card, note, return_to_hand, to_discard
 from adjudicator.protocol import Violation
 
 
@@ -194,9 +194,7 @@ def _lose(s: State, op: Lose, frame: Frame, strict: bool) -> None:
     hand = s.set.players[victim].hand
     if len(hand) <= op.count:
         for cid in list(hand):
-            c = s.set.cards[cid]
-            c.face = "down"
-            to_discard(s, c)
+            to_discard(s, change_card(s, s.set.cards[cid], face="down"))
         note(s, f"auto: {victim} loses every hand card")
     else:
         s.set.turn.awaiting = Await(kind="lost", player=chooser, victim=victim, points=op.count)
@@ -229,7 +227,7 @@ def _return(s: State, op: Return, frame: Frame, strict: bool) -> None:
 
 
 def _reveal(s: State, op: Reveal, frame: Frame, strict: bool) -> None:
-    s.set.cards[op.card_id].face = "up"
+    change_card(s, s.set.cards[op.card_id], face="up")
 
 
 def _turn_guard(s: State, op: TurnGuard, frame: Frame, strict: bool) -> None:
@@ -239,7 +237,7 @@ def _turn_guard(s: State, op: TurnGuard, frame: Frame, strict: bool) -> None:
             raise bad(op, f"{op.player}'s slot {op.slot} is destroyed")
         return
     g.state = op.to
-    s.set.cards[g.card_id].orientation = "upright" if op.to == "U" else "sideways"
+    change_card(s, s.set.cards[g.card_id], orientation="upright" if op.to == "U" else "sideways")
 
 
 def _prevent(s: State, op: Prevent, frame: Frame, strict: bool) -> None:
@@ -255,7 +253,7 @@ def _lasting(s: State, op: Lasting, frame: Frame, strict: bool) -> None:
     st = s.set
     st.lasting_counter += 1
     expires = st.turn.no + (1 if op.until == "end_of_next_turn" else 0)
-    st.lasting.append(LastingEffect(id=f"L{st.lasting_counter}", source=frame.source, controller=frame.controller, text=op.text, expires_turn=expires))
+    st.lasting = (*st.lasting, LastingEffect(id=f"L{st.lasting_counter}", source=frame.source, controller=frame.controller, text=op.text, expires_turn=expires))
 
 
 def _note(s: State, op: Note, frame: Frame, strict: bool) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from adjudicator.games.bacdef.damage import damage, packet
 from adjudicator.games.bacdef.effects import apply_op
 from adjudicator.games.bacdef.state import Await, Card, State, TurnState, find_instance, in_turn, instances_of, orders_missing, resolves_with_effect, special_used
-from adjudicator.games.bacdef.zones import f_decision, hand_sorted, note
+from adjudicator.games.bacdef.zones import change_card, f_decision, hand_sorted, note
 from adjudicator.protocol import JUDGE
 
 MAX_STEPS = 10_000  # a bound on automatic steps per event: more is a bug, not a rule
@@ -74,7 +74,7 @@ def build_queue(t: TurnState) -> None:
     queue: list[str] = []
     for p in (t.defender, t.attacker):
         queue.extend(t.order.get(p) or [i.id for i in instances_of(t, p)])
-    t.queue = queue
+    t.queue = tuple(queue)
     t.queue_fixed = True
 
 
@@ -87,17 +87,17 @@ def _resolution(s: State) -> bool:
     while t.queue:
         inst = find_instance(t, t.queue[0])
         if inst.status == "negated":
-            t.queue.pop(0)
+            t.queue = t.queue[1:]
             note(s, f"auto: {inst.id} negated, skipped")
         elif inst.converted or (inst.kind == "skill" and resolves_with_effect(s, inst)):
             t.awaiting = Await(kind="effect", player=JUDGE, ref=inst.id)
             return False
         elif inst.kind == "knock":
-            t.queue.pop(0)
+            t.queue = t.queue[1:]
             inst.status = "resolved"
             packet(s, inst.controller, inst.id, t.defender, 1, "knock")
         else:
-            t.queue.pop(0)
+            t.queue = t.queue[1:]
             inst.status = "resolved"
             note(s, f"auto: {inst.id} resolves with no effect")
     t.step = "damage"
@@ -115,7 +115,7 @@ def _damage(s: State) -> bool:
             return True
     t.step = "fall"
     queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
-    t.fall_queue = []
+    t.fall_queue = ()
     for cid in reversed(queued):
         t.work.append(f_decision(s.set.cards[cid]))
     return True
@@ -153,9 +153,9 @@ def drop_phase(s: State) -> None:
         field = (c for c in s.set.cards.values() if c.owner == p and c.zone == "field")
         for c in sorted(field, key=lambda c: (declared.get(c.id, len(t.instances)), c.id)):
             if c.skill_used or (c.knocked and s.options.knock_card_fate == "drop"):
-                c.zone = "discard"
-                c.orientation = "upright"
-                s.set.players[p].discard.append(c.id)
+                c = change_card(s, c, zone="discard", orientation="upright")
+                ps = s.set.players[p]
+                ps.discard = (*ps.discard, c.id)
                 moved.append(c)
                 what = c.id if c.face == "up" else f"{p}'s knocked card (face-down)"  # BAC-HID-2
                 note(s, f"auto: {what} dropped in the Drop phase")
@@ -168,10 +168,11 @@ def drop_phase(s: State) -> None:
 
 def end_phase_returns(s: State) -> None:
     """BAC-TURN-9: every card still on the field goes back to its owner's hand."""
-    for c in s.set.cards.values():
+    for c in list(s.set.cards.values()):
         if c.zone == "field":
-            c.zone, c.orientation, c.knocked = "hand", "upright", False
-            s.set.players[c.owner].hand.append(c.id)
+            change_card(s, c, zone="hand", orientation="upright", knocked=False)
+            ps = s.set.players[c.owner]
+            ps.hand = (*ps.hand, c.id)
             # a knocked or through card going back is never revealed (BAC-HID-2)
             what = c.id if c.face == "up" else f"{c.owner}'s field card"
             note(s, f"auto: {what} returns to {c.owner}'s hand")

@@ -51,14 +51,14 @@ def apply_rewind(current: State, target: State, ev: E.BacRewind, ctx: Context) -
         limit = current.options.contradiction_replays
         if k < limit:
             s.set.turn.replays_used = k + 1
-            s.set.turn.notes = [f"auto: turn {s.set.turn.no} rewound for a contradiction; replay {k + 1} of {limit}"]
+            s.set.turn.notes = (f"auto: turn {s.set.turn.no} rewound for a contradiction; replay {k + 1} of {limit}",)
         else:
             reason = f"contradiction declared {k + 1} times in turn {current.set.turn.no}: the set is void (BAC-REW-7)"
             end_set(s, "void", None, reason, ctx.seq)
         return s
     if s.set is not None and s.set.turn is not None:
         s.set.turn.replays_used = contradiction_count(ctx, s.set.turn.start_seq)
-        s.set.turn.notes = [f"auto: judge-error rewind to seq {ev.to_seq}"]
+        s.set.turn.notes = (f"auto: judge-error rewind to seq {ev.to_seq}",)
     return s
 
 

@@ -53,9 +53,10 @@ from adjudicator.games.bacdef.state import (
     other,
     resolves_with_effect,
     special_used,
+    without,
 )
 from adjudicator.games.bacdef.turns import end_set, new_set, set_floor, start_turn
-from adjudicator.games.bacdef.zones import mark_special, note, to_discard
+from adjudicator.games.bacdef.zones import change_card, mark_special, note, to_discard
 from adjudicator.protocol import Action, Context, Malformed, Violation
 
 Handler = Callable[[State, Any, Context], str | None]
@@ -104,9 +105,8 @@ def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
     if len(ids) != 2 or len(set(ids)) != 2 or any(cid not in ps.hand for cid in ids):
         raise reject("BAC-SETUP-2", "E_GUARD_COUNT", f"{ev.player} must choose 2 different cards of their own deck as guards, not {ids}")
     for n, cid in enumerate(ids, 1):
-        c = s.set.cards[cid]
-        c.zone, c.slot = "guard", n
-        ps.hand.remove(cid)
+        change_card(s, s.set.cards[cid], zone="guard", slot=n)
+        ps.hand = without(ps.hand, cid)
         ps.guards.append(Slot(card_id=cid, state="U"))
     if all(s.set.players[p].guards for p in s.players):
         s.set.stage = "first_player"
@@ -150,8 +150,8 @@ def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
         raise reject("BAC-LIM-4", "E_ALREADY_PLACED", f"{ev.player} already placed a field card this turn; {ev.card_id!r} stays in hand")
     check_replay(s, ev, ctx, "place")
     c = s.set.cards[ev.card_id]
-    ps.hand.remove(c.id)
-    c.zone, c.face, c.orientation = "field", "down", "upright"
+    ps.hand = without(ps.hand, c.id)
+    change_card(s, c, zone="field", face="down", orientation="upright")
     t.placed[ev.player] = c.id
 
 
@@ -170,8 +170,7 @@ def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
     if not cid or s.set.cards[cid].zone != "field":
         raise reject("BAC-ACT-6", "E_CARD_ZONE", f"{ev.player} has no field card to knock with")
     check_replay(s, ev, ctx, "declare")
-    c = s.set.cards[cid]
-    c.orientation, c.knocked = "sideways", True
+    change_card(s, s.set.cards[cid], orientation="sideways", knocked=True)
     iid = f"I{len(t.instances) + 1}"
     t.instances.append(Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None))
     t.declared[ev.player] = True
@@ -218,9 +217,10 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     c = s.set.cards[ev.card_id]
     entry = s.catalog[c.letter]
     if ev.extra_of is not None:
-        s.set.players[ev.player].hand.remove(c.id)
+        ps = s.set.players[ev.player]
+        ps.hand = without(ps.hand, c.id)
         t.extra_allowance[ev.player] -= 1
-    c.zone, c.face, c.orientation, c.skill_used = "field", "up", "upright", True
+    c = change_card(s, c, zone="field", face="up", orientation="upright", skill_used=True)
     iid = f"I{len(t.instances) + 1}"
     side = "attacker" if ev.player == t.attacker else "defender"
     t.instances.append(Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of))
@@ -296,7 +296,7 @@ def on_choose_order(s: State, ev: E.ChooseResolutionOrder, ctx: Context) -> None
     if sorted(ev.instance_ids) != own:
         raise reject("BAC-ACT-10", "E_ORDER", f"{list(ev.instance_ids)} is not an order of {ev.player}'s instances {own}")
     check_replay(s, ev, ctx, "order")
-    t.order[ev.player] = list(ev.instance_ids)
+    t.order[ev.player] = tuple(ev.instance_ids)
 
 
 def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
@@ -317,7 +317,7 @@ def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
     if not inst.converted and not resolves_with_effect(s, inst):
         raise reject("BAC-RES-5", "E_AUTO_INSTANCE", f"{inst.id} resolves automatically")
     inst.status = "resolved"
-    t.queue.pop(0)
+    t.queue = t.queue[1:]
     t.awaiting = None
     validate_ops(s, ev.ops, "resolution", inst.controller)
     t.work.append(Frame(kind="ops", controller=inst.controller, source=inst.id, ops=list(ev.ops)))
@@ -357,9 +357,7 @@ def on_choose_lost(s: State, ev: E.ChooseLostCards, ctx: Context) -> None:
     check_replay(s, ev, ctx, "lost")
     t.awaiting = None
     for cid in ids:
-        c = s.set.cards[cid]
-        c.face = "down"
-        to_discard(s, c)
+        to_discard(s, change_card(s, s.set.cards[cid], face="down"))
     note(s, f"auto: {a.victim} lost {len(ids)} card(s)")
 
 
@@ -373,8 +371,7 @@ def on_activate_fall(s: State, ev: E.ActivateFallSkill, ctx: Context) -> str:
     check_replay(s, ev, ctx, "fall")
     t.work.pop()
     t.awaiting = None
-    c = s.set.cards[ev.card_id]
-    c.face = "up"
+    c = change_card(s, s.set.cards[ev.card_id], face="up")
     mark_special(s, ev.player, "F")
     note(s, f"auto: {ev.player}'s F ({c.id}) activated")
     t.work.append(Frame(kind="ops", controller=ev.player, source=f"F:{c.id}", ops=list(ev.ops)))
@@ -428,7 +425,7 @@ def on_confirm_end(s: State, ev: E.ConfirmEndPhase, ctx: Context) -> None:
         if s.options.both_hands_empty_rule == "void_set":
             return end_set(s, "void", None, f"both hands empty at the end of turn {t.no} (BAC-RUL-14)", ctx.seq)
         return end_set(s, "win", d, f"both hands empty at the end of turn {t.no}; the defender wins (BAC-RUL-14)", ctx.seq)
-    s.set.lasting = [l for l in s.set.lasting if l.expires_turn > t.no]
+    s.set.lasting = tuple(l for l in s.set.lasting if l.expires_turn > t.no)
     start_turn(s, t.no + 1, ctx.seq)
 
 
@@ -486,7 +483,7 @@ def step(state: State, ev: Action, ctx: Context) -> State:
     handler = HANDLERS[type(ev)]
     s = clone(state)
     if s.set is not None and s.set.turn is not None:
-        s.set.turn.notes = []
+        s.set.turn.notes = ()
     strict = handler(s, ev, ctx)
     Engine(s, strict).run()
     return s

@@ -1,12 +1,20 @@
 """BACDEF state (rules/bacdef.md §11) and the questions every module asks of it.
 
 A transition works on a private working copy of the state (``clone``) and returns it; the state
-it was given is never mutated, and a state once returned is never changed again. Inside the
-working copy the structs are plain (not frozen), so that the procedural parts of the rules (damage
-placed one point at a time, suspended op lists, F chains) read like the chapter. What never
-changes after ``match_started`` (the options, the catalog) and what only ever grows by new values
-(set results, the registered decks) is held in frozen Structs and tuples, which ``clone`` shares
-instead of copying; bench/bacdef_state.py measures the choice.
+it was given is never mutated, and a state once returned is never changed again. The working copy
+shares every immutable part with the state it was made from and copies the rest:
+
+- shared: what never changes after ``match_started`` (the options, the catalog), what only grows
+  by new values (set results, the registered decks), the cards (frozen: a move replaces the card
+  in the set's dict, ``zones.change_card``), and every sequence of strings or frozen Structs (a
+  hand, a discard pile, the queues, the notes, the lasting effects: tuples, which an event
+  replaces instead of changing);
+- copied, field by field: the dicts that hold them, the players, the guard slots, the turn and its
+  instances, packets, pending work and shields, which the procedural parts of the rules (damage
+  placed one point at a time, suspended op lists, F chains) change in place, as the chapter reads.
+
+``tests/bacdef/test_clone.py`` checks that a copy shares nothing mutable with its original;
+bench/bacdef_state.py measures the copy.
 
 Every Struct here is declared ``gc=False``: a state is a tree of data (no Struct refers to one
 above it), so no reference cycle can pass through them, and the garbage collector need not track
@@ -36,7 +44,9 @@ Step = Literal["standby", "action", "counter", "resolution", "damage", "fall", "
 Stage = Literal["deck", "guards", "first_player", "turns", "over"]
 
 
-class Card(msgspec.Struct, kw_only=True, gc=False):
+class Card(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A card where it is now; frozen, so states share it until a move replaces it (``zones.change_card``)."""
+
     id: str
     owner: str
     letter: str
@@ -54,11 +64,11 @@ class Slot(msgspec.Struct, kw_only=True, gc=False):
 
 
 class PlayerState(msgspec.Struct, kw_only=True, gc=False):
-    deck: list[str] = []  # the registered letters, in card-id order (private)
-    hand: list[str] = []
+    deck: tuple[str, ...] = ()  # the registered letters, in card-id order (private)
+    hand: tuple[str, ...] = ()
     guards: list[Slot] = []
     overflow: int = 0
-    discard: list[str] = []
+    discard: tuple[str, ...] = ()
     special_used: dict[str, bool] = {}
 
 
@@ -136,18 +146,18 @@ class TurnState(msgspec.Struct, kw_only=True, gc=False):
     reaction: Literal["through", "counter"] | None = None
     instances: list[Instance] = []
     extra_allowance: dict[str, int] = {}
-    order: dict[str, list[str] | None] = {}
-    queue: list[str] = []
+    order: dict[str, tuple[str, ...] | None] = {}
+    queue: tuple[str, ...] = ()
     queue_fixed: bool = False
     packets: list[Packet] = []
-    fall_queue: list[str] = []
+    fall_queue: tuple[str, ...] = ()
     deferred: list[Frame] = []
     work: list[Frame] = []  # stack, innermost last
     awaiting: Await | None = None
     damage_received: dict[str, int] = {}
     shields: list[Shield] = []
     replays_used: int = 0
-    notes: list[str] = []  # automatic steps carried out by the last event (BAC-GEN-3)
+    notes: tuple[str, ...] = ()  # automatic steps carried out by the last event (BAC-GEN-3)
 
 
 class SetResult(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -163,7 +173,7 @@ class SetState(msgspec.Struct, kw_only=True, gc=False):
     first_player: str | None = None
     cards: dict[str, Card] = {}
     players: dict[str, PlayerState] = {}
-    lasting: list[LastingEffect] = []
+    lasting: tuple[LastingEffect, ...] = ()
     turn: TurnState | None = None
     lasting_counter: int = 0
 
@@ -182,20 +192,68 @@ class State(msgspec.Struct, kw_only=True, gc=False):
     decks_set1: dict[str, tuple[str, ...]] | None = None
 
 
-_enc = msgspec.msgpack.Encoder()
-_set_dec = msgspec.msgpack.Decoder(SetState)
-
-
 def clone(state: State) -> State:
-    """A working copy: the set is copied through msgpack, the frozen parts are shared."""
-    return msgspec.structs.replace(
-        state,
-        set=None if state.set is None else _set_dec.decode(_enc.encode(state.set)),
-        set_wins=dict(state.set_wins),
-    )
+    """A working copy: every mutable part copied, the immutable parts shared.
+
+    Written out field by field (``__copy__`` copies a Struct's fields shallowly, so each list,
+    dict and mutable Struct below it is copied here). ``tests/bacdef/test_clone.py`` checks that a
+    clone equals its original and shares nothing mutable with it: a mutable field added to a
+    Struct must be copied here too."""
+    copy = state.__copy__()
+    copy.set_wins = dict(state.set_wins)
+    if state.set is not None:
+        copy.set = _copy_set(state.set)
+    return copy
+
+
+def _copy_set(st: SetState) -> SetState:
+    copy = st.__copy__()
+    copy.cards = st.cards.copy()  # the cards are frozen: a move replaces one
+    copy.players = {p: _copy_player(ps) for p, ps in st.players.items()}
+    if st.turn is not None:
+        copy.turn = _copy_turn(st.turn)
+    return copy
+
+
+def _copy_player(ps: PlayerState) -> PlayerState:
+    copy = ps.__copy__()
+    copy.guards = [g.__copy__() for g in ps.guards]
+    copy.special_used = ps.special_used.copy()
+    return copy
+
+
+def _copy_frame(f: Frame) -> Frame:
+    copy = f.__copy__()
+    copy.ops = f.ops[:]  # the ops themselves are frozen
+    return copy
+
+
+def _copy_turn(t: TurnState) -> TurnState:
+    copy = t.__copy__()
+    copy.handless = t.handless.copy()
+    copy.placed = t.placed.copy()
+    copy.declared = t.declared.copy()
+    copy.closed = t.closed.copy()
+    copy.instances = [i.__copy__() for i in t.instances]
+    copy.extra_allowance = t.extra_allowance.copy()
+    copy.order = t.order.copy()
+    copy.packets = [q.__copy__() for q in t.packets]
+    copy.deferred = [_copy_frame(f) for f in t.deferred]
+    copy.work = [_copy_frame(f) for f in t.work]
+    if t.awaiting is not None:
+        copy.awaiting = t.awaiting.__copy__()
+    copy.damage_received = t.damage_received.copy()
+    copy.shields = [sh.__copy__() for sh in t.shields]
+    return copy
 
 
 # -- questions ------------------------------------------------------------------------------------
+def without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
+    """``items`` less the first ``item`` (which must be there, as for ``list.remove``)."""
+    i = items.index(item)
+    return items[:i] + items[i + 1 :]
+
+
 def other(state: State, player: str) -> str:
     a, b = state.players
     return b if player == a else a

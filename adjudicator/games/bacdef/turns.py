@@ -33,7 +33,7 @@ def start_turn(s: State, no: int, seq: int) -> None:
     if handless[attacker]:
         t.skipped = True
         t.step = "end"
-        t.notes.append(f"auto: turn {no} skipped, {attacker} (attacker) has no hand card")
+        t.notes = (f"auto: turn {no} skipped, {attacker} (attacker) has no hand card",)
 
 
 def new_set(s: State) -> None:

@@ -3,18 +3,29 @@
 
 from __future__ import annotations
 
-from adjudicator.games.bacdef.state import Card, Frame, State, special_used
+import msgspec
+
+from adjudicator.games.bacdef.state import Card, Frame, State, special_used, without
+
+
+def change_card(s: State, c: Card, **changes: object) -> Card:
+    """``c`` with ``changes``, put in its place in the set, and returned: a card is frozen and
+    shared by the states it has not changed in, so a move replaces it (use the card returned)."""
+    new = msgspec.structs.replace(c, **changes)
+    s.set.cards[c.id] = new
+    return new
 
 
 def note(s: State, text: str) -> None:
     """Record an automatic step the current event carried out (BAC-GEN-3)."""
     t = s.set.turn if s.set else None
     if t is not None:
-        t.notes.append(text)
+        t.notes = (*t.notes, text)
 
 
 def hand_sorted(s: State, player: str) -> None:
-    s.set.players[player].hand.sort(key=lambda cid: int(cid.rsplit("-", 1)[1]))
+    ps = s.set.players[player]
+    ps.hand = tuple(sorted(ps.hand, key=lambda cid: int(cid.rsplit("-", 1)[1])))
 
 
 def mark_special(s: State, player: str, letter: str) -> None:
@@ -32,7 +43,7 @@ def dropped(s: State, c: Card) -> None:
     if c.letter != "F" or special_used(s, c.owner, "F") or t is None:
         return
     if t.step in ("resolution", "damage"):
-        t.fall_queue.append(c.id)
+        t.fall_queue = (*t.fall_queue, c.id)
         if c.face == "up":  # a face-down F's trigger must not show in public (BAC-HID-4)
             note(s, f"auto: {c.owner}'s F queued for the Fall step")
     else:
@@ -42,10 +53,9 @@ def dropped(s: State, c: Card) -> None:
 def to_discard(s: State, c: Card) -> None:
     ps = s.set.players[c.owner]
     if c.id in ps.hand:
-        ps.hand.remove(c.id)
-    c.zone = "discard"
-    c.orientation = "upright"
-    ps.discard.append(c.id)
+        ps.hand = without(ps.hand, c.id)
+    c = change_card(s, c, zone="discard", orientation="upright")
+    ps.discard = (*ps.discard, c.id)
     dropped(s, c)
 
 
@@ -54,8 +64,7 @@ def return_to_hand(s: State, c: Card) -> None:
     that is knocked or left through returns to hand in the End phase (BAC-TURN-9; BAC-EX-10)."""
     ps = s.set.players[c.owner]
     if c.zone == "discard":
-        ps.discard.remove(c.id)
-    c.zone, c.face, c.orientation = "hand", "down", "upright"
-    c.skill_used = c.knocked = False
-    ps.hand.append(c.id)
+        ps.discard = without(ps.discard, c.id)
+    change_card(s, c, zone="hand", face="down", orientation="upright", skill_used=False, knocked=False)
+    ps.hand = (*ps.hand, c.id)
     hand_sorted(s, c.owner)
