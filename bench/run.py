@@ -197,6 +197,11 @@ def bench_append(workdir: str, count: int) -> float:
     return durable
 
 
+def act_fields(line: dict[str, Any]) -> list[str]:
+    """A recorded line's fields as ``adj act`` takes them: a string as a word, the rest as JSON."""
+    return [f"{k}={v if isinstance(v, str) else msgspec.json.encode(v).decode()}" for k, v in line.items() if k not in ("type", "by")]
+
+
 def bench_act(workdir: str, game: str, repeat: int) -> tuple[float, float]:
     """p50 of `adj act` entering the last actions of a recorded match, one process each."""
     match = max(gen.recorded_matches(game), key=len)
@@ -211,13 +216,57 @@ def bench_act(workdir: str, game: str, repeat: int) -> tuple[float, float]:
     subprocess.run([adj, "import", head, "--id", "a"], env=env, check=True, capture_output=True)
     times = []
     for x in match[keep:]:
-        fields = [f"{k}={msgspec.json.encode(v).decode()}" for k, v in x.items() if k not in ("type", "by")]
-        t = timed(lambda: subprocess.run([adj, "act", "a", x["type"], *fields, "--by", x["by"]], env=env, capture_output=True))
-        times.append(t)
+        argv = [adj, "act", "a", x["type"], *act_fields(x), "--by", x["by"]]
+        times.append(timed(lambda: subprocess.run(argv, env=env, capture_output=True, check=True)))
     p50 = statistics.median(times) * 1000
     base = statistics.median(timed(lambda: subprocess.run([sys.executable, "-c", "pass"])) for _ in range(max(5, len(times)))) * 1000
     row(f"adj act p50, {game} ({keep}-event match)", f"{p50:,.0f} ms", f"python -c pass {base:,.0f} ms (x{p50 / base:.1f})")
     return p50, base
+
+
+#: house rules that make one long match of a game (many games to a match)
+LONG = {"demonbrave": {"match_games": 999}, "e2drive": {"games_per_match": 999}}
+
+
+def run_child(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Wall seconds and peak memory (MB) of one command, from its own resource usage."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}")
+    return time.perf_counter() - t0, usage.ru_maxrss // 1024
+
+
+def bench_length(workdir: str, game: str, length: int, repeat: int) -> float:
+    """What a command costs on a long match beside a 200-event one of the same game: adj state,
+    adj legal and adj act (p50 of ``repeat``, one process each), and each one's peak memory."""
+    match = gen.random_match(game, 7, length + repeat + 1, LONG[game])
+    if match is None or len(match) < length + repeat:
+        raise RuntimeError(f"random play did not make a {length}-event {game} match")
+    adj = os.path.join(os.path.dirname(sys.executable), "adj")
+    worst = 0.0
+    figures: dict[int, dict[str, tuple[float, int]]] = {}
+    for size in (200, length):
+        store = os.path.join(workdir, f"length-{size}.sqlite3")
+        head = os.path.join(workdir, f"length-{size}.jsonl")
+        with open(head, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(msgspec.json.encode(x).decode() for x in match[:size]) + "\n")
+        env = dict(os.environ, ADJ_STORE=store)
+        run_child([adj, "import", head, "--id", "m"], env)
+        got: dict[str, list[tuple[float, int]]] = {"state": [], "legal": [], "act": []}
+        for x in match[size : size + repeat]:
+            got["state"].append(run_child([adj, "state", "m"], env))
+            got["legal"].append(run_child([adj, "legal", "m"], env))
+            got["act"].append(run_child([adj, "act", "m", x["type"], *act_fields(x), "--by", x["by"]], env))
+        figures[size] = {k: (statistics.median(t for t, _ in v), max(m for _, m in v)) for k, v in got.items()}
+    for what in ("state", "legal", "act"):
+        (short, short_mb), (long_, long_mb) = figures[200][what], figures[length][what]
+        worst = max(worst, long_ / short)
+        row(f"adj {what}, {game}: {length:,} events vs 200", f"{long_ * 1000:,.0f} ms {long_mb} MB",
+            f"200 events {short * 1000:,.0f} ms {short_mb} MB (x{long_ / short:.2f})")
+    return worst
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -246,12 +295,15 @@ def main(argv: list[str] | None = None) -> None:
         bench_import(small, workdir, games[0])
         append = bench_append(workdir, 200 if args.quick else 1000)
         p50, base = bench_act(workdir, "bacdef" if "bacdef" in games else games[0], 8 if args.quick else 20)
+        long_game = next((g for g in ("demonbrave", "e2drive") if g in games), None)
+        length = bench_length(workdir, long_game, 5_000 if args.quick else 100_000, 3 if args.quick else 5) if long_game else None
         if args.pg:
             subprocess.run([sys.executable, os.path.join(ROOT, "bench", "pg_load.py"), "--procs", "8", "--events", "800"], check=False)
     slowest = min(replays, key=replays.get)
     ratio = f" (x{replays[slowest] / peer:.2f} eventsourcing)" if peer else ""
     print(f"replay {replays[slowest]:,.0f} ev/s{ratio} | verify {verify:,.0f} ev/s | append {append:,.0f} ev/s durable"
-          f" | adj act p50 {p50:,.0f} ms (x{p50 / base:.1f} python -c pass)")
+          f" | adj act p50 {p50:,.0f} ms (x{p50 / base:.1f} python -c pass)"
+          + (f" | long match x{length:.2f}" if length is not None else ""))
 
 
 if __name__ == "__main__":
