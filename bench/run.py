@@ -241,7 +241,8 @@ def run_child(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
 
 def bench_length(workdir: str, game: str, length: int, repeat: int) -> float:
     """What a command costs on a long match beside a 200-event one of the same game: adj state,
-    adj legal and adj act (p50 of ``repeat``, one process each), and each one's peak memory."""
+    adj legal and adj act (p50 of ``repeat``, one process each), and each one's peak memory; and
+    adj verify, which folds the whole log. Returns the largest ratio of the three bounded ones."""
     match = gen.random_match(game, 7, length + repeat + 1, LONG[game])
     if match is None or len(match) < length + repeat:
         raise RuntimeError(f"random play did not make a {length}-event {game} match")
@@ -261,11 +262,15 @@ def bench_length(workdir: str, game: str, length: int, repeat: int) -> float:
             got["legal"].append(run_child([adj, "legal", "m"], env))
             got["act"].append(run_child([adj, "act", "m", x["type"], *act_fields(x), "--by", x["by"]], env))
         figures[size] = {k: (statistics.median(t for t, _ in v), max(m for _, m in v)) for k, v in got.items()}
+        figures[size]["verify"] = run_child([adj, "verify", "m"], env)  # folds the whole log: not bounded
     for what in ("state", "legal", "act"):
         (short, short_mb), (long_, long_mb) = figures[200][what], figures[length][what]
         worst = max(worst, long_ / short)
         row(f"adj {what}, {game}: {length:,} events vs 200", f"{long_ * 1000:,.0f} ms {long_mb} MB",
             f"200 events {short * 1000:,.0f} ms {short_mb} MB (x{long_ / short:.2f})")
+    (short, short_mb), (long_, long_mb) = figures[200]["verify"], figures[length]["verify"]
+    row(f"adj verify (whole log), {game}: {length:,} events", f"{long_ * 1000:,.0f} ms {long_mb} MB",
+        f"200 events {short * 1000:,.0f} ms {short_mb} MB: every state is kept")
     return worst
 
 
