@@ -7,18 +7,19 @@ from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive import ether
 from adjudicator.games.e2drive.config import Options
-from adjudicator.games.e2drive.state import GameState, TiePending, all_slots, note, parse_slot, player, servant, with_servant
+from adjudicator.games.e2drive.state import GameState, TiePending, both_fields, note, parse_slot, player, servant, with_servant
 from adjudicator.games.e2drive.stats import stat
 
 
 def candidates(g: GameState) -> list[str]:
     """Unacted, non-destroyed servants of both fields (E2D-TURN-4)."""
-    return [r for r in all_slots() if not servant(g, r).destroyed and servant(g, r).action == "unacted"]
+    return [r for r, sv in both_fields(g) if not sv.destroyed and sv.action == "unacted"]
 
 
 def ranked(g: GameState, options: Options) -> list[tuple[str, int]]:
     """The candidates with their current SPD, fastest first (ties in slot order)."""
-    return sorted(((r, stat(servant(g, r), "SPD", options)) for r in candidates(g)), key=lambda x: -x[1])
+    return sorted(((r, stat(sv, "SPD", options)) for r, sv in both_fields(g) if not sv.destroyed and sv.action == "unacted"),
+                  key=lambda x: -x[1])
 
 
 def top_tied(g: GameState, options: Options) -> list[str]:
