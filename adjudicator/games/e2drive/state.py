@@ -4,6 +4,7 @@ mutated. Current stats, limited state, upkeep due and candidates are derived (E2
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal
 
 import msgspec
@@ -253,9 +254,8 @@ def player(g: GameState, seat: str) -> PlayerState:
 
 
 def with_player(g: GameState, p: PlayerState) -> GameState:
-    ps = list(g.players)
-    ps[seat_index(p.seat)] = p
-    return rep(g, players=tuple(ps))
+    p1, p2 = g.players
+    return rep(g, players=(p, p2) if p.seat == "P1" else (p1, p))
 
 
 def servant(g: GameState, ref: str) -> Servant:
@@ -269,9 +269,13 @@ def servant(g: GameState, ref: str) -> Servant:
 def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
     seat, i = parse_slot(ref)
     p = player(g, seat)
-    svs = list(p.servants)
-    svs[i] = sv
-    return with_player(g, rep(p, servants=tuple(svs)))
+    svs = p.servants
+    return with_player(g, rep(p, servants=svs[:i] + (sv,) + svs[i + 1:]))
+
+
+def map_servants(g: GameState, change: Callable[[Servant], Servant]) -> GameState:
+    """Every servant of both fields replaced by ``change(servant)``, in one copy of the game state."""
+    return rep(g, players=tuple(rep(p, servants=tuple(map(change, p.servants))) for p in g.players))
 
 
 def slots_of(seat: str) -> list[str]:
@@ -304,6 +308,14 @@ def with_pool(g: GameState, ref: str, pl: Pool) -> GameState:
 
 def alive(g: GameState, seat: str) -> list[str]:
     return [r for r, sv in zip(_SLOTS_OF[seat], player(g, seat).servants) if not sv.destroyed]
+
+
+def has_alive(p: PlayerState) -> bool:
+    """Whether a non-destroyed servant is left on ``p``'s field."""
+    for sv in p.servants:
+        if not sv.destroyed:
+            return True
+    return False
 
 
 def limited(g: GameState, seat: str) -> bool:
