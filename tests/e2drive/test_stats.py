@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from msgspec.structs import replace as rep
 
+from adjudicator.games.e2drive import order
 from adjudicator.games.e2drive.config import Options
 from adjudicator.games.e2drive.state import (
     GameState,
@@ -17,8 +18,8 @@ from adjudicator.games.e2drive.state import (
     Servant,
     Stats,
     Statuses,
-    all_slots,
     alive,
+    all_slots,
     both_fields,
     has_alive,
     limited,
@@ -95,3 +96,11 @@ def test_map_servants_copies_every_servant_once_and_leaves_the_input(svs):
     h = map_servants(g, lambda sv: rep(sv, damage=sv.damage + 10))
     assert [(r, sv) for r, sv in both_fields(g)] == before
     assert [(r, sv.damage) for r, sv in both_fields(h)] == [(r, sv.damage + 10) for r, sv in before]
+
+
+@given(svs=st.lists(servants, min_size=6, max_size=6), acted=st.lists(st.booleans(), min_size=6, max_size=6), opts=options)
+def test_top_tied_is_the_head_of_the_ranking_E2D_TURN_4(svs, acted, opts):
+    svs = [rep(sv, action="acted") if a else sv for sv, a in zip(svs, acted)]
+    g = game_of(tuple(svs[:3]), tuple(svs[3:]))
+    ranking = order.ranked(g, opts)
+    assert order.top_tied(g, opts) == [r for r, spd in ranking if spd == ranking[0][1]]
