@@ -12,7 +12,7 @@ from adjudicator.games.e2drive.state import (
     GameState,
     Overdrive,
     Statuses,
-    all_slots,
+    both_fields,
     note,
     parse_slot,
     player,
@@ -99,8 +99,7 @@ def destroy(g: GameState, ref: str, options: Options) -> GameState:
 
 def destruction_check(g: GameState, options: Options) -> GameState:
     """Every servant whose damage exceeds its current DUR is destroyed, all at once."""
-    doomed = [r for r in all_slots() if not servant(g, r).destroyed
-              and servant(g, r).damage > stat(servant(g, r), "DUR", options)]
+    doomed = [r for r, sv in both_fields(g) if not sv.destroyed and sv.damage > stat(sv, "DUR", options)]
     for r in doomed:
         g = destroy(g, r, options)
     return g

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive.events import Pay
-from adjudicator.games.e2drive.state import GameState, Pool, parse_pool, player, pool, servant, slots_of, with_pool
+from adjudicator.games.e2drive.state import GameState, PlayerState, Pool, parse_pool, player, pool, servant, slots_of, with_pool
 from adjudicator.protocol import Malformed, Violation
 
 
@@ -120,11 +120,11 @@ def drop_locks_on(g: GameState, ref: str) -> GameState:
 
 def reset(g: GameState) -> GameState:
     """Turn end (E2D-TURN-8 step 3): every unit off except held ones."""
-    for seat in ("P1", "P2"):
-        for ref in slots_of(seat) + [f"{seat}.M"]:
-            pl = pool(g, ref)
-            g = with_pool(g, ref, rep(pl, on=pl.held))
-    return g
+    def all_off(p: PlayerState) -> PlayerState:
+        return rep(p, master=rep(p.master, on=p.master.held),
+                   servants=tuple(rep(sv, pool=rep(sv.pool, on=sv.pool.held)) for sv in p.servants))
+
+    return rep(g, players=tuple(map(all_off, g.players)))
 
 
 def release_upkeep(g: GameState, seat: str) -> GameState:

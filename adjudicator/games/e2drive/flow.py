@@ -29,6 +29,7 @@ from adjudicator.games.e2drive.state import (
     State,
     Stats,
     Statuses,
+    map_servants,
     note,
     other,
     parse_slot,
@@ -36,7 +37,6 @@ from adjudicator.games.e2drive.state import (
     servant,
     slots_of,
     with_pool,
-    with_servant,
 )
 
 
@@ -223,10 +223,7 @@ def on_end_turn(state: State, ev: EndTurn, ctx) -> State:
         reject("E2D-ACT-37", "the main phase is not over: servants are still to act", "MAIN_PHASE")
     g = expire_end_of_turn(g)
     g = ether.reset(g)
-    for seat in SEATS:
-        for ref in slots_of(seat):
-            sv = servant(g, ref)
-            g = with_servant(g, ref, rep(sv, action="unacted", atk_count=0, atk_paid=False))
+    g = map_servants(g, lambda sv: rep(sv, action="unacted", atk_count=0, atk_paid=False))
     g = note(rep(g, phase="draw", upkeep_done=()), f"turn {g.turn} ends: ether reset, every servant unacted")
     if state.options.turn_limit is not None and g.turn >= state.options.turn_limit:
         g = rep(g, status="in_progress")
@@ -235,12 +232,12 @@ def on_end_turn(state: State, ev: EndTurn, ctx) -> State:
 
 
 def expire_end_of_turn(g: GameState) -> GameState:
-    for seat in SEATS:
-        for ref in slots_of(seat):
-            sv = servant(g, ref)
-            mods = tuple(m for m in sv.modifiers if m.duration != "end_of_turn")
-            if mods != sv.modifiers:
-                g = with_servant(g, ref, rep(sv, modifiers=mods))
+    def expire(sv: Servant) -> Servant:
+        if not any(m.duration == "end_of_turn" for m in sv.modifiers):
+            return sv
+        return rep(sv, modifiers=tuple(m for m in sv.modifiers if m.duration != "end_of_turn"))
+
+    g = map_servants(g, expire)
     return rep(g, restrictions=tuple(r for r in g.restrictions if r.duration != "end_of_turn"),
                costs=tuple(c for c in g.costs if c.duration != "end_of_turn"))
 

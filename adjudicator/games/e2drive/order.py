@@ -7,26 +7,33 @@ from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive import ether
 from adjudicator.games.e2drive.config import Options
-from adjudicator.games.e2drive.state import GameState, TiePending, all_slots, note, parse_slot, player, servant, with_servant
+from adjudicator.games.e2drive.state import GameState, TiePending, both_fields, note, parse_slot, player, servant, with_servant
 from adjudicator.games.e2drive.stats import stat
 
 
 def candidates(g: GameState) -> list[str]:
     """Unacted, non-destroyed servants of both fields (E2D-TURN-4)."""
-    return [r for r in all_slots() if not servant(g, r).destroyed and servant(g, r).action == "unacted"]
+    return [r for r, sv in both_fields(g) if not sv.destroyed and sv.action == "unacted"]
 
 
 def ranked(g: GameState, options: Options) -> list[tuple[str, int]]:
     """The candidates with their current SPD, fastest first (ties in slot order)."""
-    return sorted(((r, stat(servant(g, r), "SPD", options)) for r in candidates(g)), key=lambda x: -x[1])
+    return sorted(((r, stat(sv, "SPD", options)) for r, sv in both_fields(g) if not sv.destroyed and sv.action == "unacted"),
+                  key=lambda x: -x[1])
 
 
 def top_tied(g: GameState, options: Options) -> list[str]:
-    order = ranked(g, options)
-    if not order:
-        return []
-    best = order[0][1]
-    return [r for r, s in order if s == best]
+    """The fastest candidates (E2D-TURN-4), in slot order: the head of ``ranked``, in one pass."""
+    best, tied = 0, []
+    for r, sv in both_fields(g):
+        if sv.destroyed or sv.action != "unacted":
+            continue
+        spd = stat(sv, "SPD", options)
+        if not tied or spd > best:
+            best, tied = spd, [r]
+        elif spd == best:
+            tied.append(r)
+    return tied
 
 
 def become_acting(g: GameState, ref: str) -> GameState:

@@ -13,7 +13,7 @@ from adjudicator.games.e2drive.state import (
     Overdrive,
     Pool,
     State,
-    alive,
+    has_alive,
     limited,
     note,
     player,
@@ -40,7 +40,8 @@ def lose(g: GameState, seat: str, reason: str) -> GameState:
 
 
 def any_lost(g: GameState) -> bool:
-    return any(p.lost is not None for p in g.players)
+    p1, p2 = g.players
+    return p1.lost is not None or p2.lost is not None
 
 
 def draw(g: GameState, seat: str, card: str | None = None) -> GameState:
@@ -72,7 +73,7 @@ def forced_revivals(g: GameState) -> GameState:
     now with 3 damage cards or an empty deck."""
     for seat in ("P1", "P2"):
         p = player(g, seat)
-        if alive(g, seat) or p.lost is not None or seat in g.forced_revival:
+        if has_alive(p) or p.lost is not None or seat in g.forced_revival:
             continue
         if p.damage_cards >= 3:
             g = lose(g, seat, "damage_cards")
@@ -150,7 +151,7 @@ def settle(state: State, g: GameState) -> State:
         before = g
         g = damage.destruction_check(g, options)
         g = forced_revivals(g)
-        if before == g:
+        if before is g:  # both return their input itself when nothing is due (a change always adds a note)
             break
     if any_lost(g):
         return finish(state, g)

@@ -4,6 +4,7 @@ mutated. Current stats, limited state, upkeep due and candidates are derived (E2
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal
 
 import msgspec
@@ -216,9 +217,15 @@ def seat_index(seat: str) -> int:
     return 0 if seat == "P1" else 1
 
 
-#: the twelve slot references and the pools, parsed once (the state looks servants up by them on
-#: every damage, stat and order computation)
+#: the six slot references, parsed once (the state looks servants up by them on every damage, stat
+#: and order computation): ref -> (seat, slot index) and ref -> (index in ``players``, slot index)
 _SLOT_OF = {f"{seat}.{s}": (seat, i) for seat in ("P1", "P2") for i, s in enumerate(SLOTS)}
+_SLOT_AT = {ref: (seat_index(seat), i) for ref, (seat, i) in _SLOT_OF.items()}
+#: the slot references of each seat and of both, in slot order (P1's first)
+_SLOTS_OF = {seat: tuple(f"{seat}.{s}" for s in SLOTS) for seat in SEATS}
+ALL_SLOTS = _SLOTS_OF["P1"] + _SLOTS_OF["P2"]
+#: the eight pool references (six slots, two masters), parsed once: ref -> (seat, slot index or None)
+_POOL_OF: dict[str, tuple[str, int | None]] = {**_SLOT_OF, "P1.M": ("P1", None), "P2.M": ("P2", None)}
 
 
 def parse_slot(ref: str, path: str = "$") -> tuple[str, int]:
@@ -233,6 +240,9 @@ def parse_slot(ref: str, path: str = "$") -> tuple[str, int]:
 
 def parse_pool(ref: str, path: str = "$") -> tuple[str, int | None]:
     """(seat, slot index) of a pool; slot None for master ether."""
+    known = _POOL_OF.get(ref)
+    if known is not None:
+        return known
     m = POOL_RE.match(ref)
     if m is None:
         raise Malformed(f"{ref!r} is not an ether pool (P1.S1 … P2.S3, P1.M, P2.M)", path)
@@ -240,34 +250,46 @@ def parse_pool(ref: str, path: str = "$") -> tuple[str, int | None]:
 
 
 def player(g: GameState, seat: str) -> PlayerState:
-    return g.players[seat_index(seat)]
+    return g.players[0 if seat == "P1" else 1]
 
 
 def with_player(g: GameState, p: PlayerState) -> GameState:
-    ps = list(g.players)
-    ps[seat_index(p.seat)] = p
-    return rep(g, players=tuple(ps))
+    p1, p2 = g.players
+    return rep(g, players=(p, p2) if p.seat == "P1" else (p1, p))
 
 
 def servant(g: GameState, ref: str) -> Servant:
-    seat, i = parse_slot(ref)
-    return player(g, seat).servants[i]
+    at = _SLOT_AT.get(ref)
+    if at is None:
+        seat, i = parse_slot(ref)
+        at = (seat_index(seat), i)
+    return g.players[at[0]].servants[at[1]]
 
 
 def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
     seat, i = parse_slot(ref)
     p = player(g, seat)
-    svs = list(p.servants)
-    svs[i] = sv
-    return with_player(g, rep(p, servants=tuple(svs)))
+    svs = p.servants
+    return with_player(g, rep(p, servants=svs[:i] + (sv,) + svs[i + 1:]))
+
+
+def map_servants(g: GameState, change: Callable[[Servant], Servant]) -> GameState:
+    """Every servant of both fields replaced by ``change(servant)``, in one copy of the game state."""
+    return rep(g, players=tuple(rep(p, servants=tuple(map(change, p.servants))) for p in g.players))
 
 
 def slots_of(seat: str) -> list[str]:
-    return [f"{seat}.{s}" for s in SLOTS]
+    known = _SLOTS_OF.get(seat)
+    return list(known) if known is not None else [f"{seat}.{s}" for s in SLOTS]
 
 
 def all_slots() -> list[str]:
-    return slots_of("P1") + slots_of("P2")
+    return list(ALL_SLOTS)
+
+
+def both_fields(g: GameState) -> zip:
+    """(slot, servant) of both fields in slot order, P1's first, read without parsing a reference."""
+    return zip(ALL_SLOTS, g.players[0].servants + g.players[1].servants)
 
 
 def pool(g: GameState, ref: str) -> Pool:
@@ -285,12 +307,21 @@ def with_pool(g: GameState, ref: str, pl: Pool) -> GameState:
 
 
 def alive(g: GameState, seat: str) -> list[str]:
-    return [r for r in slots_of(seat) if not servant(g, r).destroyed]
+    return [r for r, sv in zip(_SLOTS_OF[seat], player(g, seat).servants) if not sv.destroyed]
+
+
+def has_alive(p: PlayerState) -> bool:
+    """Whether a non-destroyed servant is left on ``p``'s field."""
+    for sv in p.servants:
+        if not sv.destroyed:
+            return True
+    return False
 
 
 def limited(g: GameState, seat: str) -> bool:
     """E2D-LIM-9: exactly 3 damage cards and exactly one non-destroyed servant."""
-    return player(g, seat).damage_cards == 3 and len(alive(g, seat)) == 1
+    p = player(g, seat)
+    return p.damage_cards == 3 and sum(not sv.destroyed for sv in p.servants) == 1
 
 
 def note(g: GameState, text: str) -> GameState:

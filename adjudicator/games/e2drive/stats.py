@@ -19,26 +19,35 @@ def _set_value(sets: list[Modifier]) -> int | None:
     return None
 
 
+_INVISIBLE_SET = Modifier(id=0, stat="SPD", op="set", value=10, duration="permanent", rank=BASIC_RANK)
+
+
 def stat(sv: Servant, name: str, options: Options) -> int:
-    p = sv.printed
-    base = {"DUR": p.DUR, "ATK": p.ATK, "DEF": p.DEF, "SPD": p.SPD}[name]
-    sets = [m for m in sv.modifiers if m.stat == name and m.op == "set"]
-    if name == "SPD" and sv.status.invisible:
-        if options.invisible_spd_mode == "fixed":
-            return 10
-        sets.append(Modifier(id=0, stat="SPD", op="set", value=10, duration="permanent", rank=BASIC_RANK))
-    chosen = _set_value(sets)
-    value = base if chosen is None else chosen
-    value += sum(m.value for m in sv.modifiers if m.stat == name and m.op == "add")
+    status = sv.status
+    invisible = name == "SPD" and status.invisible
+    if invisible and options.invisible_spd_mode == "fixed":
+        return 10
+    value = getattr(sv.printed, name)
+    mods = sv.modifiers
+    if mods:  # most servants have none: then the printed value (or invisibility's 10) stands
+        sets = [m for m in mods if m.stat == name and m.op == "set"]
+        if invisible:
+            sets.append(_INVISIBLE_SET)
+        chosen = _set_value(sets)
+        if chosen is not None:
+            value = chosen
+        value += sum(m.value for m in mods if m.stat == name and m.op == "add")
+    elif invisible:
+        value = 10
     if name == "ATK":
         value += sv.od.buster
     elif name == "DEF":
         value += sv.od.blocker
     elif name == "SPD":
         value += sv.od.slicer_spd
-    if sv.status.heat and name in ("DUR", "ATK", "DEF"):
+    if status.heat and name in ("DUR", "ATK", "DEF"):
         value -= 10
-    if sv.status.wait and name == "SPD":
+    if status.wait and name == "SPD":
         value -= 20
     return value
 
