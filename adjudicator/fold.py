@@ -18,6 +18,15 @@ count of ``match_started`` with distinct names (the game's ``player_count`` and
 ``player_count_rule``), and that every later event is entered by a player of the match or the
 judge (``Game.check_author``).
 
+Not every state is kept: every ``KEEP``-th entry of the effective history keeps its state (and
+so do rewinds, ``match_started`` and the last entry); the others give theirs up once the next
+event is folded, and a state given up is computed again, from the nearest one kept, when it is
+asked for (a rewind's target, a correction's replay, a look at the past). That is exact because
+``step`` is pure: an entry's state is ``step`` of the entry before's, in the context of the line
+before it, which stays as it was. A state that leaves the effective history (cut off by a rewind,
+or replaced by a correction) is kept first, as it was, for ``state_at``. A match's memory is then
+its events and one state in ``KEEP``, not a state an event.
+
 ``Fold.advance`` computes everything before it changes anything, so a rejected event leaves the
 fold exactly as it was. A plain event (neither rewind nor correct) costs O(1): the entries, the
 log and the effective seqs are only appended to, and the ``Context`` a check receives reads
@@ -81,15 +90,75 @@ class _Before(Sequence):
 _BEFORE = _Before()
 
 
+def _seq_of(pair: tuple[int, Action]) -> int:
+    return pair[0]
+
+
 def _no_state_at(seq: int) -> Any:
     raise NeedsHistory(f"the state after seq {seq}, before the snapshot")
+
+
+#: Every KEEP-th entry of the effective history keeps its state (see the module's docstring).
+KEEP = 32
+
+
+class _Gone:
+    """The state of an entry that gave it up: computed again when asked for."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<state not kept>"
+
+
+GONE = _Gone()
 
 
 class Entry(NamedTuple):
     seq: int  # the stored seq; for an inserted event, the seq of the correct that inserted it
     event: Action
-    state: Any  # the state after this entry
+    state: Any  # the state after this entry, or GONE (``Fold.line_states`` gives them all)
     inserted: bool = False
+
+
+class _History(Mapping):
+    """Stored seq -> the state right after it was folded, as it was then (``Fold.state_at``):
+    the states kept, and those of the effective history computed again when given up."""
+
+    __slots__ = ("_fold", "kept")
+
+    def __init__(self, fold: Fold):
+        self._fold = fold
+        self.kept: dict[int, Any] = {}
+
+    def __getitem__(self, seq: int) -> Any:
+        got = self.kept.get(seq, GONE)
+        if got is not GONE:
+            return got
+        fold = self._fold
+        i = fold._pos.get(seq)
+        if i is None:
+            raise KeyError(seq)
+        return fold._resolve(fold._cur, i)
+
+    def __contains__(self, seq: object) -> bool:
+        return seq in self.kept or seq in self._fold._pos
+
+    def __iter__(self) -> Iterator[int]:
+        fold = self._fold
+        if fold._base:
+            yield fold._base
+        for seq, _ in fold.log:
+            yield seq
+
+    def __len__(self) -> int:
+        return len(self._fold.log) + (1 if self._fold._base else 0)
+
+    def __copy__(self) -> dict[int, Any]:
+        return dict(self.items())
+
+    def __repr__(self) -> str:
+        return f"{dict(self.items())!r}"
 
 
 class Branch(NamedTuple):
@@ -155,18 +224,6 @@ class _Line:
         if not entry.inserted:
             self.pos[entry.seq] = len(self.entries) - 1
             self.eff.append(entry.seq)
-
-    def state_at(self) -> Callable[[int], Any]:
-        """``state_at(seq)`` over this line as it stands now (later appends are not seen)."""
-        entries, pos, n = self.entries, self.pos, len(self.entries)
-
-        def state_at(seq: int) -> Any:
-            i = pos.get(seq)
-            if i is None or i >= n:
-                raise NotEffective(seq)
-            return entries[i].state
-
-        return state_at
 
 
 def decode_event(game: Game, type_: str, by: str, fields: Mapping[str, Any], *, strict: bool = True, path: str = "$") -> Action:
@@ -243,7 +300,8 @@ class Fold:
         self.log: list[tuple[int, Action]] = []
         self.entries: list[Entry] = []
         self.branches: list[Branch] = []
-        self.history: dict[int, Any] = {}  # state right after each stored seq was folded
+        self.history = _History(self)  # state right after each stored seq was folded
+        self._recent: tuple[list[Entry], int, Any] | None = None  # the last state computed again
         # the last preview (event, seq, log length, result), reused by an advance of that event
         self._previewed: tuple[Action, int, int, Any] | None = None
         self._pos: dict[int, int] = {}
@@ -264,7 +322,7 @@ class Fold:
         fold._players = tuple(players)
         fold.penalties = list(penalties)
         fold._cur.push(Entry(seq, None, state))  # type: ignore[arg-type]  # the snapshot's event is not kept
-        fold.history[seq] = state
+        fold.history.kept[seq] = state
         return fold
 
     @property
@@ -291,7 +349,11 @@ class Fold:
         included: what a rewind to ``seq`` would return to. ``NotEffective`` (a ``KeyError``)
         for an abandoned or unknown seq."""
         self._whole(f"the effective state after seq {seq}")
-        return self._line().state_at()(seq)
+        return self._state_at(self._cur, len(self.entries))(seq)
+
+    def line_states(self) -> list[Any]:
+        """The state after each entry of the effective history (``entries``), in order."""
+        return [self._resolve(self._cur, i) for i in range(len(self.entries))]
 
     def effective_seqs(self) -> set[int]:
         self._whole("the effective history")
@@ -320,8 +382,74 @@ class Fold:
             seq=seq,
             log=_Prefix(self.log, log_len),
             effective=_Prefix(line.eff, len(line.eff)),
-            state_at=line.state_at(),
+            state_at=self._state_at(line, len(line.entries)),
         )
+
+    def _state_at(self, line: _Line, n: int) -> Callable[[int], Any]:
+        """``state_at(seq)`` over the first ``n`` entries of ``line`` (later appends are not seen)."""
+        pos = line.pos
+
+        def state_at(seq: int) -> Any:
+            i = pos.get(seq)
+            if i is None or i >= n:
+                raise NotEffective(seq)
+            return self._resolve(line, i)
+
+        return state_at
+
+    # -- states given up, computed again ---------------------------------------------------------
+    def _resolve(self, line: _Line, i: int) -> Any:
+        """The state after entry ``i`` of ``line``: kept, or ``step`` from the nearest one kept
+        before it (or from the last one computed again, when that is nearer: a walk through
+        the past costs one step an entry)."""
+        entries = line.entries
+        state = entries[i].state
+        if state is not GONE:
+            return state
+        j = i - 1
+        while entries[j].state is GONE:
+            j -= 1
+        state = entries[j].state
+        recent = self._recent
+        if recent is not None and recent[0] is entries and j < recent[1] <= i:
+            j, state = recent[1], recent[2]
+        step = self.game.step
+        for k in range(j + 1, i + 1):
+            state = step(state, entries[k].event, self._context_at(line, k))
+        self._recent = (entries, i, state)
+        return state
+
+    def _context_at(self, line: _Line, k: int) -> Context:
+        """The context entry ``k`` of ``line`` was checked in: the log before its seq, the line
+        before it."""
+        seq = line.entries[k].seq
+        if self._base:
+            return Context(seq=seq, log=_BEFORE, effective=_BEFORE, state_at=_no_state_at)
+        pos = line.pos
+        return Context(
+            seq=seq,
+            log=_Prefix(self.log, bisect_left(self.log, seq, key=_seq_of)),
+            effective=_Prefix(line.eff, bisect_left(line.eff, k, key=pos.__getitem__)),
+            state_at=self._state_at(line, k),
+        )
+
+    def _give_up(self, line: _Line, i: int) -> None:
+        """Entry ``i`` of the committed ``line`` gives its state up, unless it keeps it."""
+        e = line.entries[i]
+        if i % KEEP == 0 or e.state is GONE or isinstance(e.event, (Rewind, MatchStarted)):
+            return
+        if not e.inserted and self.history.kept.get(e.seq) is e.state:
+            del self.history.kept[e.seq]
+        line.entries[i] = e._replace(state=GONE)
+
+    def _keep_as_was(self, line: _Line, lo: int) -> None:
+        """Keep, for ``state_at``, the states of entries ``lo`` on of ``line`` (about to leave the
+        effective history, or to be replaced) that are not kept already."""
+        kept = self.history.kept
+        for i in range(lo, len(line.entries)):
+            e = line.entries[i]
+            if not e.inserted and e.seq not in kept:
+                kept[e.seq] = self._resolve(line, i)
 
     # -- folding -----------------------------------------------------------------------------
     def decode(self, stored: StoredEvent) -> Action:
@@ -340,9 +468,17 @@ class Fold:
         self.log.append((seq, event))
         if entry is not None:  # plain append: O(1)
             self._cur.push(entry)
+            if len(self.entries) > 1:
+                self._give_up(self._cur, len(self.entries) - 2)
         elif line is not None:
+            old = self._cur
+            # where the line changes: after a rewind's target, or from a correction's insertion point
+            lo = old.pos[event.to_seq] + 1 if branch is not None else old.pos[event.at_seq]  # type: ignore[attr-defined]
+            self._keep_as_was(old, lo)
             self.entries, self._pos, self._effective_seqs = line.entries, line.pos, line.eff
             self._cur = line
+            for i in range(min(lo, len(line.entries) - 1), len(line.entries) - 1):
+                self._give_up(line, i)
             if branch is not None:
                 self.branches.append(branch)
         elif isinstance(event, judging.Penalty):  # a judge's call: in the log, outside the game's history
@@ -350,7 +486,7 @@ class Fold:
         if isinstance(event, MatchStarted):
             self._players = event.players  # type: ignore[attr-defined]
         state = self.entries[-1].state
-        self.history[seq] = state
+        self.history.kept[seq] = state
         return state
 
     def preview(self, event: Action, seq: int) -> Any:
@@ -403,7 +539,7 @@ class Fold:
 
         ``made_from`` is the state a replayed rewind was made from, for ``after_rewind``."""
         game = self.game
-        current = line.entries[-1].state
+        current = self._resolve(line, len(line.entries) - 1)
         if isinstance(event, Rewind):
             idx = line.pos.get(event.to_seq)
             if idx is not None and event.to_seq >= seq:
@@ -421,7 +557,7 @@ class Fold:
                 raise
             if idx is None:
                 raise bad
-            target = line.entries[idx].state
+            target = self._resolve(line, idx)
             new_state = game.after_rewind(current if made_from is _NOW else made_from, target, event, ctx)
             kept = line.entries[: idx + 1]
             abandoned = tuple(e.seq for e in line.entries[idx + 1 :] if not e.inserted)
@@ -461,7 +597,7 @@ class Fold:
         )
         try:
             game.check_author(event, self.players)
-            game.step(line.entries[-1].state, event, ctx)  # the gate, before anything is replayed
+            game.step(self._resolve(line, len(line.entries) - 1), event, ctx)  # the gate, before anything is replayed
         except NotEffective:
             if idx is None:
                 raise bad from None
@@ -477,7 +613,7 @@ class Fold:
             try:
                 if isinstance(ev, Correct) and not was_inserted:
                     # An earlier correction: its event is already in place; only its gate is re-checked.
-                    rebuilt.push(Entry(s, ev, game.step(rebuilt.entries[-1].state, ev, step_ctx)))
+                    rebuilt.push(Entry(s, ev, game.step(self._resolve(rebuilt, len(rebuilt.entries) - 1), ev, step_ctx)))
                     continue
                 if isinstance(ev, Rewind):  # the state at the head when it was made
                     made_from = self.history[self.log[bisect_left(self.log, s, key=lambda p: p[0]) - 1][0]]
@@ -490,7 +626,8 @@ class Fold:
                 rebuilt.push(entry._replace(inserted=was_inserted))
             else:
                 rebuilt = cut  # type: ignore[assignment]
-        rebuilt.push(Entry(seq, event, game.step(rebuilt.entries[-1].state, event, self._context(rebuilt, seq, len(self.log)))))
+        last = self._resolve(rebuilt, len(rebuilt.entries) - 1)
+        rebuilt.push(Entry(seq, event, game.step(last, event, self._context(rebuilt, seq, len(self.log)))))
         return rebuilt
 
     @staticmethod

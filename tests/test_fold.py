@@ -11,12 +11,14 @@ from adjudicator.fold import (
     RULE_CORRECT_TARGET,
     RULE_REWIND_TARGET,
     Branch,
+    GONE,
     Fold,
     decode_event,
     event_fields,
     malformed_from,
 )
 from adjudicator.protocol import Malformed, NotEffective, Violation
+from adjudicator import fold as fold_module
 from adjudicator import registry
 from tests import spinegame
 from tests.toygame import NimCorrect, NimRewind, Take
@@ -193,7 +195,7 @@ def test_correct_inserts_between_at_seq_minus_one_and_at_seq():
         (3, False, "Take"),
         (4, False, "NimCorrect"),
     ]
-    assert [e.state.pile for e in fold.entries] == [10, 8, 13, 11, 11]
+    assert [s.pile for s in fold.line_states()] == [10, 8, 13, 11, 11]
     assert fold.state.pile == 11 and fold.state.corrections == 1 and fold.state.turn == 0
     assert fold.effective_order() == [1, 2, 3, 4]
     assert fold.effective_seqs() == {1, 2, 3, 4}
@@ -337,7 +339,7 @@ def test_correction_whose_replay_includes_an_earlier_rewind():
     fold = play(g, take(g, "alice", 3), take(g, "bob", 3), rewind(g, 2), take(g, "bob", 2))
     fold.advance(correct(g, 2, adjust(-1)), 6)
     assert [(e.seq, e.inserted) for e in fold.entries] == [(1, False), (6, True), (2, False), (4, False), (5, False), (6, False)]
-    assert [e.state.pile for e in fold.entries] == [10, 9, 6, 6, 4, 4]
+    assert [s.pile for s in fold.line_states()] == [10, 9, 6, 6, 4, 4]
     assert fold.state.rewinds == 1 and fold.state.corrections == 1
     assert fold.branches == [Branch(4, 2, (3,))]  # the replayed rewind adds no branch
     # inserted after the rewind's target, the event is cut by the replayed rewind
@@ -452,7 +454,8 @@ def test_the_context_is_a_snapshot_of_the_log_and_effective_history():
     assert seen[4][0][-1][0] == 3 and len(seen[4][0]) == 3 and seen[4][0][:2] == fold.log[:2]
 
 
-def test_recheck_during_a_correction_sees_the_log_before_the_rechecked_event():
+def test_recheck_during_a_correction_sees_the_log_before_the_rechecked_event(monkeypatch):
+    monkeypatch.setattr(fold_module, "KEEP", 1)  # every state kept: only the checks are seen
     g = Probe()
     fold = play(g, take(g, "alice", 1), take(g, "bob", 1), take(g, "alice", 1))
     g.seen.clear()
@@ -641,3 +644,28 @@ def test_advance_after_a_preview_of_the_same_event_does_no_second_pass():
     fold.preview(other, 3)
     fold.advance(Take(by="b", player="b", count=1), 3)
     assert game.calls == 3 and fold.state.pile == 7
+
+
+def test_a_state_given_up_is_computed_again_in_the_context_it_was_checked_in(monkeypatch):
+    """With KEEP 4 most entries give their state up; computing one again steps from the nearest
+    state kept, each event in the context it had when it was folded (the log before its seq, the
+    line before it), and gives the state it had."""
+    monkeypatch.setattr(fold_module, "KEEP", 4)
+    g = Probe()
+    fold = play(g, take(g, "alice", 1), take(g, "bob", 1), take(g, "alice", 1), take(g, "bob", 1),
+                correct(g, 3, adjust(2)), take(g, "alice", 1), rewind(g, 5), take(g, "alice", 1), take(g, "bob", 1))
+    first = {}
+    for seq, kind, log, eff in g.seen:
+        first.setdefault((seq, kind), ([s for s, _ in log], list(eff)))
+    assert sum(e.state is GONE for e in fold.entries) >= 3
+    kept = fold_module.KEEP
+    monkeypatch.setattr(fold_module, "KEEP", 1)
+    whole = play(Probe(), take(g, "alice", 1), take(g, "bob", 1), take(g, "alice", 1), take(g, "bob", 1),
+                 correct(g, 3, adjust(2)), take(g, "alice", 1), rewind(g, 5), take(g, "alice", 1), take(g, "bob", 1))
+    monkeypatch.setattr(fold_module, "KEEP", kept)
+    g.seen.clear()
+    assert fold.line_states() == whole.line_states()
+    assert dict(fold.history.items()) == dict(whole.history.items())
+    assert g.seen, "no state was computed again"
+    for seq, kind, log, eff in g.seen:
+        assert ([s for s, _ in log], list(eff)) == first[(seq, kind)], (seq, kind)

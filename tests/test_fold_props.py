@@ -180,9 +180,8 @@ class NimPlay(RuleBasedStateMachine):
         assert replayed.head == self.fold.head
         assert replayed.fold.effective_order() == self.fold.effective_order()
         assert replayed.fold.branches == self.fold.branches
-        assert [(e.seq, e.inserted, e.state) for e in replayed.fold.entries] == [
-            (e.seq, e.inserted, e.state) for e in self.fold.entries
-        ]
+        assert [(e.seq, e.inserted) for e in replayed.fold.entries] == [(e.seq, e.inserted) for e in self.fold.entries]
+        assert replayed.fold.line_states() == self.fold.line_states()
         assert replayed.fold.history == self.fold.history
 
     @invariant()
@@ -191,7 +190,7 @@ class NimPlay(RuleBasedStateMachine):
             return
         assert [(s, inserted) for s, _, inserted in self.model] == [(e.seq, e.inserted) for e in self.fold.entries]
         assert [e for _, e, _ in self.model] == [e.event for e in self.fold.entries]
-        assert self.model_states() == [e.state for e in self.fold.entries]
+        assert self.model_states() == self.fold.line_states()
 
     @invariant()
     def stored_events_round_trip(self):

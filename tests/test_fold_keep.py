@@ -1,0 +1,35 @@
+"""States given up and computed again (``adjudicator.fold``, ``KEEP``) are the states the fold
+had: every golden match of every game, folded keeping every state and keeping one in three,
+gives the same history (the state after every stored event, abandoned ones included), the same
+effective history and the same outcome after every event."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator import fold as fold_module
+from adjudicator.service import MatchService, MemoryStore
+from tests.gamekit import FIXTURES, real_games
+
+GOLDEN = sorted(p for g in real_games() for p in (FIXTURES / g / "golden").glob("*.jsonl"))
+
+
+def folded(path, keep, monkeypatch):
+    monkeypatch.setattr(fold_module, "KEEP", keep)
+    report = MatchService(MemoryStore(), clock=lambda: "2026-01-01T00:00:00Z").check_lines(path.read_text(encoding="utf-8").splitlines())
+    return report.match
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_a_match_keeping_one_state_in_three_is_the_match_keeping_all(path, monkeypatch):
+    every = folded(path, 1, monkeypatch)
+    some = folded(path, 3, monkeypatch)
+    if every is None:
+        assert some is None
+        return
+    assert all(e.state is not fold_module.GONE for e in every.fold.entries)
+    assert some.fold.line_states() == every.fold.line_states()
+    assert list(some.fold.history) == list(every.fold.history)
+    for seq in every.fold.history:
+        assert some.fold.state_at(seq) == every.fold.state_at(seq), seq
+        assert some.fold.outcome(seq) == every.fold.outcome(seq), seq
