@@ -4,22 +4,81 @@ canonical ops), validated as one list (DB-EFF-14)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from adjudicator.games.demonbrave import ops as O
 from adjudicator.games.demonbrave import zones as Z
-from adjudicator.games.demonbrave.events import ActivateEffect, AnyOp, Effect, ResolveChainEntry
+from adjudicator.games.demonbrave.events import ActivateEffect, AnyOp, Effect, ResolveChainEntry, RuleCard
 from adjudicator.games.demonbrave.guards import actor, illegal
 from adjudicator.games.demonbrave.state import ChainEntry, EffectUse, State
 from adjudicator.protocol import JUDGE, Context, Violation
 
+PLACEHOLDERS = ("$TARGET", "$CONTROLLER", "$OPPONENT")  # what ``entry_ops`` fills (DB-EFF-10)
+
+
+# Derived from the catalog and its effects, which are immutable and shared by every state of a
+# match: kept per object (the entry holds the object, so its id cannot be reused while cached).
+_EFFECTS: dict[int, tuple[tuple[RuleCard, ...], dict[tuple[str, str], Effect]]] = {}
+_OPS: dict[int, tuple[Effect, tuple[str, ...], dict[tuple[str | None, ...], tuple[AnyOp, ...]]]] = {}
+_CACHED = 64  # catalogs (a match has one), effects; and decoded ops per effect
+
+
+def _effect_index(catalog: tuple[RuleCard, ...]) -> dict[tuple[str, str], Effect]:
+    """(rule card, effect id) -> the effect: the first card with the id, its first such effect."""
+    hit = _EFFECTS.get(id(catalog))
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    index: dict[tuple[str, str], Effect] = {}
+    seen: set[str] = set()
+    for rc in catalog:
+        if rc.id in seen:
+            continue
+        seen.add(rc.id)
+        for e in rc.effects:
+            index.setdefault((rc.id, e.effect_id), e)
+    if len(_EFFECTS) >= _CACHED:
+        _EFFECTS.clear()
+    _EFFECTS[id(catalog)] = (catalog, index)
+    return index
+
 
 def find_effect(state: State, rule_card: str, effect_id: str) -> Effect | None:
-    rc = state.rule_card(rule_card)
-    if rc is None:
-        return None
-    for e in rc.effects:
-        if e.effect_id == effect_id:
-            return e
-    return None
+    return _effect_index(state.catalog).get((rule_card, effect_id))
+
+
+def _placeholders(template: Any, found: set[str]) -> None:
+    """The placeholders ``O.substitute`` fills in ``template`` (it walks the same parts)."""
+    if isinstance(template, str):
+        if template in PLACEHOLDERS:
+            found.add(template)
+    elif isinstance(template, dict):
+        for v in template.values():
+            _placeholders(v, found)
+    elif isinstance(template, list):
+        for v in template:
+            _placeholders(v, found)
+
+
+def canonical_ops(effect: Effect, values: dict[str, str | None]) -> tuple[AnyOp, ...]:
+    """The effect's canonical ops with the placeholders filled, decoded (raises ``OpError``).
+    Decoded ops are frozen: one tuple serves every resolution that fills the placeholders the
+    effect uses with the same values."""
+    hit = _OPS.get(id(effect))
+    if hit is None or hit[0] is not effect:
+        found: set[str] = set()
+        _placeholders(list(effect.canonical_ops or ()), found)
+        if len(_OPS) >= _CACHED:
+            _OPS.clear()
+        hit = _OPS[id(effect)] = (effect, tuple(sorted(found)), {})
+    _, used, decoded = hit
+    key = tuple(values[name] for name in used)
+    ops = decoded.get(key)
+    if ops is None:
+        ops = O.decode_ops(O.substitute(list(effect.canonical_ops or ()), values))
+        if len(decoded) >= 4 * _CACHED:
+            decoded.clear()
+        decoded[key] = ops
+    return ops
 
 
 def owned_rule_cards(state: State, who: str) -> tuple[str, ...]:
@@ -107,7 +166,7 @@ def entry_ops(state: State, ev: ResolveChainEntry) -> tuple[AnyOp, ...]:
         "$OPPONENT": state.opponent(entry.controller),
     }
     try:
-        return O.decode_ops(O.substitute(list(effect.canonical_ops), values))
+        return canonical_ops(effect, values)
     except O.OpError as exc:
         raise Violation(O.RULE, f"{entry.entry_id} ({entry.effect_id}): {exc}", O.CODE) from None
 
