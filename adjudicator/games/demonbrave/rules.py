@@ -331,6 +331,8 @@ def _forget_left_field(state: State) -> State:
 
 def _life_check(state: State) -> State:
     """DB-LIM-11 (2), DB-RUL-23."""
+    if state.players[0].life > 0 and state.players[1].life > 0:
+        return state
     zero = [p.name for p in state.players if p.life <= 0]
     if not zero:
         return state
