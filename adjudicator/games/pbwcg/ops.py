@@ -321,21 +321,26 @@ def leave_field(s: State, card: str, why: str) -> State:
 
 
 def state_checks(s: State, seq: int, active: str | None) -> State:
-    for c in s.characters:  # (1)
-        if c.endurance <= 0:
-            s = leave_field(s, c.card, "is incapacitated and leaves the field (PBW-LIM-10)")
+    """PBW-LIM-20 in its order, after every event. Each check first looks whether it has anything
+    to do (one pass over the characters), as nearly every event leaves them all as they were."""
+    if any(c.endurance <= 0 for c in s.characters):  # (1)
+        for c in s.characters:
+            if c.endurance <= 0:
+                s = leave_field(s, c.card, "is incapacitated and leaves the field (PBW-LIM-10)")
     if s.options.support_vanishes_with_master:  # (2)
         for c in s.characters:
             if c.kind == "SUPPORT" and c.master is not None and s.char(c.master) is None:
                 s = leave_field(s, c.card, f"vanishes: its master {c.master} left (PBW-LIM-11)")
-    for p in s.names():  # (3) forced move (PBW-LIM-22)
-        pcs = s.field(p, "PC")
-        if len(pcs) == 1 and pcs[0].slot is not None and V.is_back(s, p, pcs[0].slot):
-            to = V.front_of(s, p, pcs[0].slot)
-            s = note(with_char(s, pcs[0].card, slot=to), f"{pcs[0].card} is alone in the back row: moved to slot {to} (PBW-LIM-22)")
-    for c in s.characters:  # (4)
-        if c.endurance > c.endurance_max or c.wp > c.wp_max:
-            s = with_char(s, c.card, endurance=min(c.endurance, c.endurance_max), wp=min(c.wp, c.wp_max))
+    if _someone_has_one_pc(s):  # (3) forced move (PBW-LIM-22); it moves a PC, it adds or removes none
+        for p in s.names():
+            pcs = s.field(p, "PC")
+            if len(pcs) == 1 and pcs[0].slot is not None and V.is_back(s, p, pcs[0].slot):
+                to = V.front_of(s, p, pcs[0].slot)
+                s = note(with_char(s, pcs[0].card, slot=to), f"{pcs[0].card} is alone in the back row: moved to slot {to} (PBW-LIM-22)")
+    if any(c.endurance > c.endurance_max or c.wp > c.wp_max for c in s.characters):  # (4)
+        for c in s.characters:
+            if c.endurance > c.endurance_max or c.wp > c.wp_max:
+                s = with_char(s, c.card, endurance=min(c.endurance, c.endurance_max), wp=min(c.wp, c.wp_max))
     if s.pending_choice is None:  # (5)
         for c in s.characters:
             part = V.over_full_part(s, c)
@@ -343,6 +348,14 @@ def state_checks(s: State, seq: int, active: str | None) -> State:
                 s = msgspec.structs.replace(s, pending_choice=PendingChoice(kind="equipment", player=c.controller, subject=c.card, part=part))
                 break
     return decide(s, seq, active)
+
+
+def _someone_has_one_pc(s: State) -> bool:
+    pcs: dict[str, int] = {}
+    for c in s.characters:
+        if c.kind == "PC":
+            pcs[c.controller] = pcs.get(c.controller, 0) + 1
+    return 1 in pcs.values()
 
 
 def decide(s: State, seq: int, active: str | None) -> State:
