@@ -4,6 +4,7 @@ event apply in order; the state-based checks run once after the event (PBW-RES-1
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import msgspec
 
@@ -320,10 +321,36 @@ def leave_field(s: State, card: str, why: str) -> State:
     return note(s, f"{card} {why}")
 
 
+class _Due(NamedTuple):
+    """Which state-based checks have anything to do, from one pass over the characters."""
+
+    incapacitated: bool  # (1)
+    lone_pc: bool  # (3): a player with exactly one PC
+    over_cap: bool  # (4)
+    equipped: bool  # (5): a character with two or more items (one item is never over a limit)
+
+
+def _due(characters: tuple[Character, ...]) -> _Due:
+    incapacitated = over_cap = equipped = False
+    pcs: dict[str, int] = {}
+    for c in characters:
+        if c.endurance <= 0:
+            incapacitated = True
+        if c.endurance > c.endurance_max or c.wp > c.wp_max:
+            over_cap = True
+        if len(c.equipment) > 1:
+            equipped = True
+        if c.kind == "PC":
+            pcs[c.controller] = pcs.get(c.controller, 0) + 1
+    return _Due(incapacitated, 1 in pcs.values(), over_cap, equipped)
+
+
 def state_checks(s: State, seq: int, active: str | None) -> State:
-    """PBW-LIM-20 in its order, after every event. Each check first looks whether it has anything
-    to do (one pass over the characters), as nearly every event leaves them all as they were."""
-    if any(c.endurance <= 0 for c in s.characters):  # (1)
+    """PBW-LIM-20 in its order, after every event. Nearly every event leaves the characters as
+    they were: a check runs only when ``_due`` found something for it."""
+    chars = s.characters
+    due = _due(chars)
+    if due.incapacitated:  # (1)
         for c in s.characters:
             if c.endurance <= 0:
                 s = leave_field(s, c.card, "is incapacitated and leaves the field (PBW-LIM-10)")
@@ -331,31 +358,25 @@ def state_checks(s: State, seq: int, active: str | None) -> State:
         for c in s.characters:
             if c.kind == "SUPPORT" and c.master is not None and s.char(c.master) is None:
                 s = leave_field(s, c.card, f"vanishes: its master {c.master} left (PBW-LIM-11)")
-    if _someone_has_one_pc(s):  # (3) forced move (PBW-LIM-22); it moves a PC, it adds or removes none
+    if s.characters is not chars:  # characters left the field
+        due = _due(s.characters)
+    if due.lone_pc:  # (3) forced move (PBW-LIM-22): it changes a slot, nothing (4) and (5) read
         for p in s.names():
             pcs = s.field(p, "PC")
             if len(pcs) == 1 and pcs[0].slot is not None and V.is_back(s, p, pcs[0].slot):
                 to = V.front_of(s, p, pcs[0].slot)
                 s = note(with_char(s, pcs[0].card, slot=to), f"{pcs[0].card} is alone in the back row: moved to slot {to} (PBW-LIM-22)")
-    if any(c.endurance > c.endurance_max or c.wp > c.wp_max for c in s.characters):  # (4)
+    if due.over_cap:  # (4): it changes endurance and WP, nothing (5) reads
         for c in s.characters:
             if c.endurance > c.endurance_max or c.wp > c.wp_max:
                 s = with_char(s, c.card, endurance=min(c.endurance, c.endurance_max), wp=min(c.wp, c.wp_max))
-    if s.pending_choice is None:  # (5)
+    if s.pending_choice is None and due.equipped:  # (5)
         for c in s.characters:
             part = V.over_full_part(s, c)
             if part is not None:
                 s = msgspec.structs.replace(s, pending_choice=PendingChoice(kind="equipment", player=c.controller, subject=c.card, part=part))
                 break
     return decide(s, seq, active)
-
-
-def _someone_has_one_pc(s: State) -> bool:
-    pcs: dict[str, int] = {}
-    for c in s.characters:
-        if c.kind == "PC":
-            pcs[c.controller] = pcs.get(c.controller, 0) + 1
-    return 1 in pcs.values()
 
 
 def decide(s: State, seq: int, active: str | None) -> State:
