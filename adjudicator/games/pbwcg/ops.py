@@ -29,19 +29,25 @@ def player_or_reject(s: State, name: str) -> None:
         reject("PBW-EFF-25", f"{name!r} is not a player of this battle")
 
 
+def _without(zone: tuple[str, ...], card: str) -> tuple[str, ...]:
+    return tuple(c for c in zone if c != card) if card in zone else zone
+
+
 def take_card(s: State, card: str) -> State:
-    """The state with ``card`` taken out of whatever zone holds it (PBW-STATE-3)."""
+    """The state with ``card`` taken out of whatever zone holds it (PBW-STATE-3). Only the zones
+    that held it are replaced; the others are shared with ``s``."""
     players = []
     for p in s.players:
-        zone = [None if (x is not None and x.card == card) else x for x in p.set_zone]
-        players.append(msgspec.structs.replace(
-            p, deck=tuple(c for c in p.deck if c != card), hand=tuple(c for c in p.hand if c != card),
-            special_hand=tuple(c for c in p.special_hand if c != card), discard=tuple(c for c in p.discard if c != card),
-            removed=tuple(c for c in p.removed if c != card), set_zone=tuple(zone),
-            support_list=tuple(c for c in p.support_list if c != card)))
-    chars = tuple(msgspec.structs.replace(c, equipment=tuple(e for e in c.equipment if e != card)) for c in s.characters)
+        changes = {name: _without(getattr(p, name), card) for name in _CARD_ZONES if card in getattr(p, name)}
+        if any(x is not None and x.card == card for x in p.set_zone):
+            changes["set_zone"] = tuple(None if (x is not None and x.card == card) else x for x in p.set_zone)
+        players.append(msgspec.structs.replace(p, **changes) if changes else p)
+    chars = tuple(msgspec.structs.replace(c, equipment=_without(c.equipment, card)) if card in c.equipment else c for c in s.characters)
     fs = None if s.field_state is not None and s.field_state.card == card else s.field_state
     return msgspec.structs.replace(s, players=tuple(players), characters=chars, field_state=fs)
+
+
+_CARD_ZONES = ("deck", "hand", "special_hand", "discard", "removed", "support_list")
 
 
 def to_discard(s: State, card: str) -> State:
