@@ -92,10 +92,10 @@ def pay(player: Player, payment: Sequence[Pay], cost: Cost, catalog: Mapping[str
 
 
 def rest_energy(energy: tuple[Energy, ...], listed: Counter[str]) -> tuple[Energy, ...]:
-    left = Counter(listed)
+    left = dict(listed)  # a plain dict: no Counter.__missing__ call for every energy not listed
     out = []
     for e in energy:
-        if e.standing and left[e.name] > 0:
+        if e.standing and left.get(e.name, 0) > 0:
             left[e.name] -= 1
             e = replace(e, standing=False)
         out.append(e)
