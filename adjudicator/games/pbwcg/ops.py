@@ -336,7 +336,16 @@ class _Due(NamedTuple):
     equipped: bool  # (5): a character with two or more items (one item is never over a limit)
 
 
+#: the last ``_due`` answer and the (immutable) characters it is for: most events leave the
+#: characters tuple as it was, so the next state's checks find it here
+_last_due: tuple[tuple[Character, ...], _Due] | None = None
+
+
 def _due(characters: tuple[Character, ...]) -> _Due:
+    global _last_due
+    last = _last_due
+    if last is not None and last[0] is characters:
+        return last[1]
     incapacitated = over_cap = equipped = False
     pcs: dict[str, int] = {}
     for c in characters:
@@ -348,7 +357,9 @@ def _due(characters: tuple[Character, ...]) -> _Due:
             equipped = True
         if c.kind == "PC":
             pcs[c.controller] = pcs.get(c.controller, 0) + 1
-    return _Due(incapacitated, 1 in pcs.values(), over_cap, equipped)
+    due = _Due(incapacitated, 1 in pcs.values(), over_cap, equipped)
+    _last_due = (characters, due)
+    return due
 
 
 def state_checks(s: State, seq: int, active: str | None) -> State:
@@ -387,7 +398,7 @@ def state_checks(s: State, seq: int, active: str | None) -> State:
 
 def decide(s: State, seq: int, active: str | None) -> State:
     """(6) PBW-OVR-3, PBW-OVR-6, PBW-RUL-3: HP <= 0 decides the battle."""
-    if s.result is not None or not s.battle_started:
+    if s.result is not None or not s.battle_started or all(p.hp > 0 for p in s.players):
         return s
     down = [p.name for p in s.players if p.hp <= 0]
     if not down:
