@@ -245,6 +245,8 @@ def next_actor(s: State) -> tuple[int, str] | None:
 
 def close_open(s: State, kind: str, seq: int) -> State:
     """PBW-COR-2: the open obligations of ``kind`` become missed, closed by ``seq``."""
+    if not any(o.kind == kind and o.status == "open" for o in s.obligations):
+        return s
     return replace(s, obligations=tuple(
         msgspec.structs.replace(o, status="missed", closed_seq=seq) if o.kind == kind and o.status == "open" else o
         for o in s.obligations))
