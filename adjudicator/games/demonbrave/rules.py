@@ -290,7 +290,7 @@ def _same_zones(before: State, after: State) -> bool:
 def settle(before: State, after: State, event: Action, ctx: Context) -> State:
     state = after
     ends_turn = isinstance(event, AdvancePhase) and before.phase == "END"
-    if not ends_turn and state.status == "IN_PROGRESS" and not _same_zones(before, state):
+    if not ends_turn and not state.turn_progress and state.status == "IN_PROGRESS" and not _same_zones(before, state):
         state = Z.rep(state, turn_progress=True)  # DB-LIM-12: not an idle turn
     state = _forget_left_field(state)
     if state.status == "IN_PROGRESS":
