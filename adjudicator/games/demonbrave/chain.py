@@ -93,19 +93,22 @@ def uses(state: State, who: str, rule_card: str, effect_id: str) -> EffectUse | 
     return None
 
 
-def _check_limits(state: State, ev: ActivateEffect, who: str, effect: Effect) -> None:
-    """DB-LIM-7: the catalog's limits per turn and per game."""
+def _check_limits(state: State, ev: ActivateEffect, who: str, effect: Effect) -> EffectUse | None:
+    """DB-LIM-7: the catalog's limits per turn and per game. Returns the uses so far."""
     used = uses(state, who, ev.rule_card, ev.effect_id)
     if used is None:
-        return
+        return None
     this_turn = used.this_turn if used.turn_number == state.turn_number else 0
     if effect.limit_per_turn is not None and this_turn >= effect.limit_per_turn:
         raise Violation("DB-LIM-7", f"{who} has used {ev.effect_id} {this_turn} time(s) this turn; the limit is {effect.limit_per_turn}", "EFFECT_LIMIT")
     if effect.limit_per_game is not None and used.this_game >= effect.limit_per_game:
         raise Violation("DB-LIM-7", f"{who} has used {ev.effect_id} {used.this_game} time(s) this game; the limit is {effect.limit_per_game}", "EFFECT_LIMIT")
+    return used
 
 
-def _check_activation(state: State, ev: ActivateEffect, who: str) -> None:
+def _check_activation(state: State, ev: ActivateEffect, who: str) -> EffectUse | None:
+    """The preconditions of an activation, in the chapter's order; returns ``who``'s uses of the
+    effect so far (``uses``)."""
     if state.phase == "DRAW" and not state.draw_done:
         raise Violation("DB-TURN-4", f"no effect is activated before {state.turn_player}'s draw", "DRAW_NOT_DONE")
     if state.chain_resolving and not state.config.activations_during_resolution:
@@ -122,14 +125,14 @@ def _check_activation(state: State, ev: ActivateEffect, who: str) -> None:
         if effect.usable_in_opponent_turn is False or (effect.usable_in_opponent_turn is None and not ev.judge_asserted):
             why = "is not usable in the opponent's turn" if effect.usable_in_opponent_turn is False else "is not known to be usable in the opponent's turn (the judge may assert it: judge_asserted=true)"
             raise Violation("DB-RES-40", f"{who} cannot activate {ev.effect_id} in {state.turn_player}'s turn: it {why}", "NOT_ALLOWED_IN_OPPONENT_TURN")
-    if any(s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE" for s in state.statuses):
+    if state.statuses and any(s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE" for s in state.statuses):
         raise illegal(ev, f"{who} cannot activate effects now (CANNOT_ACTIVATE)")
-    _check_limits(state, ev, who, effect)
+    return _check_limits(state, ev, who, effect)
 
 
 def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
     who = actor(state, ev, state.turn_player)
-    _check_activation(state, ev, who)
+    used = _check_activation(state, ev, who)  # the costs' ops leave effect uses as they are
     state = O.apply_ops(state, ev.cost_ops, ctx.seq)  # the costs are paid at once
     entry = ChainEntry(
         entry_id=f"E{state.entry_counter}",
@@ -139,7 +142,6 @@ def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
         targets=tuple(ev.targets),
         source_seq=ctx.seq,
     )
-    used = uses(state, who, ev.rule_card, ev.effect_id)
     if used is None:
         new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=state.turn_number, this_turn=1, this_game=1)
     else:
