@@ -194,7 +194,8 @@ def _wp(s: State, op: E.WpChange, env: Env) -> State:
 def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-ACT-7") -> State:
     _cards_of(s, player, cards, "deck", rule)
     p = s.player(player)
-    return with_player(s, player, deck=tuple(c for c in p.deck if c not in cards), hand=p.hand + cards)
+    drawn = set(cards)
+    return with_player(s, player, deck=tuple([c for c in p.deck if c not in drawn]), hand=p.hand + cards)
 
 
 def _draw(s: State, op: E.Draw, env: Env) -> State:
