@@ -211,3 +211,9 @@ def test_a_bs_from_the_targets_own_ability_comes_without_a_check_PBW_RES_8():
              targets=["A1"], checks={"A1": {"receipt": {"declarer": "P1", "roller": "P2", "declared": "odd", "die": 1}}})
     t.act("ability_used", "P1", actor="A1", ability={"name": "Berserk", "attribute": "TECH", "bs": "Rage"}, targets=["A1"])
     assert [b.name for b in t.char("A1").bs] == ["Rage"] and t.char("A1").bs[0].source == "ability_self"
+
+
+def test_pbw_lim_17_one_item_is_never_over_a_limit():
+    """``over_full_part`` answers None at once for fewer than two items: that holds while every
+    part's limit is 1 or more and one item fills at most both hands."""
+    assert min(V.PART_LIMIT.values()) >= 1

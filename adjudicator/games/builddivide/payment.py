@@ -5,7 +5,7 @@ quoting what was tried; ``split`` is the judge's explanation of a payment."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from adjudicator.games.builddivide.catalog import Card
@@ -67,35 +67,44 @@ def pay(player: Player, payment: Sequence[Pay], cost: Cost, catalog: Mapping[str
     def bad(why: str) -> Violation:
         return Violation("BD-ACT-0", f"{player.name} cannot pay {what} (cost {cost.text()}) with {_show(payment)}: {why}", "BAD_PAYMENT")
 
-    standing = Counter(e.name for e in player.energy if e.standing)
+    standing = _count(e.name for e in player.energy if e.standing)
     present = {e.name for e in player.energy}
-    listed = Counter(p.energy for p in payment)
+    listed = _count(p.energy for p in payment)
     for p in payment:
         if p.energy not in present:
             raise bad(f"{p.energy} is not in {player.name}'s energy zone")
-        if standing[p.energy] == 0:
+        ready = standing.get(p.energy, 0)
+        if ready == 0:
             raise bad(f"{p.energy} is rested")
-        if listed[p.energy] > standing[p.energy]:
-            raise bad(f"{p.energy} is listed {listed[p.energy]} times ({standing[p.energy]} standing)")
+        if listed[p.energy] > ready:
+            raise bad(f"{p.energy} is listed {listed[p.energy]} times ({ready} standing)")
         colours = catalog[p.energy].colours if p.energy in catalog else ()
         if p.as_ == "GENERIC" and colours:
             raise bad(f"{p.energy} is {'/'.join(colours)}: it pays as one of its colours, not GENERIC")
         if p.as_ != "GENERIC" and p.as_ not in colours:
             raise bad(f"{p.energy} is {'/'.join(colours) or 'colourless'}, not {p.as_}")
-    paid = Counter(p.as_ for p in payment)
+    paid = _count(p.as_ for p in payment)
     for c, n in cost.colours.items():
-        if paid[c] < n:
-            raise bad(f"{c} {n} needs {n} energy paid as {c}, {paid[c]} given")
+        if paid.get(c, 0) < n:
+            raise bad(f"{c} {n} needs {n} energy paid as {c}, {paid.get(c, 0)} given")
     if len(payment) < cost.total or (len(payment) > cost.total and not overpay):
         raise bad(f"{len(payment)} entries for a total cost of {cost.total}")
     return replace(player, energy=rest_energy(player.energy, listed))
 
 
-def rest_energy(energy: tuple[Energy, ...], listed: Counter[str]) -> tuple[Energy, ...]:
-    left = Counter(listed)
+def _count(names: Iterable[str]) -> dict[str, int]:
+    """How many times each name comes (a plain dict: cheaper than a Counter here)."""
+    out: dict[str, int] = {}
+    for n in names:
+        out[n] = out.get(n, 0) + 1
+    return out
+
+
+def rest_energy(energy: tuple[Energy, ...], listed: Mapping[str, int]) -> tuple[Energy, ...]:
+    left = dict(listed)  # a plain dict: no Counter.__missing__ call for every energy not listed
     out = []
     for e in energy:
-        if e.standing and left[e.name] > 0:
+        if e.standing and left.get(e.name, 0) > 0:
             left[e.name] -= 1
             e = replace(e, standing=False)
         out.append(e)

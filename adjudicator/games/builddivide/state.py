@@ -162,5 +162,4 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     seq: int = 0
 
 
-def replace(obj: Any, **changes: Any) -> Any:
-    return msgspec.structs.replace(obj, **changes)
+replace = msgspec.structs.replace  # replace(obj, **changes): a copy with ``changes``; the rest is shared

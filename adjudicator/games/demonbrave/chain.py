@@ -4,22 +4,81 @@ canonical ops), validated as one list (DB-EFF-14)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from adjudicator.games.demonbrave import ops as O
 from adjudicator.games.demonbrave import zones as Z
-from adjudicator.games.demonbrave.events import ActivateEffect, AnyOp, Effect, ResolveChainEntry
+from adjudicator.games.demonbrave.events import ActivateEffect, AnyOp, Effect, ResolveChainEntry, RuleCard
 from adjudicator.games.demonbrave.guards import actor, illegal
 from adjudicator.games.demonbrave.state import ChainEntry, EffectUse, State
 from adjudicator.protocol import JUDGE, Context, Violation
 
+PLACEHOLDERS = ("$TARGET", "$CONTROLLER", "$OPPONENT")  # what ``entry_ops`` fills (DB-EFF-10)
+
+
+# Derived from the catalog and its effects, which are immutable and shared by every state of a
+# match: kept per object (the entry holds the object, so its id cannot be reused while cached).
+_EFFECTS: dict[int, tuple[tuple[RuleCard, ...], dict[tuple[str, str], Effect]]] = {}
+_OPS: dict[int, tuple[Effect, tuple[str, ...], dict[tuple[str | None, ...], tuple[AnyOp, ...]]]] = {}
+_CACHED = 64  # catalogs (a match has one), effects; and decoded ops per effect
+
+
+def _effect_index(catalog: tuple[RuleCard, ...]) -> dict[tuple[str, str], Effect]:
+    """(rule card, effect id) -> the effect: the first card with the id, its first such effect."""
+    hit = _EFFECTS.get(id(catalog))
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    index: dict[tuple[str, str], Effect] = {}
+    seen: set[str] = set()
+    for rc in catalog:
+        if rc.id in seen:
+            continue
+        seen.add(rc.id)
+        for e in rc.effects:
+            index.setdefault((rc.id, e.effect_id), e)
+    if len(_EFFECTS) >= _CACHED:
+        _EFFECTS.clear()
+    _EFFECTS[id(catalog)] = (catalog, index)
+    return index
+
 
 def find_effect(state: State, rule_card: str, effect_id: str) -> Effect | None:
-    rc = state.rule_card(rule_card)
-    if rc is None:
-        return None
-    for e in rc.effects:
-        if e.effect_id == effect_id:
-            return e
-    return None
+    return _effect_index(state.catalog).get((rule_card, effect_id))
+
+
+def _placeholders(template: Any, found: set[str]) -> None:
+    """The placeholders ``O.substitute`` fills in ``template`` (it walks the same parts)."""
+    if isinstance(template, str):
+        if template in PLACEHOLDERS:
+            found.add(template)
+    elif isinstance(template, dict):
+        for v in template.values():
+            _placeholders(v, found)
+    elif isinstance(template, list):
+        for v in template:
+            _placeholders(v, found)
+
+
+def canonical_ops(effect: Effect, values: dict[str, str | None]) -> tuple[AnyOp, ...]:
+    """The effect's canonical ops with the placeholders filled, decoded (raises ``OpError``).
+    Decoded ops are frozen: one tuple serves every resolution that fills the placeholders the
+    effect uses with the same values."""
+    hit = _OPS.get(id(effect))
+    if hit is None or hit[0] is not effect:
+        found: set[str] = set()
+        _placeholders(list(effect.canonical_ops or ()), found)
+        if len(_OPS) >= _CACHED:
+            _OPS.clear()
+        hit = _OPS[id(effect)] = (effect, tuple(sorted(found)), {})
+    _, used, decoded = hit
+    key = tuple(values[name] for name in used)
+    ops = decoded.get(key)
+    if ops is None:
+        ops = O.decode_ops(O.substitute(list(effect.canonical_ops or ()), values))
+        if len(decoded) >= 4 * _CACHED:
+            decoded.clear()
+        decoded[key] = ops
+    return ops
 
 
 def owned_rule_cards(state: State, who: str) -> tuple[str, ...]:
@@ -34,19 +93,22 @@ def uses(state: State, who: str, rule_card: str, effect_id: str) -> EffectUse | 
     return None
 
 
-def _check_limits(state: State, ev: ActivateEffect, who: str, effect: Effect) -> None:
-    """DB-LIM-7: the catalog's limits per turn and per game."""
+def _check_limits(state: State, ev: ActivateEffect, who: str, effect: Effect) -> EffectUse | None:
+    """DB-LIM-7: the catalog's limits per turn and per game. Returns the uses so far."""
     used = uses(state, who, ev.rule_card, ev.effect_id)
     if used is None:
-        return
+        return None
     this_turn = used.this_turn if used.turn_number == state.turn_number else 0
     if effect.limit_per_turn is not None and this_turn >= effect.limit_per_turn:
         raise Violation("DB-LIM-7", f"{who} has used {ev.effect_id} {this_turn} time(s) this turn; the limit is {effect.limit_per_turn}", "EFFECT_LIMIT")
     if effect.limit_per_game is not None and used.this_game >= effect.limit_per_game:
         raise Violation("DB-LIM-7", f"{who} has used {ev.effect_id} {used.this_game} time(s) this game; the limit is {effect.limit_per_game}", "EFFECT_LIMIT")
+    return used
 
 
-def _check_activation(state: State, ev: ActivateEffect, who: str) -> None:
+def _check_activation(state: State, ev: ActivateEffect, who: str) -> EffectUse | None:
+    """The preconditions of an activation, in the chapter's order; returns ``who``'s uses of the
+    effect so far (``uses``)."""
     if state.phase == "DRAW" and not state.draw_done:
         raise Violation("DB-TURN-4", f"no effect is activated before {state.turn_player}'s draw", "DRAW_NOT_DONE")
     if state.chain_resolving and not state.config.activations_during_resolution:
@@ -63,14 +125,14 @@ def _check_activation(state: State, ev: ActivateEffect, who: str) -> None:
         if effect.usable_in_opponent_turn is False or (effect.usable_in_opponent_turn is None and not ev.judge_asserted):
             why = "is not usable in the opponent's turn" if effect.usable_in_opponent_turn is False else "is not known to be usable in the opponent's turn (the judge may assert it: judge_asserted=true)"
             raise Violation("DB-RES-40", f"{who} cannot activate {ev.effect_id} in {state.turn_player}'s turn: it {why}", "NOT_ALLOWED_IN_OPPONENT_TURN")
-    if any(s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE" for s in state.statuses):
+    if state.statuses and any(s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE" for s in state.statuses):
         raise illegal(ev, f"{who} cannot activate effects now (CANNOT_ACTIVATE)")
-    _check_limits(state, ev, who, effect)
+    return _check_limits(state, ev, who, effect)
 
 
 def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
     who = actor(state, ev, state.turn_player)
-    _check_activation(state, ev, who)
+    used = _check_activation(state, ev, who)  # the costs' ops leave effect uses as they are
     state = O.apply_ops(state, ev.cost_ops, ctx.seq)  # the costs are paid at once
     entry = ChainEntry(
         entry_id=f"E{state.entry_counter}",
@@ -80,7 +142,6 @@ def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
         targets=tuple(ev.targets),
         source_seq=ctx.seq,
     )
-    used = uses(state, who, ev.rule_card, ev.effect_id)
     if used is None:
         new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=state.turn_number, this_turn=1, this_game=1)
     else:
@@ -107,7 +168,7 @@ def entry_ops(state: State, ev: ResolveChainEntry) -> tuple[AnyOp, ...]:
         "$OPPONENT": state.opponent(entry.controller),
     }
     try:
-        return O.decode_ops(O.substitute(list(effect.canonical_ops), values))
+        return canonical_ops(effect, values)
     except O.OpError as exc:
         raise Violation(O.RULE, f"{entry.entry_id} ({entry.effect_id}): {exc}", O.CODE) from None
 

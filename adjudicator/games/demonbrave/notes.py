@@ -56,8 +56,12 @@ def _phase(before: State, after: State) -> list[str]:
 
 def _zones(before: State, after: State) -> list[str]:
     out: list[str] = []
+    if before.players is after.players:
+        return out
     for b, a in zip(before.players, after.players):
-        for u in b.field:
+        if b is a:
+            continue
+        for u in b.field if b.field is not a.field else ():
             if u.is_pair and a.unit(u.unit_id) is None:
                 left = [c for c in u.cards if a.unit(c) is not None and not a.unit(c).is_pair]  # type: ignore[union-attr]
                 if left:

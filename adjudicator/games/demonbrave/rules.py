@@ -255,21 +255,42 @@ def _recent(before: State, after: State, ctx: Context) -> tuple[int, ...]:
     """The effective seqs since the current turn (or the setup) began, this one included. Read
     from the context, not carried over: an event a correction inserts is stepped under the seq of
     the correction, which is not where it stands in the history."""
-    if after.turn_start_seq != before.turn_start_seq:
+    start = after.turn_start_seq
+    if start != before.turn_start_seq:
         return (ctx.seq,)
     eff = ctx.effective  # in increasing seq order: the turn's part is found by bisection
-    return tuple(eff[bisect_left(eff, after.turn_start_seq):]) + (ctx.seq,)
+    kept = before.recent
+    if kept and kept[0] >= start and eff and kept[-1] == eff[-1]:
+        # ``before`` is the state of the last effective event, stepped in this turn: its list is
+        # already the turn's part of ``eff`` (the state of a rewind ends at its target, that of an
+        # inserted event at the correction's seq, neither of which ends ``eff``), so no scan
+        return kept + (ctx.seq,)
+    return tuple(eff[bisect_left(eff, start):]) + (ctx.seq,)
 
 
 # -- automatic consequences (DB-RES-50, DB-LIM-11) ----------------------------------------------
-def _zones(state: State) -> tuple:
-    return tuple((p.life, p.deck_count, p.hand_count, p.trash, tuple((u.unit_id, u.cards) for u in p.field)) for p in state.players)
+def _same_zones(before: State, after: State) -> bool:
+    """Whether no life and no card moved (lives, deck and hand counts, trash, the field's units
+    and their cards; not the units' flags). Parts the event did not replace are the same objects."""
+    if before.players is after.players:
+        return True
+    for b, a in zip(before.players, after.players):
+        if b is a:
+            continue
+        if (b.life, b.deck_count, b.hand_count, b.trash) != (a.life, a.deck_count, a.hand_count, a.trash):
+            return False
+        if b.field is not a.field and (
+            len(b.field) != len(a.field)
+            or any(u.unit_id != v.unit_id or u.cards != v.cards for u, v in zip(b.field, a.field))
+        ):
+            return False
+    return True
 
 
 def settle(before: State, after: State, event: Action, ctx: Context) -> State:
     state = after
     ends_turn = isinstance(event, AdvancePhase) and before.phase == "END"
-    if not ends_turn and state.status == "IN_PROGRESS" and _zones(before) != _zones(state):
+    if not ends_turn and not state.turn_progress and state.status == "IN_PROGRESS" and not _same_zones(before, state):
         state = Z.rep(state, turn_progress=True)  # DB-LIM-12: not an idle turn
     state = _forget_left_field(state)
     if state.status == "IN_PROGRESS":
@@ -292,6 +313,9 @@ def settle(before: State, after: State, event: Action, ctx: Context) -> State:
 
 def _forget_left_field(state: State) -> State:
     """Statuses and modifiers on cards or units end when they leave the field (§10.1)."""
+    if not state.statuses and not state.modifiers:
+        return state
+
     def here(owner: str | None, target: str) -> bool:
         if owner is None:
             return True
@@ -307,6 +331,8 @@ def _forget_left_field(state: State) -> State:
 
 def _life_check(state: State) -> State:
     """DB-LIM-11 (2), DB-RUL-23."""
+    if state.players[0].life > 0 and state.players[1].life > 0:
+        return state
     zero = [p.name for p in state.players if p.life <= 0]
     if not zero:
         return state

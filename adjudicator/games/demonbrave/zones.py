@@ -17,8 +17,7 @@ from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave.state import Player, Result, State, Unit
 
 
-def rep(obj, **changes):
-    return msgspec.structs.replace(obj, **changes)
+rep = msgspec.structs.replace  # rep(obj, **changes): a copy with ``changes`` (the parts not changed are shared)
 
 
 def unknown_in_hand(p: Player) -> int:

@@ -96,15 +96,18 @@ def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
                                             pl_activations_used=0) for p in s.players)
     s = replace(s, turn=ev.turn, step="T1", players=players, main=None, actor_index=-1, pl_index=0, action_order=(),
                 order_speeds=())
-    pending = tuple(tuple(m) for sp, m in _groups(s, ev.turn) if len(m) > 1 and _kept_order(s, sp, m) is None)
+    groups = _groups(s, ev.turn)
+    pending = tuple(tuple(m) for sp, m in groups if len(m) > 1 and _kept_order(s, sp, m) is None)
     s = replace(s, pending_ties=pending)
-    return _finish_order(s) if not pending else note(s, f"tie-break needed for {[list(g) for g in pending]}")
+    return _finish_order(s, groups) if not pending else note(s, f"tie-break needed for {[list(g) for g in pending]}")
 
 
-def _finish_order(s: State) -> State:
+def _finish_order(s: State, groups: list[tuple[int, list[str]]] | None = None) -> State:
+    """The action order from the speed groups of this turn (``groups``: already computed for
+    the state, which has changed in nothing they read)."""
     order: list[str] = []
     speeds: list[int] = []
-    for sp, members in _groups(s, s.turn):
+    for sp, members in groups if groups is not None else _groups(s, s.turn):
         kept = _kept_order(s, sp, members) if len(members) > 1 else tuple(members)
         order += list(kept or members)
         speeds += [sp] * len(members)
@@ -242,6 +245,8 @@ def next_actor(s: State) -> tuple[int, str] | None:
 
 def close_open(s: State, kind: str, seq: int) -> State:
     """PBW-COR-2: the open obligations of ``kind`` become missed, closed by ``seq``."""
+    if not any(o.kind == kind and o.status == "open" for o in s.obligations):
+        return s
     return replace(s, obligations=tuple(
         msgspec.structs.replace(o, status="missed", closed_seq=seq) if o.kind == kind and o.status == "open" else o
         for o in s.obligations))

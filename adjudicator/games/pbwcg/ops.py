@@ -4,6 +4,7 @@ event apply in order; the state-based checks run once after the event (PBW-RES-1
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import msgspec
 
@@ -28,19 +29,25 @@ def player_or_reject(s: State, name: str) -> None:
         reject("PBW-EFF-25", f"{name!r} is not a player of this battle")
 
 
+def _without(zone: tuple[str, ...], card: str) -> tuple[str, ...]:
+    return tuple(c for c in zone if c != card) if card in zone else zone
+
+
 def take_card(s: State, card: str) -> State:
-    """The state with ``card`` taken out of whatever zone holds it (PBW-STATE-3)."""
+    """The state with ``card`` taken out of whatever zone holds it (PBW-STATE-3). Only the zones
+    that held it are replaced; the others are shared with ``s``."""
     players = []
     for p in s.players:
-        zone = [None if (x is not None and x.card == card) else x for x in p.set_zone]
-        players.append(msgspec.structs.replace(
-            p, deck=tuple(c for c in p.deck if c != card), hand=tuple(c for c in p.hand if c != card),
-            special_hand=tuple(c for c in p.special_hand if c != card), discard=tuple(c for c in p.discard if c != card),
-            removed=tuple(c for c in p.removed if c != card), set_zone=tuple(zone),
-            support_list=tuple(c for c in p.support_list if c != card)))
-    chars = tuple(msgspec.structs.replace(c, equipment=tuple(e for e in c.equipment if e != card)) for c in s.characters)
+        changes = {name: _without(getattr(p, name), card) for name in _CARD_ZONES if card in getattr(p, name)}
+        if any(x is not None and x.card == card for x in p.set_zone):
+            changes["set_zone"] = tuple(None if (x is not None and x.card == card) else x for x in p.set_zone)
+        players.append(msgspec.structs.replace(p, **changes) if changes else p)
+    chars = tuple(msgspec.structs.replace(c, equipment=_without(c.equipment, card)) if card in c.equipment else c for c in s.characters)
     fs = None if s.field_state is not None and s.field_state.card == card else s.field_state
     return msgspec.structs.replace(s, players=tuple(players), characters=chars, field_state=fs)
+
+
+_CARD_ZONES = ("deck", "hand", "special_hand", "discard", "removed", "support_list")
 
 
 def to_discard(s: State, card: str) -> State:
@@ -187,7 +194,8 @@ def _wp(s: State, op: E.WpChange, env: Env) -> State:
 def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-ACT-7") -> State:
     _cards_of(s, player, cards, "deck", rule)
     p = s.player(player)
-    return with_player(s, player, deck=tuple(c for c in p.deck if c not in cards), hand=p.hand + cards)
+    drawn = set(cards)
+    return with_player(s, player, deck=tuple([c for c in p.deck if c not in drawn]), hand=p.hand + cards)
 
 
 def _draw(s: State, op: E.Draw, env: Env) -> State:
@@ -320,23 +328,67 @@ def leave_field(s: State, card: str, why: str) -> State:
     return note(s, f"{card} {why}")
 
 
-def state_checks(s: State, seq: int, active: str | None) -> State:
-    for c in s.characters:  # (1)
+class _Due(NamedTuple):
+    """Which state-based checks have anything to do, from one pass over the characters."""
+
+    incapacitated: bool  # (1)
+    lone_pc: bool  # (3): a player with exactly one PC
+    over_cap: bool  # (4)
+    equipped: bool  # (5): a character with two or more items (one item is never over a limit)
+
+
+#: the last ``_due`` answer and the (immutable) characters it is for: most events leave the
+#: characters tuple as it was, so the next state's checks find it here
+_last_due: tuple[tuple[Character, ...], _Due] | None = None
+
+
+def _due(characters: tuple[Character, ...]) -> _Due:
+    global _last_due
+    last = _last_due
+    if last is not None and last[0] is characters:
+        return last[1]
+    incapacitated = over_cap = equipped = False
+    pcs: dict[str, int] = {}
+    for c in characters:
         if c.endurance <= 0:
-            s = leave_field(s, c.card, "is incapacitated and leaves the field (PBW-LIM-10)")
+            incapacitated = True
+        if c.endurance > c.endurance_max or c.wp > c.wp_max:
+            over_cap = True
+        if len(c.equipment) > 1:
+            equipped = True
+        if c.kind == "PC":
+            pcs[c.controller] = pcs.get(c.controller, 0) + 1
+    due = _Due(incapacitated, 1 in pcs.values(), over_cap, equipped)
+    _last_due = (characters, due)
+    return due
+
+
+def state_checks(s: State, seq: int, active: str | None) -> State:
+    """PBW-LIM-20 in its order, after every event. Nearly every event leaves the characters as
+    they were: a check runs only when ``_due`` found something for it."""
+    chars = s.characters
+    due = _due(chars)
+    if due.incapacitated:  # (1)
+        for c in s.characters:
+            if c.endurance <= 0:
+                s = leave_field(s, c.card, "is incapacitated and leaves the field (PBW-LIM-10)")
     if s.options.support_vanishes_with_master:  # (2)
         for c in s.characters:
             if c.kind == "SUPPORT" and c.master is not None and s.char(c.master) is None:
                 s = leave_field(s, c.card, f"vanishes: its master {c.master} left (PBW-LIM-11)")
-    for p in s.names():  # (3) forced move (PBW-LIM-22)
-        pcs = s.field(p, "PC")
-        if len(pcs) == 1 and pcs[0].slot is not None and V.is_back(s, p, pcs[0].slot):
-            to = V.front_of(s, p, pcs[0].slot)
-            s = note(with_char(s, pcs[0].card, slot=to), f"{pcs[0].card} is alone in the back row: moved to slot {to} (PBW-LIM-22)")
-    for c in s.characters:  # (4)
-        if c.endurance > c.endurance_max or c.wp > c.wp_max:
-            s = with_char(s, c.card, endurance=min(c.endurance, c.endurance_max), wp=min(c.wp, c.wp_max))
-    if s.pending_choice is None:  # (5)
+    if s.characters is not chars:  # characters left the field
+        due = _due(s.characters)
+    if due.lone_pc:  # (3) forced move (PBW-LIM-22): it changes a slot, nothing (4) and (5) read
+        for p in s.names():
+            pcs = s.field(p, "PC")
+            if len(pcs) == 1 and pcs[0].slot is not None and V.is_back(s, p, pcs[0].slot):
+                to = V.front_of(s, p, pcs[0].slot)
+                s = note(with_char(s, pcs[0].card, slot=to), f"{pcs[0].card} is alone in the back row: moved to slot {to} (PBW-LIM-22)")
+    if due.over_cap:  # (4): it changes endurance and WP, nothing (5) reads
+        for c in s.characters:
+            if c.endurance > c.endurance_max or c.wp > c.wp_max:
+                s = with_char(s, c.card, endurance=min(c.endurance, c.endurance_max), wp=min(c.wp, c.wp_max))
+    if s.pending_choice is None and due.equipped:  # (5)
         for c in s.characters:
             part = V.over_full_part(s, c)
             if part is not None:
@@ -347,7 +399,7 @@ def state_checks(s: State, seq: int, active: str | None) -> State:
 
 def decide(s: State, seq: int, active: str | None) -> State:
     """(6) PBW-OVR-3, PBW-OVR-6, PBW-RUL-3: HP <= 0 decides the battle."""
-    if s.result is not None or not s.battle_started:
+    if s.result is not None or not s.battle_started or all(p.hp > 0 for p in s.players):
         return s
     down = [p.name for p in s.players if p.hp <= 0]
     if not down:

@@ -90,7 +90,8 @@ def step(s: State, event: Action, ctx: Context) -> State:
         return C.gate_correct(s, event, ctx)
     if isinstance(event, E.PbwRewind):
         return C.gate_rewind(s, event, ctx)
-    s = msgspec.structs.replace(s, notes=())
+    if s.notes:
+        s = msgspec.structs.replace(s, notes=())
     if s.result is not None and not isinstance(event, E.ResultConfirmed):
         what = f"won by {s.result.winner}" if s.result.winner else "drawn"
         reject("PBW-OVR-3", f"the battle is over ({what}); only result_confirmed, correct and rewind are accepted", "BATTLE_OVER")

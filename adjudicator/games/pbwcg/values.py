@@ -139,6 +139,8 @@ def front_of(s: State, player: str, slot: int) -> int:
 
 def over_full_part(s: State, c: Character) -> str | None:
     """PBW-LIM-17: the first part over its limit (``HANDS`` under two_hand_blocks_one_hand)."""
+    if len(c.equipment) < 2:  # one item holds at most both hands, and every limit is 1 or more
+        return None
     parts = [s.cards[e].part for e in c.equipment]
     if s.options.two_hand_blocks_one_hand:
         hands = sum(1 if p == "ONE_HAND" else 2 if p == "TWO_HAND" else 0 for p in parts)
