@@ -36,7 +36,7 @@ them through fixed-length views, so it stays a snapshot of the moment without a 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import msgspec
@@ -92,10 +92,6 @@ _BEFORE = _Before()
 
 def _seq_of(pair: tuple[int, Action]) -> int:
     return pair[0]
-
-
-def _no_state_at(seq: int) -> Any:
-    raise NeedsHistory(f"the state after seq {seq}, before the snapshot")
 
 
 #: Every KEEP-th entry of the effective history keeps its state (see the module's docstring).
@@ -313,14 +309,18 @@ class Fold:
 
     @classmethod
     def resumed(cls, game: Game, match_id: str, seq: int, state: Any, players: Sequence[str],
-                penalties: Sequence[tuple[int, judging.Penalty]]) -> Fold:
+                penalties: Sequence[tuple[int, judging.Penalty]], effective: Sequence[int]) -> Fold:
         """A fold that goes on from ``state``, the state after ``seq``, without the events before
-        it: enough for plain events. Whatever needs those events (a rewind, a correction, a game
-        that reads the log) raises ``NeedsHistory``, and nothing is changed."""
+        it: enough for plain events. ``effective`` is the effective history up to ``seq``, which
+        contexts give as it was. Whatever needs the events before ``seq`` (a rewind, a correction,
+        a look at the log or at an earlier state) raises ``NeedsHistory``, and nothing is changed."""
+        if not effective or effective[-1] != seq:
+            raise ValueError(f"the effective history of a snapshot at seq {seq} ends with it")
         fold = cls(game, match_id)
         fold._base = seq
         fold._players = tuple(players)
         fold.penalties = list(penalties)
+        fold._effective_seqs[:] = effective[:-1]
         fold._cur.push(Entry(seq, None, state))  # type: ignore[arg-type]  # the snapshot's event is not kept
         fold.history.kept[seq] = state
         return fold
@@ -351,6 +351,11 @@ class Fold:
         self._whole(f"the effective state after seq {seq}")
         return self._state_at(self._cur, len(self.entries))(seq)
 
+    def effective_runs(self) -> list[tuple[int, int]]:
+        """The stored seqs of the effective history as runs of consecutive seqs (first, last):
+        what a snapshot keeps of it (``resumed``)."""
+        return runs(self._effective_seqs)
+
     def line_states(self) -> list[Any]:
         """The state after each entry of the effective history (``entries``), in order."""
         return [self._resolve(self._cur, i) for i in range(len(self.entries))]
@@ -376,22 +381,22 @@ class Fold:
         return self._cur
 
     def _context(self, line: _Line, seq: int, log_len: int) -> Context:
-        if self._base:
-            return Context(seq=seq, log=_BEFORE, effective=_BEFORE, state_at=_no_state_at)
         return Context(
             seq=seq,
-            log=_Prefix(self.log, log_len),
+            log=_BEFORE if self._base else _Prefix(self.log, log_len),
             effective=_Prefix(line.eff, len(line.eff)),
             state_at=self._state_at(line, len(line.entries)),
         )
 
     def _state_at(self, line: _Line, n: int) -> Callable[[int], Any]:
         """``state_at(seq)`` over the first ``n`` entries of ``line`` (later appends are not seen)."""
-        pos = line.pos
+        pos, base = line.pos, self._base
 
         def state_at(seq: int) -> Any:
             i = pos.get(seq)
             if i is None or i >= n:
+                if seq < base:
+                    raise NeedsHistory(f"the state after seq {seq}, before the snapshot")
                 raise NotEffective(seq)
             return self._resolve(line, i)
 
@@ -423,13 +428,12 @@ class Fold:
         """The context entry ``k`` of ``line`` was checked in: the log before its seq, the line
         before it."""
         seq = line.entries[k].seq
-        if self._base:
-            return Context(seq=seq, log=_BEFORE, effective=_BEFORE, state_at=_no_state_at)
         pos = line.pos
         return Context(
             seq=seq,
-            log=_Prefix(self.log, bisect_left(self.log, seq, key=_seq_of)),
-            effective=_Prefix(line.eff, bisect_left(line.eff, k, key=pos.__getitem__)),
+            log=_BEFORE if self._base else _Prefix(self.log, bisect_left(self.log, seq, key=_seq_of)),
+            # the seqs before a snapshot have no entry: they come first
+            effective=_Prefix(line.eff, bisect_left(line.eff, k, key=lambda s: pos.get(s, -1))),
             state_at=self._state_at(line, k),
         )
 
@@ -650,6 +654,22 @@ class Fold:
             rule_id, code = conflict
             return Violation(rule_id, f"{what}: it now fails {v.rule_id} ({v.code}): {v.message}", code)
         return Violation(v.rule_id, f"{what}: {v.message}", v.code)
+
+
+def runs(seqs: Iterable[int]) -> list[tuple[int, int]]:
+    """Increasing seqs as runs of consecutive ones: ``[1, 2, 3, 7, 8]`` -> ``[(1, 3), (7, 8)]``."""
+    out: list[list[int]] = []
+    for s in seqs:
+        if out and out[-1][1] == s - 1:
+            out[-1][1] = s
+        else:
+            out.append([s, s])
+    return [(a, b) for a, b in out]
+
+
+def unrun(pairs: Iterable[tuple[int, int]]) -> list[int]:
+    """The seqs of ``runs``."""
+    return [s for a, b in pairs for s in range(a, b + 1)]
 
 
 def event_type(event: Action) -> str:

@@ -161,6 +161,9 @@ class SignedStore(Ledger, Store):
     def head(self, match_id: str) -> int:
         return self.inner.head(match_id)
 
+    def rewinds_after(self, match_id: str, seq: int) -> list[tuple[int, int]]:
+        return self.inner.rewinds_after(match_id, seq)
+
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
         self.inner.save_snapshot(match_id, seq, data)
 

@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from adjudicator import registry
-from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields, event_type
+from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields, event_type, unrun
 from adjudicator.kit import Game
 from adjudicator.inputs import check_event, check_match_id
 from adjudicator.judging import CALL_TYPES
@@ -162,7 +162,10 @@ class MatchService:
             return self.load(match_id)
         snap, state = found
         verify_chain(events[1:], match_id, from_seq=seq + 1, prev=snap.hash)
-        fold = Fold.resumed(game, match_id, seq, state, snap.players, snap.penalties)
+        effective = unrun(snap.effective)
+        if not effective or effective[-1] != seq:
+            return self.load(match_id)
+        fold = Fold.resumed(game, match_id, seq, state, snap.players, snap.penalties, effective)
         try:
             _fold_into(fold, events[1:])
         except NeedsHistory:
@@ -202,7 +205,9 @@ class MatchService:
         if not (snap.seq == seq and 1 <= seq <= len(match.events) and match.events[seq - 1].hash == snap.hash):
             raise IntegrityError(match.match_id, seq, "the snapshot kept for this seq is not of the event stored there")
         penalties = [(s, p) for s, p in match.fold.penalties if s <= seq]
-        if state != match.fold.state_at(seq) or list(snap.players) != list(match.players) or snap.penalties != penalties:
+        effective = walk_effective(match.events[:seq])[0]
+        if (state != match.fold.state_at(seq) or list(snap.players) != list(match.players) or snap.penalties != penalties
+                or unrun(snap.effective) != effective):
             raise IntegrityError(match.match_id, seq, "the snapshot kept for this seq does not match the state the log folds to")
         return True
 
@@ -223,17 +228,23 @@ class MatchService:
         return fold_stored(events, progress)
 
     def load_at(self, match_id: str, seq: int) -> tuple[Match, int, int | None] | None:
-        """The match folded through event ``seq`` only, for a look at the past that should not
-        cost the whole match: ``(match, the head seq, the seq of the rewind that abandoned seq or
-        None)``, or None when ``seq`` is not an event of the match. The whole chain is verified
-        (cheap beside folding); events after ``seq`` are not re-adjudicated: ``verify`` does that."""
-        events = self.store.read(match_id)
-        if not events:
+        """The match folded through event ``seq`` only, for a look at the past that does not cost
+        the whole match: ``(match, the head seq, the seq of the rewind that abandoned seq or
+        None)``, or None when ``seq`` is not an event of the match. The events through ``seq``
+        are read and their chain verified; of the rest, only the rewinds are read (whether one
+        abandoned ``seq``: the first later one to an earlier seq). ``verify`` checks the whole log."""
+        head = self.store.head(match_id)
+        if not head:
             raise UnknownMatch(match_id)
-        verify_chain(events, match_id)
-        if not 1 <= seq <= len(events):
+        if not 1 <= seq <= head:
             return None
-        return fold_stored(events[:seq]), len(events), abandoned_seqs(events).get(seq)
+        events = self.store.read(match_id, 1, seq)
+        verify_chain(events, match_id)
+        match = fold_stored(events)
+        gone = None
+        if events[-1].type not in CALL_TYPES:  # a judge's call stands outside the history
+            gone = next((r for r, to in self.store.rewinds_after(match_id, seq) if type(to) is int and to < seq), None)
+        return match, head, gone
 
     # -- writing -----------------------------------------------------------------------------
     def new(
@@ -514,6 +525,12 @@ def abandoned_seqs(events: Sequence[StoredEvent]) -> dict[int, int]:
     alone: every stored event was accepted, so the effective history follows from the rewinds'
     ``to_seq`` (a correction's inserted event has no seq of its own, and a judge's call stands
     outside the history). The same as ``Fold.branches``, without folding."""
+    return walk_effective(events)[1]
+
+
+def walk_effective(events: Sequence[StoredEvent]) -> tuple[list[int], dict[int, int]]:
+    """The effective history after ``events`` (accepted events of a match, from seq 1) and the
+    abandoned seqs with the rewind that abandoned each, from the log's structure alone."""
     effective: list[int] = []
     gone: dict[int, int] = {}
     for ev in events:
@@ -525,7 +542,7 @@ def abandoned_seqs(events: Sequence[StoredEvent]) -> dict[int, int]:
                 gone[s] = ev.seq
             del effective[cut:]
         effective.append(ev.seq)
-    return gone
+    return effective, gone
 
 
 def _adjudicate(parsed, match_id: str, clock, progress: Progress | None = None) -> tuple[CheckReport, list[StoredEvent]]:

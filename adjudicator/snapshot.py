@@ -30,7 +30,7 @@ from adjudicator.kit import Game
 #: Events between two snapshots: the most a command folds beyond the last one.
 EVERY = 500
 
-FORMAT = 1
+FORMAT = 2
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -41,6 +41,7 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     hash: str  # of the event at seq
     players: tuple[str, ...]
     penalties: list[tuple[int, judging.Penalty]]
+    effective: list[tuple[int, int]]  # the effective history up to seq, as runs (first, last)
     state: msgspec.Raw
 
 
@@ -87,7 +88,8 @@ def encode(game: Game, fold: Fold, hash_: str) -> bytes | None:
         return None
     return _encoder.encode(Snapshot(
         format=FORMAT, code=code_digest(type(game)), game=game.name, seq=fold.head, hash=hash_,
-        players=tuple(fold.players), penalties=list(fold.penalties), state=msgspec.Raw(_encoder.encode(fold.state)),
+        players=tuple(fold.players), penalties=list(fold.penalties), effective=fold.effective_runs(),
+        state=msgspec.Raw(_encoder.encode(fold.state)),
     ))
 
 

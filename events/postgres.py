@@ -355,6 +355,16 @@ class PostgresStore(PostgresLedger, Store):
             cur.execute("SELECT max(seq) FROM events WHERE match_id = %s", (match_id,))
             return cur.fetchone()[0] or 0
 
+    def rewinds_after(self, match_id: str, seq: int) -> list[tuple[int, int]]:
+        with self._using(f"read of match {match_id!r}") as cur:
+            cur.execute(
+                "SELECT seq, payload::jsonb -> 'to_seq' FROM events"
+                " WHERE match_id = %s AND seq > %s AND type = 'rewind' ORDER BY seq",
+                (match_id, seq),
+            )
+            rows = cur.fetchall()
+        return [(s, t) for s, t in rows]
+
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
         with self._using(f"snapshot of match {match_id!r}") as cur:
             cur.execute(

@@ -261,6 +261,15 @@ class SQLiteStore(SQLiteLedger, Store):
         with self._using(f"read of match {match_id!r}") as db:
             return self._head(db, match_id)[0]
 
+    def rewinds_after(self, match_id: str, seq: int) -> list[tuple[int, int]]:
+        with self._using(f"read of match {match_id!r}") as db:
+            rows = db.execute(
+                "SELECT seq, json_extract(payload, '$.to_seq') FROM events"
+                " WHERE match_id = ? AND seq > ? AND type = 'rewind' ORDER BY seq",
+                (match_id, seq),
+            ).fetchall()
+        return [(s, t) for s, t in rows]
+
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
         with self._using(f"snapshot of match {match_id!r}") as db:
             db.execute("INSERT OR REPLACE INTO snapshots (match_id, seq, data) VALUES (?, ?, ?)", (match_id, seq, data))

@@ -132,6 +132,12 @@ class Store(ABC):
     @abstractmethod
     def rejections(self, match_id: str) -> list[Rejection]: ...
 
+    def rewinds_after(self, match_id: str, seq: int) -> list[tuple[int, int]]:
+        """``(seq, to_seq)`` of the match's rewinds after ``seq``, in order: what a look at an
+        earlier event needs of the rest of the log (whether a rewind abandoned it). As stored:
+        the caller verifies what it relies on."""
+        return [(e.seq, e.fields.get("to_seq")) for e in self.read(match_id, seq + 1) if e.type == "rewind"]
+
     # -- snapshots: derived data kept beside the log (adjudicator/snapshot.py) -------------------
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
         """Keep ``data`` as the match's snapshot at ``seq``, in place of the one kept before. Not

@@ -119,3 +119,32 @@ def test_every_game_gets_snapshots():
     """Each game declares its state type through its `initial`: the goldens above round-trip it."""
     for name in real_games():
         assert snapshot.state_type(registry.get(name)) is not None, name
+
+
+def test_verify_finds_a_snapshot_whose_effective_history_was_altered(monkeypatch):
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    long_match(svc, monkeypatch)
+    seq, data = svc.store.snapshot("m")
+    snap = msgspec.msgpack.decode(data)
+    assert snap["effective"] == [[1, seq]]
+    snap["effective"] = [[1, 1], [3, seq]]
+    svc.store.save_snapshot("m", seq, msgspec.msgpack.encode(snap))
+    with pytest.raises(IntegrityError) as got:
+        svc.verify("m")
+    assert got.value.detail == "the snapshot kept for this seq does not match the state the log folds to"
+
+
+def test_plain_actions_after_a_snapshot_do_not_fold_the_whole_log(monkeypatch):
+    """Once a snapshot is kept, every plain action of a golden match without rewinds or
+    corrections is checked against the match resumed from it, in every game."""
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    for name in real_games():
+        path = next(p for p in GOLDEN if p.parent.parent.name == name and len(lines_of(p)) > 8
+                    and not any(x["type"] in ("rewind", "correct") for x in lines_of(p)))
+        svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+        whole = []
+        load = svc.load
+        monkeypatch.setattr(svc, "load", lambda *a, **k: whole.append(svc.store.head("m")) or load(*a, **k))
+        enter(svc, lines_of(path))
+        assert svc.store.snapshot("m") is not None
+        assert [h for h in whole if h > 3] == [], (name, path.name, whole)  # the first snapshot: at seq 3

@@ -48,3 +48,24 @@ def test_adj_state_at_marks_an_abandoned_event_and_refuses_a_seq_outside(tmp_pat
     assert first == f"d after seq {seq} of {whole.head}, abandoned by rewind at {branch.rewind_seq}"
     fails(adj("state", "d", "--at", str(whole.head + 1)), 2,
           f"error: Invalid value for '--at': d has events 1 to {whole.head}, not {whole.head + 1}\n")
+
+
+WITH_REWINDS = [p for p in RECORDED if '"rewind"' in p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("path", WITH_REWINDS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_look_at_any_seq_reads_the_rest_of_the_log_for_rewinds_only(path, tmp_path):
+    """From a SQLite store (its own query for the later rewinds): every seq of a match with
+    rewinds gives the state the whole fold had there and the rewind that abandoned it."""
+    from events.sqlite import SQLiteStore
+
+    lines = path.read_text(encoding="utf-8").splitlines()
+    whole = MatchService(MemoryStore()).check_lines(lines).match
+    service = MatchService(SQLiteStore(str(tmp_path / "s.sqlite3")))
+    service.store.append_stored(whole.events, 0)
+    gone = abandoned_seqs(whole.events)
+    for seq in range(1, whole.head + 1):
+        match, head, by = service.load_at(whole.match_id, seq)
+        assert (match.head, head, by) == (seq, whole.head, gone.get(seq)), seq
+        assert match.fold.state_at(seq) == whole.fold.state_at(seq), seq  # (a catalog read from the file keeps its order)
+    service.store.close()

@@ -475,3 +475,24 @@ def test_what_is_returned_cannot_change_the_log(backend):
     store.read("m1")[0].fields["hand"].append("e")
     assert store.read("m1")[0].fields == {"hand": ["a", "b"]}
     verify_chain(store.read("m1"), "m1")
+
+
+# -- what is kept beside the log ----------------------------------------------------------------
+def test_rewinds_after_a_seq_are_read_with_their_targets(backend):
+    store = backend.store
+    start(store, n=4)
+    store.append("m1", [draft("rewind", "judge", to_seq=2, reason="r"), draft("take", "bob", player="bob", count=1)], 4)
+    store.append("m1", [draft("rewind", "judge", to_seq=6, reason="again")], 6)
+    assert store.rewinds_after("m1", 0) == [(5, 2), (7, 6)]
+    assert store.rewinds_after("m1", 5) == [(7, 6)]
+    assert store.rewinds_after("m1", 7) == [] and store.rewinds_after("other", 0) == []
+
+
+def test_a_snapshot_is_kept_one_a_match_and_replaced(backend):
+    store = backend.store
+    start(store, n=3)
+    assert store.snapshot("m1") is None
+    store.save_snapshot("m1", 2, b"\x00two")
+    store.save_snapshot("m1", 3, b"\x00three")
+    assert store.snapshot("m1") == (3, b"\x00three")
+    assert store.snapshot("m2") is None
