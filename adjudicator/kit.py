@@ -140,10 +140,10 @@ def decode_options(options_type: type[msgspec.Struct], raw: Mapping[str, Any], g
     value is ``Malformed`` at ``$.options.NAME``, naming the allowed values."""
     if not isinstance(raw, Mapping):
         raise Malformed("options must be an object of NAME: VALUE", "$.options")
-    specs = {s.name: s for s in option_specs(options_type)}
+    names = options_type.__struct_encode_fields__  # not option_specs: its type hints cost ms to resolve
     for key in raw:
-        if key not in specs:
-            known = ", ".join(specs) or "none"
+        if key not in names:
+            known = ", ".join(names) or "none"
             raise Malformed(f"unknown {game + ' ' if game else ''}option {key!r}; options: {known}", f"$.options.{key}")
     try:
         return msgspec.convert(dict(raw), options_type)
@@ -154,7 +154,7 @@ def decode_options(options_type: type[msgspec.Struct], raw: Mapping[str, Any], g
             text, _, at = text.partition(" - at `")
             path = "$.options" + at.rstrip("`")[1:]
         name = path.removeprefix("$.options.").split(".")[0].split("[")[0]
-        spec = specs.get(name)
+        spec = next((s for s in option_specs(options_type) if s.name == name), None)
         if spec is not None:
             shown = raw.get(name)
             return_text = f"option {name} must be {spec.values}, not {msgspec.json.encode(shown).decode() if _jsonable(shown) else repr(shown)}"
