@@ -179,6 +179,8 @@ class MatchService:
 
         if match.head - match.snapshot_seq < snapshot.EVERY or not match.events or match.events[-1].seq != match.head:
             return
+        if match.events[-1].type in CALL_TYPES:  # outside the effective history: the next action keeps one
+            return
         data = snapshot.encode(match.game, match.fold, match.events[-1].hash)
         if data is None:
             return

@@ -148,3 +148,23 @@ def test_plain_actions_after_a_snapshot_do_not_fold_the_whole_log(monkeypatch):
         enter(svc, lines_of(path))
         assert svc.store.snapshot("m") is not None
         assert [h for h in whole if h > 3] == [], (name, path.name, whole)  # the first snapshot: at seq 3
+
+
+def test_no_snapshot_is_kept_at_a_judges_call(monkeypatch):
+    """A note stands outside the effective history a resumed fold starts from: the snapshot waits
+    for the next action."""
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    path = next(p for p in GOLDEN if p.parent.parent.name == "bacdef" and len(lines_of(p)) > 8)
+    lines = iter(lines_of(path))
+
+    def up_to(head: int) -> None:
+        while svc.store.head("m") < head:
+            enter(svc, [next(lines)])
+
+    up_to(2)
+    assert svc.submit("m", "note", "judge", {"at_seq": 1, "text": "seen"}).accepted
+    assert svc.store.head("m") == 3 and svc.store.snapshot("m") is None  # head 3 is the note
+    up_to(4)
+    assert svc.store.snapshot("m")[0] == 4
+    assert svc.current("m").fold.resumed_at == 4
