@@ -3,10 +3,11 @@ machines are noisy: ratios taken together are what can be compared), ending with
 
     replay N ev/s (Rx eventsourcing) | verify N ev/s | append N ev/s durable | adj act p50 N ms (Rx python -c pass)
 
-    python bench/run.py [--quick] [--games bacdef,demonbrave] [--events N] [--pg]
+    python bench/run.py [--quick] [--games bacdef,demonbrave] [--events N] [--no-pg]
 
-``make bench`` runs it (``make bench BENCH_ARGS=--quick`` for the short run). ``--pg`` adds the
-PostgreSQL load benchmark (bench/pg_load.py) with a small number of processes.
+``make bench`` runs it (``make bench BENCH_ARGS=--quick`` for the short run). The PostgreSQL load
+benchmark (bench/pg_load.py, with a few processes) joins the table when a server answers at
+``$ADJ_TEST_PG`` (default the local test database).
 """
 
 from __future__ import annotations
@@ -187,6 +188,7 @@ def bench_append(workdir: str, count: int) -> float:
 
     durable = rate(count, timed(ours))
     store.close()
+    peer = eventsourcing_append(workdir, count)
     con = sqlite3.connect(os.path.join(workdir, "append-plain.sqlite3"), isolation_level=None)
     con.execute("PRAGMA journal_mode=WAL")
     con.execute("PRAGMA synchronous=FULL")
@@ -201,8 +203,64 @@ def bench_append(workdir: str, count: int) -> float:
     floor = rate(count, timed(plain))
     con.close()
     row(f"durable append, one action at a time ({count})", f"{durable:,.0f} ev/s",
-        f"plain INSERT+COMMIT, same pragmas {floor:,.0f} ev/s (x{floor / durable:.2f})")
+        f"plain INSERT+COMMIT, same pragmas {floor:,.0f} ev/s (x{floor / durable:.2f})"
+        + (f"; eventsourcing {peer:,.0f} ev/s" if peer else ""))
     return durable
+
+
+def eventsourcing_append(workdir: str, count: int) -> float | None:
+    """Events/s of the eventsourcing library saving one event at a time (one ``save`` an event,
+    as a table enters one action at a time) to its SQLite recorder; None when not installed."""
+    try:
+        os.environ["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
+        os.environ["SQLITE_DBNAME"] = os.path.join(workdir, "eventsourcing-append.sqlite")
+        from eventsourcing.application import Application
+        from eventsourcing.domain import Aggregate, event
+    except ImportError:
+        return None
+
+    class Table(Aggregate):
+        @event("Acted")
+        def act(self, type: str, by: str, fields: dict) -> None:
+            pass
+
+    app = Application()
+    t = Table()
+    app.save(t)
+
+    def run() -> None:
+        for _ in range(count):
+            t.act(type="take", by="alice", fields={"player": "alice", "count": 1})
+            app.save(t)
+
+    return rate(count, timed(run))
+
+
+def bench_pg(quick: bool) -> None:
+    """bench/pg_load.py's load on a PostgreSQL server, when one answers: many processes against
+    one process alone, in the same run."""
+    url = os.environ.get("ADJ_TEST_PG") or "postgresql://postgres@127.0.0.1:5432/test"
+    try:
+        import psycopg
+
+        psycopg.connect(url, connect_timeout=2).close()
+    except Exception as exc:  # no driver, no server: say so, not a failure
+        row("PostgreSQL load", "skipped", f"no server at {url.split('?')[0]} ({type(exc).__name__})")
+        return
+    from bench import pg_load
+    from tests.test_store_support import drop_schema, fresh_schema
+
+    procs, events = (4, 300) if quick else (8, 800)
+    got = {}
+    for n in (1, procs):
+        schema, schema_url = fresh_schema(url)
+        try:
+            got[n] = pg_load.run_load(schema_url, n, None, events=events if n > 1 else events // procs)
+        finally:
+            drop_schema(url, schema)
+    many, one = got[procs], got[1]
+    row(f"PostgreSQL load, {procs} processes ({many.events} actions)", f"{many.throughput:,.0f} ev/s",
+        f"one process alone {one.throughput:,.0f} ev/s (x{many.throughput / one.throughput:.2f}); p50 {many.percentile(0.5) * 1000:.0f} ms")
 
 
 def act_fields(line: dict[str, Any]) -> list[str]:
@@ -297,7 +355,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", default="", help="comma-separated games (default: every registered game)")
     ap.add_argument("--events", type=int, default=0,
                     help="events per game for replay (default 10k quick, 100k full; 1000000 for the million)")
-    ap.add_argument("--pg", action="store_true", help="add the PostgreSQL load benchmark")
+    ap.add_argument("--no-pg", action="store_true", help="leave out the PostgreSQL load (run when a server answers)")
     args = ap.parse_args(argv)
     games = [g for g in (args.games.split(",") if args.games else registry.names()) if g]
     total = args.events or (10_000 if args.quick else 100_000)
@@ -323,8 +381,8 @@ def main(argv: list[str] | None = None) -> None:
         p50, base = bench_act(workdir, "bacdef" if "bacdef" in games else games[0], 8 if args.quick else 20)
         long_game = next((g for g in ("demonbrave", "e2drive") if g in games), None)
         length = bench_length(workdir, long_game, 5_000 if args.quick else 100_000, 3 if args.quick else 5) if long_game else None
-        if args.pg:
-            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "pg_load.py"), "--procs", "8", "--events", "800"], check=False)
+        if not args.no_pg:
+            bench_pg(args.quick)
     slowest = min(replays, key=replays.get)
     ratio = f" (x{replays[slowest] / peer:.2f} eventsourcing)" if peer else ""
     print(f"replay {replays[slowest]:,.0f} ev/s{ratio} | verify {verify:,.0f} ev/s | append {append:,.0f} ev/s durable"
