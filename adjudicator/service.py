@@ -165,10 +165,15 @@ class MatchService:
         effective = unrun(snap.effective)
         if not effective or effective[-1] != seq:
             return self.load(match_id)
-        fold = Fold.resumed(game, match_id, seq, state, snap.players, snap.penalties, effective)
         try:
+            # a snapshot is typed, not trusted: a state the game cannot read (altered in the
+            # store) is set aside, as one that does not fit is, and the whole log is folded
+            game.outcome(state)
+            game.legal(state)
+            game.view(state)
+            fold = Fold.resumed(game, match_id, seq, state, snap.players, snap.penalties, effective)
             _fold_into(fold, events[1:])
-        except NeedsHistory:
+        except Exception:  # noqa: BLE001 - NeedsHistory, or the game failing on it: the log decides
             return self.load(match_id)
         return Match(match_id, game, fold, events[1:], snapshot_seq=seq)
 

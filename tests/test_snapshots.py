@@ -168,3 +168,19 @@ def test_no_snapshot_is_kept_at_a_judges_call(monkeypatch):
     up_to(4)
     assert svc.store.snapshot("m")[0] == 4
     assert svc.current("m").fold.resumed_at == 4
+
+
+def test_a_snapshot_state_the_game_cannot_read_is_set_aside(monkeypatch):
+    """A snapshot altered in the store into a state of the right types that makes no sense (a
+    player who does not exist) is not used: the whole log is folded, and verify reports it."""
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    long_match(svc, monkeypatch)
+    seq, data = svc.store.snapshot("m")
+    snap = msgspec.msgpack.decode(data)
+    state = snap["state"]
+    state["players"] = ["nobody", "else"]
+    svc.store.save_snapshot("m", seq, msgspec.msgpack.encode(snap))
+    now = svc.current("m")
+    assert now.fold.resumed_at == 0 and now.state == svc.load("m").state
+    with pytest.raises(IntegrityError):
+        svc.verify("m")
