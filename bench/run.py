@@ -148,6 +148,31 @@ def bench_verify(corpus: list[list[Any]], workdir: str, label: str) -> float:
     return verify
 
 
+def bench_verify_store(corpus: list[list[Any]], workdir: str, label: str) -> float:
+    """A whole store verified with its matches spread over the cores (``verify_each``) beside the
+    same matches one after the other in one process; and ``adj verify`` of the store, which also
+    checks its audit tree, start-up included."""
+    from adjudicator import service as service_module
+
+    path = os.path.join(workdir, f"verify-store-{label}.sqlite3")
+    sqlite_store(path, corpus).close()
+    n = sum(len(m) for m in corpus)
+    svc = MatchService(open_store(path, write=False))
+    ids = [m[0].match_id for m in corpus]
+    threshold = service_module.PARALLEL_EVENTS
+    service_module.PARALLEL_EVENTS = 10**12
+    one = rate(n, timed(lambda: svc.verify_each(ids)))
+    service_module.PARALLEL_EVENTS = 0
+    spread = rate(n, timed(lambda: svc.verify_each(ids)))
+    service_module.PARALLEL_EVENTS = threshold
+    svc.store.close()
+    adj = os.path.join(os.path.dirname(sys.executable), "adj")
+    cli = rate(n, timed(lambda: subprocess.run([adj, "verify", "--store", path, "--json"], check=True, capture_output=True)))
+    row(f"verify a whole store over {os.cpu_count()} cores ({label}, {n:,} ev)", f"{spread:,.0f} ev/s",
+        f"one process, match after match {one:,.0f} ev/s (x{spread / one:.2f}); adj verify with its audit tree {cli:,.0f} ev/s")
+    return spread
+
+
 def bench_import(corpus: list[list[Any]], workdir: str, label: str) -> float:
     texts = [[to_line(e) for e in m] for m in corpus]
     n = sum(len(m) for m in corpus)
@@ -376,6 +401,7 @@ def main(argv: list[str] | None = None) -> None:
             del corpus
         small = first[: max(1, len(first) // 10)] if not args.quick else first
         verify = bench_verify(small, workdir, games[0])
+        bench_verify_store(first, workdir, games[0])
         bench_import(small, workdir, games[0])
         append = bench_append(workdir, 200 if args.quick else 1000)
         p50, base = bench_act(workdir, "bacdef" if "bacdef" in games else games[0], 8 if args.quick else 20)

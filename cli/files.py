@@ -118,8 +118,6 @@ def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequ
     """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default);
     over the whole store, also the audit tree, its signed checkpoints and the judges' signatures.
     FILE: an exported match, with its proof if there is one."""
-    from adjudicator.service import IntegrityError
-
     if match_id and os.path.isfile(match_id):
         from cli.audit import verify_file
 
@@ -127,19 +125,17 @@ def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequ
     service = env.service()
     ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]
     rows, lines = [], []
-    for n, mid in enumerate(ids, 1):
-        try:
-            with progress(f"verifying {mid}" + (f" ({n} of {len(ids)})" if len(ids) > 1 else ""), env.as_json) as bar:
-                match = service.verify(mid, progress=bar)
-            rechecked = service.recheck_rejections(match)
-        except IntegrityError as exc:
-            rows.append({"match_id": mid, "ok": False, "events": service.store.head(mid), "error": str(exc)})
-            lines.append(f"{mid}: FAILED: {exc}")
+    with progress(f"verifying {ids[0]}" if len(ids) == 1 else f"verifying {len(ids)} matches", env.as_json) as bar:
+        results = service.verify_each(ids, progress=bar)
+    for r in results:
+        if not r.ok:
+            rows.append({"match_id": r.match_id, "ok": False, "events": r.events, "error": r.error})
+            lines.append(f"{r.match_id}: FAILED: {r.error}")
             continue
-        rows.append({"match_id": mid, "ok": True, "events": match.head, "rejections_rechecked": rechecked})
-        text = f"{mid}: ok: {match.head} events, chain intact, re-adjudicated"
-        if rechecked:
-            text += f"; {rechecked} rejected attempt(s) refused again by the same rule"
+        rows.append({"match_id": r.match_id, "ok": True, "events": r.events, "rejections_rechecked": r.rejections_rechecked})
+        text = f"{r.match_id}: ok: {r.events} events, chain intact, re-adjudicated"
+        if r.rejections_rechecked:
+            text += f"; {r.rejections_rechecked} rejected attempt(s) refused again by the same rule"
         lines.append(text)
     failed = [r["match_id"] for r in rows if not r["ok"]]
     data = {"ok": not failed, "matches": rows}
