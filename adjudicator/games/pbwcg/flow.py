@@ -280,15 +280,16 @@ def main_turn_ended(s: State, ev: E.MainTurnEnded, ctx: Context) -> State:
         return replace(s, main=msgspec.structs.replace(main, step="M5"))
     need_by(ev, c.controller)
     late = s.options.local_A_delayed_recovery
-    statuses = []
-    for st in c.statuses:
-        if st.remaining is not None and not (late and st.applied_turn == s.turn):
-            if st.remaining <= 1:
-                s = note(s, f"{st.name} on {c.card} ends")
-                continue
-            st = msgspec.structs.replace(st, remaining=st.remaining - 1)
-        statuses.append(st)
-    s = with_char(s, c.card, statuses=tuple(statuses))
+    if any(st.remaining is not None for st in c.statuses):  # else the character stays as it is
+        statuses = []
+        for st in c.statuses:
+            if st.remaining is not None and not (late and st.applied_turn == s.turn):
+                if st.remaining <= 1:
+                    s = note(s, f"{st.name} on {c.card} ends")
+                    continue
+                st = msgspec.structs.replace(st, remaining=st.remaining - 1)
+            statuses.append(st)
+        s = with_char(s, c.card, statuses=tuple(statuses))
     for b in c.bs:
         if not (late and b.applied_turn == s.turn):
             s = add_obligation(s, "REC", c.card, b.name, ctx.seq)
