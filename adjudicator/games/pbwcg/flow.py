@@ -190,8 +190,7 @@ def cards_drawn(s: State, ev: E.CardsDrawn, ctx: Context) -> State:
     n = draw_needed(s, ev.player)
     if n == 0 or len(ev.cards) != n:
         reject("PBW-ACT-7", f"{ev.player} draws {n} card(s) now, not {len(ev.cards)}")
-    s = draw_cards(s, ev.player, ev.cards)
-    return _after_draw(with_player(s, ev.player, drawn=True))
+    return _after_draw(draw_cards(s, ev.player, ev.cards, drawn=True))
 
 
 # -- T3/T4, T5 ------------------------------------------------------------------------------------

@@ -194,11 +194,13 @@ def _wp(s: State, op: E.WpChange, env: Env) -> State:
     return with_char(s, c.card, wp=min(c.wp_max, c.wp + op.delta))
 
 
-def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-ACT-7") -> State:
+def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-ACT-7", **changes) -> State:
+    """``cards`` from the player's deck to their hand (``changes``: more of the player's fields
+    that change with it)."""
     _cards_of(s, player, cards, "deck", rule)
     p = s.player(player)
     drawn = set(cards)
-    return with_player(s, player, deck=tuple([c for c in p.deck if c not in drawn]), hand=p.hand + cards)
+    return with_player(s, player, deck=tuple([c for c in p.deck if c not in drawn]), hand=p.hand + cards, **changes)
 
 
 def _draw(s: State, op: E.Draw, env: Env) -> State:
