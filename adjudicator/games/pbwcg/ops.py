@@ -198,9 +198,11 @@ def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-A
     """``cards`` from the player's deck to their hand (``changes``: more of the player's fields
     that change with it)."""
     _cards_of(s, player, cards, "deck", rule)
-    p = s.player(player)
-    drawn = set(cards)
-    return with_player(s, player, deck=tuple([c for c in p.deck if c not in drawn]), hand=p.hand + cards, **changes)
+    deck = s.player(player).deck
+    for c in cards:  # each is in the deck once (checked above): cut it out where it is
+        i = deck.index(c)
+        deck = deck[:i] + deck[i + 1:]
+    return with_player(s, player, deck=deck, hand=s.player(player).hand + cards, **changes)
 
 
 def _draw(s: State, op: E.Draw, env: Env) -> State:

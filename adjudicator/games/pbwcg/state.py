@@ -153,7 +153,7 @@ class State(_S):
         raise KeyError(name)
 
     def names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.players)
+        return tuple([p.name for p in self.players])
 
     def char(self, card: str) -> Character | None:
         for c in self.characters:
