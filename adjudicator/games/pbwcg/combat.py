@@ -137,14 +137,17 @@ def _attack_character(s: State, atk: Attack, t: str, checks: Checks | None, env:
         s = add_obligation(s, "EVA", t, None, env.seq, "missed")
     # 2-3. HP damage
     tattr = V.main_attr(s, target)
-    d = max(0, atk.value - V.defence_value(s, target))
+    defence = V.defence_value(s, target)
+    d = max(0, atk.value - defence)
     if target.kind == "PC" or s.options.support_hits_reduce_pl_hp:
         p = s.player(target.controller)
         s = with_player(s, p.name, hp=p.hp - d)
     # 4. endurance damage
     e = V.endurance_damage(s, d, atk.attribute, tattr)
-    s = with_char(s, t, endurance=max(0, target.endurance - e))
-    s = note(s, f"{t}: E {atk.value} - DV {V.defence_value(s, target)} = {d} HP damage; endurance -{e}")
+    endurance = max(0, target.endurance - e)
+    if endurance != target.endurance:  # else the target stays as it is
+        s = with_char(s, t, endurance=endurance)
+    s = note(s, f"{t}: E {atk.value} - DV {defence} = {d} HP damage; endurance -{e}")
     # 5. bad status (PBW-RES-8, PBW-RUL-32)
     own = atk.attacker is not None and atk.attacker.card == t  # a BS from the target's own action: no check
     receipt = bool(atk.bs) and not own and V.superior(s, tattr, atk.attribute)

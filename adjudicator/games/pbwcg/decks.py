@@ -22,6 +22,7 @@ REQUIRED = {
     "SUPPORT": ("world", "cp", "stats", "main_attribute"),
 }
 NON_NEGATIVE = ("hp", "wp", "sp", "weight", "cp", "endurance_max")
+ATTRIBUTES = frozenset({"BODY", "TECH", "MIND"})
 HOLY_GRAIL = {"holy grail", "聖杯"}
 
 
@@ -70,7 +71,7 @@ def card_problems(card: CardDef, where: str) -> list[Violation]:
             out.append(Violation("PBW-DECK-9", f"{where}: {card.id!r} has {name} {value}; it must be 0 or more", "DECK_INVALID"))
     for name in ("stats", "mods"):
         value = getattr(card, name)
-        if value is not None and set(value) != {"BODY", "TECH", "MIND"}:
+        if value is not None and value.keys() != ATTRIBUTES:
             out.append(Violation("PBW-DECK-9", f"{where}: {card.id!r} {name} must give BODY, TECH and MIND, not {sorted(value)}", "DECK_INVALID"))
     if card.card_type == "EQUIPMENT" and card.main_attribute is not None:
         out.append(Violation("PBW-DECK-9", f"{where}: equipment {card.id!r} has no main attribute", "DECK_INVALID"))

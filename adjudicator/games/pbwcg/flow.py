@@ -190,8 +190,7 @@ def cards_drawn(s: State, ev: E.CardsDrawn, ctx: Context) -> State:
     n = draw_needed(s, ev.player)
     if n == 0 or len(ev.cards) != n:
         reject("PBW-ACT-7", f"{ev.player} draws {n} card(s) now, not {len(ev.cards)}")
-    s = draw_cards(s, ev.player, ev.cards)
-    return _after_draw(with_player(s, ev.player, drawn=True))
+    return _after_draw(draw_cards(s, ev.player, ev.cards, drawn=True))
 
 
 # -- T3/T4, T5 ------------------------------------------------------------------------------------
@@ -280,15 +279,16 @@ def main_turn_ended(s: State, ev: E.MainTurnEnded, ctx: Context) -> State:
         return replace(s, main=msgspec.structs.replace(main, step="M5"))
     need_by(ev, c.controller)
     late = s.options.local_A_delayed_recovery
-    statuses = []
-    for st in c.statuses:
-        if st.remaining is not None and not (late and st.applied_turn == s.turn):
-            if st.remaining <= 1:
-                s = note(s, f"{st.name} on {c.card} ends")
-                continue
-            st = msgspec.structs.replace(st, remaining=st.remaining - 1)
-        statuses.append(st)
-    s = with_char(s, c.card, statuses=tuple(statuses))
+    if any(st.remaining is not None for st in c.statuses):  # else the character stays as it is
+        statuses = []
+        for st in c.statuses:
+            if st.remaining is not None and not (late and st.applied_turn == s.turn):
+                if st.remaining <= 1:
+                    s = note(s, f"{st.name} on {c.card} ends")
+                    continue
+                st = msgspec.structs.replace(st, remaining=st.remaining - 1)
+            statuses.append(st)
+        s = with_char(s, c.card, statuses=tuple(statuses))
     for b in c.bs:
         if not (late and b.applied_turn == s.turn):
             s = add_obligation(s, "REC", c.card, b.name, ctx.seq)

@@ -35,14 +35,17 @@ def _without(zone: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 def take_card(s: State, card: str) -> State:
     """The state with ``card`` taken out of whatever zone holds it (PBW-STATE-3). Only the zones
-    that held it are replaced; the others are shared with ``s``."""
+    that held it are replaced; the others (the characters tuple too, when no equipment held it)
+    are shared with ``s``."""
     players = []
     for p in s.players:
         changes = {name: _without(getattr(p, name), card) for name in _CARD_ZONES if card in getattr(p, name)}
         if any(x is not None and x.card == card for x in p.set_zone):
             changes["set_zone"] = tuple(None if (x is not None and x.card == card) else x for x in p.set_zone)
         players.append(msgspec.structs.replace(p, **changes) if changes else p)
-    chars = tuple(msgspec.structs.replace(c, equipment=_without(c.equipment, card)) if card in c.equipment else c for c in s.characters)
+    chars = s.characters
+    if any(card in c.equipment for c in chars):
+        chars = tuple(msgspec.structs.replace(c, equipment=_without(c.equipment, card)) if card in c.equipment else c for c in chars)
     fs = None if s.field_state is not None and s.field_state.card == card else s.field_state
     return msgspec.structs.replace(s, players=tuple(players), characters=chars, field_state=fs)
 
@@ -191,11 +194,15 @@ def _wp(s: State, op: E.WpChange, env: Env) -> State:
     return with_char(s, c.card, wp=min(c.wp_max, c.wp + op.delta))
 
 
-def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-ACT-7") -> State:
+def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-ACT-7", **changes) -> State:
+    """``cards`` from the player's deck to their hand (``changes``: more of the player's fields
+    that change with it)."""
     _cards_of(s, player, cards, "deck", rule)
-    p = s.player(player)
-    drawn = set(cards)
-    return with_player(s, player, deck=tuple([c for c in p.deck if c not in drawn]), hand=p.hand + cards)
+    deck = s.player(player).deck
+    for c in cards:  # each is in the deck once (checked above): cut it out where it is
+        i = deck.index(c)
+        deck = deck[:i] + deck[i + 1:]
+    return with_player(s, player, deck=deck, hand=s.player(player).hand + cards, **changes)
 
 
 def _draw(s: State, op: E.Draw, env: Env) -> State:
@@ -332,7 +339,8 @@ class _Due(NamedTuple):
     """Which state-based checks have anything to do, from one pass over the characters."""
 
     incapacitated: bool  # (1)
-    lone_pc: bool  # (3): a player with exactly one PC
+    orphaned: bool  # (2): a summon support whose master is not on a field
+    lone: tuple[Character, ...]  # (3): the PC of each player with exactly one PC
     over_cap: bool  # (4)
     equipped: bool  # (5): a character with two or more items (one item is never over a limit)
 
@@ -348,7 +356,8 @@ def _due(characters: tuple[Character, ...]) -> _Due:
     if last is not None and last[0] is characters:
         return last[1]
     incapacitated = over_cap = equipped = False
-    pcs: dict[str, int] = {}
+    pcs: dict[str, list[Character]] = {}
+    masters: list[str] = []
     for c in characters:
         if c.endurance <= 0:
             incapacitated = True
@@ -357,33 +366,38 @@ def _due(characters: tuple[Character, ...]) -> _Due:
         if len(c.equipment) > 1:
             equipped = True
         if c.kind == "PC":
-            pcs[c.controller] = pcs.get(c.controller, 0) + 1
-    due = _Due(incapacitated, 1 in pcs.values(), over_cap, equipped)
+            pcs.setdefault(c.controller, []).append(c)
+        elif c.master is not None:
+            masters.append(c.master)
+    orphaned = bool(masters) and not set(masters) <= {c.card for c in characters}
+    lone = tuple(m[0] for m in pcs.values() if len(m) == 1)
+    due = _Due(incapacitated, orphaned, lone, over_cap, equipped)
     _last_due = (characters, due)
     return due
 
 
-def state_checks(s: State, seq: int, active: str | None) -> State:
+def state_checks(s: State, seq: int, active: Callable[[], str | None]) -> State:
     """PBW-LIM-20 in its order, after every event. Nearly every event leaves the characters as
-    they were: a check runs only when ``_due`` found something for it."""
+    they were: a check runs only when ``_due`` found something for it. ``active`` gives the
+    active player (PBW-RUL-3) when (6) needs it."""
     chars = s.characters
     due = _due(chars)
     if due.incapacitated:  # (1)
         for c in s.characters:
             if c.endurance <= 0:
                 s = leave_field(s, c.card, "is incapacitated and leaves the field (PBW-LIM-10)")
-    if s.options.support_vanishes_with_master:  # (2)
+    if s.options.support_vanishes_with_master and (due.orphaned or s.characters is not chars):  # (2)
         for c in s.characters:
             if c.kind == "SUPPORT" and c.master is not None and s.char(c.master) is None:
                 s = leave_field(s, c.card, f"vanishes: its master {c.master} left (PBW-LIM-11)")
     if s.characters is not chars:  # characters left the field
         due = _due(s.characters)
-    if due.lone_pc:  # (3) forced move (PBW-LIM-22): it changes a slot, nothing (4) and (5) read
+    if due.lone:  # (3) forced move (PBW-LIM-22): it changes a slot, nothing (4) and (5) read
         for p in s.names():
-            pcs = s.field(p, "PC")
-            if len(pcs) == 1 and pcs[0].slot is not None and V.is_back(s, p, pcs[0].slot):
-                to = V.front_of(s, p, pcs[0].slot)
-                s = note(with_char(s, pcs[0].card, slot=to), f"{pcs[0].card} is alone in the back row: moved to slot {to} (PBW-LIM-22)")
+            for pc in due.lone:
+                if pc.controller == p and pc.slot is not None and V.is_back(s, p, pc.slot):
+                    to = V.front_of(s, p, pc.slot)
+                    s = note(with_char(s, pc.card, slot=to), f"{pc.card} is alone in the back row: moved to slot {to} (PBW-LIM-22)")
     if due.over_cap:  # (4): it changes endurance and WP, nothing (5) reads
         for c in s.characters:
             if c.endurance > c.endurance_max or c.wp > c.wp_max:
@@ -397,17 +411,20 @@ def state_checks(s: State, seq: int, active: str | None) -> State:
     return decide(s, seq, active)
 
 
-def decide(s: State, seq: int, active: str | None) -> State:
+def decide(s: State, seq: int, active: Callable[[], str | None]) -> State:
     """(6) PBW-OVR-3, PBW-OVR-6, PBW-RUL-3: HP <= 0 decides the battle."""
-    if s.result is not None or not s.battle_started or all(p.hp > 0 for p in s.players):
+    if s.result is not None or not s.battle_started:
+        return s
+    for p in s.players:
+        if p.hp <= 0:
+            break
+    else:  # every HP above 0: nearly every event
         return s
     down = [p.name for p in s.players if p.hp <= 0]
-    if not down:
-        return s
     if len(down) == 1:
         result = Result(status="won", winner=s.opponent(down[0]), reason="hp_zero", seq=seq)
-    elif s.options.simultaneous_defeat == "active_player_wins" and active is not None:
-        result = Result(status="won", winner=active, reason="both_hp_zero", seq=seq)
+    elif s.options.simultaneous_defeat == "active_player_wins" and (winner := active()) is not None:
+        result = Result(status="won", winner=winner, reason="both_hp_zero", seq=seq)
     else:
         result = Result(status="drawn", winner=None, reason="both_hp_zero", seq=seq)
     return msgspec.structs.replace(s, result=result)

@@ -78,18 +78,14 @@ def active_player(s: State) -> str | None:
     return None
 
 
-def _close_trig(s: State, event: Action, seq: int) -> State:
-    """PBW-COR-2: the first event of a main turn that is not a bs_effect closes its TRIG duties."""
-    if s.main is None or s.main.step != "M1" or isinstance(event, E.BsEffect):
-        return s
-    return F.close_open(s, "TRIG", seq)
-
-
 def step(s: State, event: Action, ctx: Context) -> State:
-    if isinstance(event, E.PbwCorrect):
-        return C.gate_correct(s, event, ctx)
-    if isinstance(event, E.PbwRewind):
-        return C.gate_rewind(s, event, ctx)
+    handler = HANDLERS.get(type(event))
+    if handler is None:
+        if isinstance(event, E.PbwCorrect):
+            return C.gate_correct(s, event, ctx)
+        if isinstance(event, E.PbwRewind):
+            return C.gate_rewind(s, event, ctx)
+    before = s
     if s.notes:
         s = msgspec.structs.replace(s, notes=())
     if s.result is not None and not isinstance(event, E.ResultConfirmed):
@@ -98,14 +94,14 @@ def step(s: State, event: Action, ctx: Context) -> State:
     if s.pending_choice is not None and not isinstance(event, DURING_CHOICE):
         pc = s.pending_choice
         reject("PBW-ACT-28", f"{pc.player} must first choose the {pc.part} item of {pc.subject} to discard (choice_made)", "CHOICE_PENDING")
-    handler = HANDLERS.get(type(event))
     if handler is None:
         reject("PBW-ACT-1", f"{type(event).__name__} cannot be entered here")
-    s = _close_trig(s, event, ctx.seq)
-    active = active_player(s)
+    main = s.main
+    if main is not None and main.step == "M1" and not isinstance(event, E.BsEffect):
+        s = F.close_open(s, "TRIG", ctx.seq)  # PBW-COR-2: the first other event of a main turn closes its TRIG duties
     s = handler(s, event, ctx)
-    if s.battle_started:
-        s = state_checks(s, ctx.seq, active)
+    if s.battle_started:  # the active player (PBW-RUL-3) is the one before the event: asked only when both HP are down
+        s = state_checks(s, ctx.seq, lambda: active_player(before))
     if s.result is not None:
-        s = msgspec.structs.replace(s, step="OVER")
+        return msgspec.structs.replace(s, step="OVER", last_seq=ctx.seq)
     return msgspec.structs.replace(s, last_seq=ctx.seq)

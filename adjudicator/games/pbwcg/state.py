@@ -153,7 +153,7 @@ class State(_S):
         raise KeyError(name)
 
     def names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.players)
+        return tuple([p.name for p in self.players])
 
     def char(self, card: str) -> Character | None:
         for c in self.characters:
@@ -175,15 +175,19 @@ class State(_S):
 
 
 def with_player(s: State, name: str, **changes) -> State:
-    return msgspec.structs.replace(
-        s, players=tuple(msgspec.structs.replace(p, **changes) if p.name == name else p for p in s.players)
-    )
+    players = s.players
+    for i, p in enumerate(players):
+        if p.name == name:
+            return msgspec.structs.replace(s, players=players[:i] + (msgspec.structs.replace(p, **changes),) + players[i + 1:])
+    return s
 
 
 def with_char(s: State, card: str, **changes) -> State:
-    return msgspec.structs.replace(
-        s, characters=tuple(msgspec.structs.replace(c, **changes) if c.card == card else c for c in s.characters)
-    )
+    chars = s.characters
+    for i, c in enumerate(chars):
+        if c.card == card:
+            return msgspec.structs.replace(s, characters=chars[:i] + (msgspec.structs.replace(c, **changes),) + chars[i + 1:])
+    return s
 
 
 def without_char(s: State, card: str) -> State:

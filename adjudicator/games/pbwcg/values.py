@@ -86,6 +86,8 @@ def overweight(s: State, c: Character) -> int:
 
 def speed(s: State, c: Character) -> int:
     """PBW-RES-3: TECH + status speed mods - overweight (+ weapon TECH under PBW-RUL-16)."""
+    if not c.statuses and not c.equipment and (s.cards[c.card].sp or 0) >= 0:  # most characters: the printed TECH
+        return (s.cards[c.card].stats or {}).get("TECH", 0)
     value = base_stat(s, c, "TECH") + sum(st.mods.speed for st in c.statuses) - overweight(s, c)
     if s.options.speed_includes_weapon_tech:
         value += weapon_mod(s, c, "TECH")
@@ -100,7 +102,7 @@ def superior(s: State, a: str | None, b: str | None) -> bool:
     """PBW-RES-2: is attribute ``a`` superior to ``b``? NONE is neither."""
     if a in (None, "NONE") or b in (None, "NONE"):
         return False
-    return (a, b) in {tuple(p) for p in s.options.superiority}
+    return any(x == a and y == b for x, y in s.options.superiority)
 
 
 def endurance_damage(s: State, d: int, attack_attr: str | None, target_attr: str) -> int:
