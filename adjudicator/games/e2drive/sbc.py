@@ -150,7 +150,9 @@ def settle(state: State, g: GameState) -> State:
     for _ in range(8):
         before = g
         g = damage.destruction_check(g, options)
-        g = forced_revivals(g)
+        p1, p2 = g.players
+        if not (has_alive(p1) and has_alive(p2)):  # else no forced revival is due
+            g = forced_revivals(g)
         if before is g:  # both return their input itself when nothing is due (a change always adds a note)
             break
     if any_lost(g):

@@ -226,6 +226,7 @@ _SLOTS_OF = {seat: tuple(f"{seat}.{s}" for s in SLOTS) for seat in SEATS}
 ALL_SLOTS = _SLOTS_OF["P1"] + _SLOTS_OF["P2"]
 #: the eight pool references (six slots, two masters), parsed once: ref -> (seat, slot index or None)
 _POOL_OF: dict[str, tuple[str, int | None]] = {**_SLOT_OF, "P1.M": ("P1", None), "P2.M": ("P2", None)}
+_POOL_AT = {ref: (seat_index(seat), i) for ref, (seat, i) in _POOL_OF.items()}
 
 
 def parse_slot(ref: str, path: str = "$") -> tuple[str, int]:
@@ -267,10 +268,16 @@ def servant(g: GameState, ref: str) -> Servant:
 
 
 def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
-    seat, i = parse_slot(ref)
-    p = player(g, seat)
+    at = _SLOT_AT.get(ref)
+    if at is None:
+        seat, i = parse_slot(ref)
+        at = (seat_index(seat), i)
+    s, i = at
+    players = g.players
+    p = players[s]
     svs = p.servants
-    return with_player(g, rep(p, servants=svs[:i] + (sv,) + svs[i + 1:]))
+    p = rep(p, servants=svs[:i] + (sv,) + svs[i + 1:])
+    return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
 
 
 def map_servants(g: GameState, change: Callable[[Servant], Servant]) -> GameState:
@@ -293,17 +300,28 @@ def both_fields(g: GameState) -> zip:
 
 
 def pool(g: GameState, ref: str) -> Pool:
-    seat, i = parse_pool(ref)
-    p = player(g, seat)
-    return p.master if i is None else p.servants[i].pool
+    at = _POOL_AT.get(ref)
+    if at is None:
+        seat, i = parse_pool(ref)
+        at = (seat_index(seat), i)
+    p = g.players[at[0]]
+    return p.master if at[1] is None else p.servants[at[1]].pool
 
 
 def with_pool(g: GameState, ref: str, pl: Pool) -> GameState:
-    seat, i = parse_pool(ref)
+    at = _POOL_AT.get(ref)
+    if at is None:
+        seat, i = parse_pool(ref)
+        at = (seat_index(seat), i)
+    s, i = at
+    players = g.players
+    p = players[s]
     if i is None:
-        return with_player(g, rep(player(g, seat), master=pl))
-    ref_s = f"{seat}.{SLOTS[i]}"
-    return with_servant(g, ref_s, rep(servant(g, ref_s), pool=pl))
+        p = rep(p, master=pl)
+    else:
+        svs = p.servants
+        p = rep(p, servants=svs[:i] + (rep(svs[i], pool=pl),) + svs[i + 1:])
+    return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
 
 
 def alive(g: GameState, seat: str) -> list[str]:
