@@ -123,7 +123,7 @@ def end_overdrives_outside_limited(g: GameState) -> GameState:
 def end_action(g: GameState, ref: str) -> GameState:
     sv = servant(g, ref)
     g = with_servant(g, ref, rep(sv, action="acted"))
-    return note(rep(g, acting=None if g.acting == ref else g.acting), f"{ref}'s action ends")
+    return rep(g, acting=None if g.acting == ref else g.acting, notes=g.notes + (f"{ref}'s action ends",))
 
 
 def finish(state: State, g: GameState) -> State:
@@ -143,10 +143,13 @@ def finish(state: State, g: GameState) -> State:
 
 
 def settle(state: State, g: GameState) -> State:
-    """Run the state-based checks to a fixed point, then the action determination when due."""
+    """Run the state-based checks to a fixed point, then the action determination when due.
+
+    ``state`` is the handler's result, a state made by this step: when the checks change nothing,
+    it is returned itself."""
     options = state.options
     if g.status != "in_progress":
-        return rep(state, game=g)
+        return state if g is state.game else rep(state, game=g)
     for _ in range(8):
         before = g
         g = damage.destruction_check(g, options)
@@ -165,7 +168,7 @@ def settle(state: State, g: GameState) -> State:
         g = rep(g, tie=None)  # an effect changed the candidates: the determination is made afresh (E2D-RUL-46)
     if g.phase == "main" and g.acting is None and g.attack is None and g.tie is None and not g.forced_revival:
         g = order.determine(g, options)
-    return rep(state, game=g)
+    return state if g is state.game else rep(state, game=g)
 
 
 def check_turn_limit(options: Options, g: GameState) -> bool:

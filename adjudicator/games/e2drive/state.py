@@ -324,6 +324,32 @@ def with_pool(g: GameState, ref: str, pl: Pool) -> GameState:
     return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
 
 
+def with_pools(g: GameState, changes: dict[str, Pool]) -> GameState:
+    """Several pools written at once (a payment from a servant and its master): one copy of each
+    player touched and of the game state, whatever the number of pools."""
+    players = list(g.players)
+    touched: dict[int, tuple[Pool | None, list[Servant] | None]] = {}
+    for ref, pl in changes.items():
+        at = _POOL_AT.get(ref)
+        if at is None:
+            seat, i = parse_pool(ref)
+            at = (seat_index(seat), i)
+        s, i = at
+        master, svs = touched.get(s, (None, None))
+        if i is None:
+            master = pl
+        else:
+            if svs is None:
+                svs = list(players[s].servants)
+            svs[i] = rep(svs[i], pool=pl)
+        touched[s] = (master, svs)
+    for s, (master, svs) in touched.items():
+        p = players[s]
+        players[s] = rep(p, master=p.master if master is None else master,
+                         servants=p.servants if svs is None else tuple(svs))
+    return rep(g, players=tuple(players))
+
+
 def alive(g: GameState, seat: str) -> list[str]:
     return [r for r, sv in zip(_SLOTS_OF[seat], player(g, seat).servants) if not sv.destroyed]
 
