@@ -156,14 +156,17 @@ def settle(state: State, g: GameState) -> State:
         p1, p2 = g.players
         if not (has_alive(p1) and has_alive(p2)):  # else no forced revival is due
             g = forced_revivals(g)
+            p1, p2 = g.players
         if before is g:  # both return their input itself when nothing is due (a change always adds a note)
             break
-    if any_lost(g):
+    if p1.lost is not None or p2.lost is not None:
         return finish(state, g)
-    g = drop_broken_attack(g, options)
+    if g.attack is not None:
+        g = drop_broken_attack(g, options)
     if not options.overdrive_effects_survive_limited_exit:
         g = end_overdrives_outside_limited(g)
-    g = slicer_check(g)
+    if g.acting is not None:
+        g = slicer_check(g)
     if g.tie is not None and not set(g.tie.candidates) <= set(order.top_tied(g, options)):
         g = rep(g, tie=None)  # an effect changed the candidates: the determination is made afresh (E2D-RUL-46)
     if g.phase == "main" and g.acting is None and g.attack is None and g.tie is None and not g.forced_revival:

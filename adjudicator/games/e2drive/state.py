@@ -260,11 +260,12 @@ def with_player(g: GameState, p: PlayerState) -> GameState:
 
 
 def servant(g: GameState, ref: str) -> Servant:
-    at = _SLOT_AT.get(ref)
-    if at is None:
+    try:
+        s, i = _SLOT_AT[ref]
+    except KeyError:
         seat, i = parse_slot(ref)
-        at = (seat_index(seat), i)
-    return g.players[at[0]].servants[at[1]]
+        s = seat_index(seat)
+    return g.players[s].servants[i]
 
 
 def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
@@ -300,12 +301,13 @@ def both_fields(g: GameState) -> zip:
 
 
 def pool(g: GameState, ref: str) -> Pool:
-    at = _POOL_AT.get(ref)
-    if at is None:
+    try:
+        s, i = _POOL_AT[ref]
+    except KeyError:
         seat, i = parse_pool(ref)
-        at = (seat_index(seat), i)
-    p = g.players[at[0]]
-    return p.master if at[1] is None else p.servants[at[1]].pool
+        s = seat_index(seat)
+    p = g.players[s]
+    return p.master if i is None else p.servants[i].pool
 
 
 def with_pool(g: GameState, ref: str, pl: Pool) -> GameState:
