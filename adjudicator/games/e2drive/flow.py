@@ -30,7 +30,6 @@ from adjudicator.games.e2drive.state import (
     Stats,
     Statuses,
     note,
-    other,
     parse_slot,
     pool,
     servant,
@@ -128,8 +127,8 @@ def on_select_actor(state: State, ev: SelectActor, ctx) -> State:
 
 def compelled(g: GameState, ref: str, options) -> bool:
     """E2D-LIM-13: an active Blocker overdrive of the opponent and the servant is able to ATK."""
-    opp = other(owner(ref))
-    if not any(servant(g, r).od.blocker > 0 and not servant(g, r).destroyed for r in slots_of(opp)):
+    opp = g.players[1 if owner(ref) == "P1" else 0]
+    if not any(sv.od.blocker > 0 and not sv.destroyed for sv in opp.servants):
         return False
     return able_to_attack(g, ref, options)
 
