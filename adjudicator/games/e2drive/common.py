@@ -47,6 +47,8 @@ def owner(ref: str) -> str:
 def restricted(g: GameState, ref: str, action: str) -> bool:
     """RESTRICT / PERMIT on the same subject and action: the higher rank (lower number) wins;
     equal ranks cancel and the basic rule (allowed) applies (E2D-EFF-5)."""
+    if not g.restrictions:
+        return False
     entries = [r for r in g.restrictions if r.subject == ref and r.action == action]
     if not entries:
         return False

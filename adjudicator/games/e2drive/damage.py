@@ -99,7 +99,14 @@ def destroy(g: GameState, ref: str, options: Options) -> GameState:
 
 def destruction_check(g: GameState, options: Options) -> GameState:
     """Every servant whose damage exceeds its current DUR is destroyed, all at once."""
-    doomed = [r for r, sv in both_fields(g) if not sv.destroyed and sv.damage > stat(sv, "DUR", options)]
+    doomed = []
+    for r, sv in both_fields(g):
+        if sv.destroyed:
+            continue
+        # without modifiers, the current DUR is the printed one, 10 less in heat (E2D-RES-14)
+        dur = stat(sv, "DUR", options) if sv.modifiers else sv.printed.DUR - 10 if sv.status.heat else sv.printed.DUR
+        if sv.damage > dur:
+            doomed.append(r)
     for r in doomed:
         g = destroy(g, r, options)
     return g
@@ -119,8 +126,9 @@ def end_until_targeted(g: GameState, refs: list[str], options: Options, by_seat:
         if sv.destroyed:
             continue
         ended = sv.od.any or any(m.duration == "until_targeted" for m in sv.modifiers)
-        g = with_servant(g, ref, rep(sv, od=Overdrive(),
-                                     modifiers=tuple(m for m in sv.modifiers if m.duration != "until_targeted")))
+        if ended:  # else the servant stays as it is
+            g = with_servant(g, ref, rep(sv, od=Overdrive(),
+                                         modifiers=tuple(m for m in sv.modifiers if m.duration != "until_targeted")))
         if any(lk.by_instance == sv.instance for lk in g.locks):
             g = ether.release_locks_of(g, sv.instance)
             ended = True

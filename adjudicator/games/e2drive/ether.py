@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive.events import Pay
-from adjudicator.games.e2drive.state import GameState, PlayerState, Pool, parse_pool, player, pool, servant, slots_of, with_pool
+from adjudicator.games.e2drive.state import GameState, Pool, parse_pool, player, pool, servant, slots_of, with_pool, with_pools
 from adjudicator.protocol import Malformed, Violation
 
 
@@ -55,10 +55,11 @@ def check_payment(g: GameState, payment: Sequence[Pay], costs: Iterable[int], el
 
 
 def pay(g: GameState, units: dict[str, int]) -> GameState:
+    changes = {}
     for ref, n in units.items():
         pl = pool(g, ref)
-        g = with_pool(g, ref, rep(pl, on=min(pl.size, pl.on + n)))
-    return g
+        changes[ref] = rep(pl, on=min(pl.size, pl.on + n))
+    return with_pools(g, changes) if changes else g
 
 
 def payable(g: GameState, pools: Iterable[str]) -> int:
@@ -118,22 +119,14 @@ def drop_locks_on(g: GameState, ref: str) -> GameState:
     return rep(g, locks=tuple(lk for lk in g.locks if lk.pool != ref))
 
 
-def reset(g: GameState) -> GameState:
-    """Turn end (E2D-TURN-8 step 3): every unit off except held ones."""
-    def all_off(p: PlayerState) -> PlayerState:
-        return rep(p, master=rep(p.master, on=p.master.held),
-                   servants=tuple(rep(sv, pool=rep(sv.pool, on=sv.pool.held)) for sv in p.servants))
-
-    return rep(g, players=tuple(map(all_off, g.players)))
-
-
 def release_upkeep(g: GameState, seat: str) -> GameState:
     """Last turn's upkeep designations are released; their units stay on (E2D-ACT-35)."""
+    changes = {}
     for ref in slots_of(seat) + [f"{seat}.M"]:
         pl = pool(g, ref)
         if pl.held_upkeep:
-            g = with_pool(g, ref, rep(pl, held_upkeep=0))
-    return g
+            changes[ref] = rep(pl, held_upkeep=0)
+    return with_pools(g, changes) if changes else g
 
 
 def off_pool(pl: Pool) -> Pool:

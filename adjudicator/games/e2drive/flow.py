@@ -29,14 +29,12 @@ from adjudicator.games.e2drive.state import (
     State,
     Stats,
     Statuses,
-    map_servants,
     note,
-    other,
     parse_slot,
     pool,
     servant,
     slots_of,
-    with_pool,
+    with_pools,
 )
 
 
@@ -129,8 +127,8 @@ def on_select_actor(state: State, ev: SelectActor, ctx) -> State:
 
 def compelled(g: GameState, ref: str, options) -> bool:
     """E2D-LIM-13: an active Blocker overdrive of the opponent and the servant is able to ATK."""
-    opp = other(owner(ref))
-    if not any(servant(g, r).od.blocker > 0 and not servant(g, r).destroyed for r in slots_of(opp)):
+    opp = g.players[1 if owner(ref) == "P1" else 0]
+    if not any(sv.od.blocker > 0 and not sv.destroyed for sv in opp.servants):
         return False
     return able_to_attack(g, ref, options)
 
@@ -188,9 +186,12 @@ def on_designate_upkeep(state: State, ev: DesignateUpkeep, ctx) -> State:
         if short:
             reject("E2D-ACT-35", f"every unheld on unit must be designated first ({short[0]} has {unheld_on(g, short[0])})",
                    "UPKEEP")
+    changes = {}
     for ref, n in units.items():
         pl = pool(g, ref)
-        g = with_pool(g, ref, rep(pl, held_upkeep=n, on=max(pl.on, pl.held_lock + pl.held_invisible + n)))
+        changes[ref] = rep(pl, held_upkeep=n, on=max(pl.on, pl.held_lock + pl.held_invisible + n))
+    if changes:
+        g = with_pools(g, changes)
     g = note(g, f"{seat} designates {due} upkeep unit(s)")
     return rep(state, game=rep(g, upkeep=tuple(s for s in g.upkeep if s != seat), upkeep_done=g.upkeep_done + (seat,)))
 
@@ -221,9 +222,7 @@ def on_end_turn(state: State, ev: EndTurn, ctx) -> State:
     g = state.game
     if g.phase != "end":
         reject("E2D-ACT-37", "the main phase is not over: servants are still to act", "MAIN_PHASE")
-    g = expire_end_of_turn(g)
-    g = ether.reset(g)
-    g = map_servants(g, lambda sv: rep(sv, action="unacted", atk_count=0, atk_paid=False))
+    g = turn_end_sweep(g)
     g = note(rep(g, phase="draw", upkeep_done=()), f"turn {g.turn} ends: ether reset, every servant unacted")
     if state.options.turn_limit is not None and g.turn >= state.options.turn_limit:
         g = rep(g, status="in_progress")
@@ -231,14 +230,23 @@ def on_end_turn(state: State, ev: EndTurn, ctx) -> State:
     return rep(state, game=g)
 
 
-def expire_end_of_turn(g: GameState) -> GameState:
-    def expire(sv: Servant) -> Servant:
-        if not any(m.duration == "end_of_turn" for m in sv.modifiers):
-            return sv
-        return rep(sv, modifiers=tuple(m for m in sv.modifiers if m.duration != "end_of_turn"))
+def turn_end_sweep(g: GameState) -> GameState:
+    """E2D-TURN-8 in one copy of each servant: the end-of-turn modifiers, restrictions and cost
+    changes expire, every ether unit goes off except the held ones, every servant is unacted."""
+    def sweep(sv: Servant) -> Servant:
+        mods = sv.modifiers
+        if mods and any(m.duration == "end_of_turn" for m in mods):
+            mods = tuple(m for m in mods if m.duration != "end_of_turn")
+        pl = sv.pool
+        return rep(sv, modifiers=mods, pool=pl if pl.on == pl.held else rep(pl, on=pl.held),
+                   action="unacted", atk_count=0, atk_paid=False)
 
-    g = map_servants(g, expire)
-    return rep(g, restrictions=tuple(r for r in g.restrictions if r.duration != "end_of_turn"),
+    def all_off(p: PlayerState) -> PlayerState:
+        m = p.master
+        return rep(p, master=m if m.on == m.held else rep(m, on=m.held), servants=tuple(map(sweep, p.servants)))
+
+    return rep(g, players=tuple(map(all_off, g.players)),
+               restrictions=tuple(r for r in g.restrictions if r.duration != "end_of_turn"),
                costs=tuple(c for c in g.costs if c.duration != "end_of_turn"))
 
 

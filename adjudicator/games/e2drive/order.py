@@ -41,7 +41,7 @@ def become_acting(g: GameState, ref: str) -> GameState:
     sv = servant(g, ref)
     g = with_servant(g, ref, rep(sv, action="acting", atk_count=0, atk_paid=False))
     who = ref if sv.face_down else f"{ref} ({sv.name})"  # a face-down card is not named (E2D-HID-1)
-    return note(rep(g, acting=ref, tie=None), f"{who} acts")
+    return rep(g, acting=ref, tie=None, notes=g.notes + (f"{who} acts",))
 
 
 def upkeep_due(g: GameState, seat: str) -> int:

@@ -45,8 +45,12 @@ def pending_text(g: GameState) -> str:
     return f"the upkeep designation of {', '.join(g.upkeep)}"
 
 
+#: the events the gate lets through whatever the game's status
+UNGATED = (E.GameStarted,) + ALWAYS
+
+
 def gate(state: State, ev: Action) -> None:
-    if isinstance(ev, (E.GameStarted,) + ALWAYS):
+    if isinstance(ev, UNGATED):
         return
     g = state.game
     name = type(ev).__struct_config__.tag  # type: ignore[attr-defined]

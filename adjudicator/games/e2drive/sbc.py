@@ -123,7 +123,7 @@ def end_overdrives_outside_limited(g: GameState) -> GameState:
 def end_action(g: GameState, ref: str) -> GameState:
     sv = servant(g, ref)
     g = with_servant(g, ref, rep(sv, action="acted"))
-    return note(rep(g, acting=None if g.acting == ref else g.acting), f"{ref}'s action ends")
+    return rep(g, acting=None if g.acting == ref else g.acting, notes=g.notes + (f"{ref}'s action ends",))
 
 
 def finish(state: State, g: GameState) -> State:
@@ -143,27 +143,35 @@ def finish(state: State, g: GameState) -> State:
 
 
 def settle(state: State, g: GameState) -> State:
-    """Run the state-based checks to a fixed point, then the action determination when due."""
+    """Run the state-based checks to a fixed point, then the action determination when due.
+
+    ``state`` is the handler's result, a state made by this step: when the checks change nothing,
+    it is returned itself."""
     options = state.options
     if g.status != "in_progress":
-        return rep(state, game=g)
+        return state if g is state.game else rep(state, game=g)
     for _ in range(8):
         before = g
         g = damage.destruction_check(g, options)
-        g = forced_revivals(g)
+        p1, p2 = g.players
+        if not (has_alive(p1) and has_alive(p2)):  # else no forced revival is due
+            g = forced_revivals(g)
+            p1, p2 = g.players
         if before is g:  # both return their input itself when nothing is due (a change always adds a note)
             break
-    if any_lost(g):
+    if p1.lost is not None or p2.lost is not None:
         return finish(state, g)
-    g = drop_broken_attack(g, options)
+    if g.attack is not None:
+        g = drop_broken_attack(g, options)
     if not options.overdrive_effects_survive_limited_exit:
         g = end_overdrives_outside_limited(g)
-    g = slicer_check(g)
+    if g.acting is not None:
+        g = slicer_check(g)
     if g.tie is not None and not set(g.tie.candidates) <= set(order.top_tied(g, options)):
         g = rep(g, tie=None)  # an effect changed the candidates: the determination is made afresh (E2D-RUL-46)
     if g.phase == "main" and g.acting is None and g.attack is None and g.tie is None and not g.forced_revival:
         g = order.determine(g, options)
-    return rep(state, game=g)
+    return state if g is state.game else rep(state, game=g)
 
 
 def check_turn_limit(options: Options, g: GameState) -> bool:

@@ -226,6 +226,7 @@ _SLOTS_OF = {seat: tuple(f"{seat}.{s}" for s in SLOTS) for seat in SEATS}
 ALL_SLOTS = _SLOTS_OF["P1"] + _SLOTS_OF["P2"]
 #: the eight pool references (six slots, two masters), parsed once: ref -> (seat, slot index or None)
 _POOL_OF: dict[str, tuple[str, int | None]] = {**_SLOT_OF, "P1.M": ("P1", None), "P2.M": ("P2", None)}
+_POOL_AT = {ref: (seat_index(seat), i) for ref, (seat, i) in _POOL_OF.items()}
 
 
 def parse_slot(ref: str, path: str = "$") -> tuple[str, int]:
@@ -259,18 +260,25 @@ def with_player(g: GameState, p: PlayerState) -> GameState:
 
 
 def servant(g: GameState, ref: str) -> Servant:
+    try:
+        s, i = _SLOT_AT[ref]
+    except KeyError:
+        seat, i = parse_slot(ref)
+        s = seat_index(seat)
+    return g.players[s].servants[i]
+
+
+def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
     at = _SLOT_AT.get(ref)
     if at is None:
         seat, i = parse_slot(ref)
         at = (seat_index(seat), i)
-    return g.players[at[0]].servants[at[1]]
-
-
-def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
-    seat, i = parse_slot(ref)
-    p = player(g, seat)
+    s, i = at
+    players = g.players
+    p = players[s]
     svs = p.servants
-    return with_player(g, rep(p, servants=svs[:i] + (sv,) + svs[i + 1:]))
+    p = rep(p, servants=svs[:i] + (sv,) + svs[i + 1:])
+    return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
 
 
 def map_servants(g: GameState, change: Callable[[Servant], Servant]) -> GameState:
@@ -293,17 +301,55 @@ def both_fields(g: GameState) -> zip:
 
 
 def pool(g: GameState, ref: str) -> Pool:
-    seat, i = parse_pool(ref)
-    p = player(g, seat)
+    try:
+        s, i = _POOL_AT[ref]
+    except KeyError:
+        seat, i = parse_pool(ref)
+        s = seat_index(seat)
+    p = g.players[s]
     return p.master if i is None else p.servants[i].pool
 
 
 def with_pool(g: GameState, ref: str, pl: Pool) -> GameState:
-    seat, i = parse_pool(ref)
+    at = _POOL_AT.get(ref)
+    if at is None:
+        seat, i = parse_pool(ref)
+        at = (seat_index(seat), i)
+    s, i = at
+    players = g.players
+    p = players[s]
     if i is None:
-        return with_player(g, rep(player(g, seat), master=pl))
-    ref_s = f"{seat}.{SLOTS[i]}"
-    return with_servant(g, ref_s, rep(servant(g, ref_s), pool=pl))
+        p = rep(p, master=pl)
+    else:
+        svs = p.servants
+        p = rep(p, servants=svs[:i] + (rep(svs[i], pool=pl),) + svs[i + 1:])
+    return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
+
+
+def with_pools(g: GameState, changes: dict[str, Pool]) -> GameState:
+    """Several pools written at once (a payment from a servant and its master): one copy of each
+    player touched and of the game state, whatever the number of pools."""
+    players = list(g.players)
+    touched: dict[int, tuple[Pool | None, list[Servant] | None]] = {}
+    for ref, pl in changes.items():
+        at = _POOL_AT.get(ref)
+        if at is None:
+            seat, i = parse_pool(ref)
+            at = (seat_index(seat), i)
+        s, i = at
+        master, svs = touched.get(s, (None, None))
+        if i is None:
+            master = pl
+        else:
+            if svs is None:
+                svs = list(players[s].servants)
+            svs[i] = rep(svs[i], pool=pl)
+        touched[s] = (master, svs)
+    for s, (master, svs) in touched.items():
+        p = players[s]
+        players[s] = rep(p, master=p.master if master is None else master,
+                         servants=p.servants if svs is None else tuple(svs))
+    return rep(g, players=tuple(players))
 
 
 def alive(g: GameState, seat: str) -> list[str]:

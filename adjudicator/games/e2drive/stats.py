@@ -58,4 +58,6 @@ def stats(sv: Servant, options: Options) -> dict[str, int]:
 
 def extra_allowance(sv: Servant) -> int:
     """X: how many ATKs beyond the first an action of this servant may make (E2D-ACT-29, op 14)."""
+    if not sv.modifiers:
+        return sv.od.slicer_extra
     return sv.od.slicer_extra + sum(m.value for m in sv.modifiers if m.stat == "EXTRA")
