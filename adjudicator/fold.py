@@ -61,6 +61,8 @@ RULE_CORRECT_TARGET = "ADJ-COR-1"
 
 _NOW = object()  # _step's default: a rewind made now, from the state at the end of the line
 
+_CALLS = (judging.Note, judging.Penalty)
+
 #: Event types a correction may not insert: they shape the history rather than the game.
 _NOT_INSERTABLE = (MatchStarted, Rewind, Correct, judging.Note, judging.Penalty)
 
@@ -444,7 +446,7 @@ class Fold:
             return
         if not e.inserted and self.history.kept.get(e.seq) is e.state:
             del self.history.kept[e.seq]
-        line.entries[i] = e._replace(state=GONE)
+        line.entries[i] = Entry(e.seq, e.event, GONE, e.inserted)
 
     def _keep_as_was(self, line: _Line, lo: int) -> None:
         """Keep, for ``state_at``, the states of entries ``lo`` on of ``line`` (about to leave the
@@ -474,6 +476,8 @@ class Fold:
             self._cur.push(entry)
             if len(self.entries) > 1:
                 self._give_up(self._cur, len(self.entries) - 2)
+            else:  # match_started
+                self._players = event.players  # type: ignore[attr-defined]
         elif line is not None:
             old = self._cur
             # where the line changes: after a rewind's target, or from a correction's insertion point
@@ -487,8 +491,6 @@ class Fold:
                 self.branches.append(branch)
         elif isinstance(event, judging.Penalty):  # a judge's call: in the log, outside the game's history
             self.penalties.append((seq, event))
-        if isinstance(event, MatchStarted):
-            self._players = event.players  # type: ignore[attr-defined]
         state = self.entries[-1].state
         self.history.kept[seq] = state
         return state
@@ -513,8 +515,8 @@ class Fold:
             raise Malformed(f"a match begins with match_started, not {event_type(event)!r}", "$.type")
         if self._base and isinstance(event, (Rewind, Correct)):
             raise NeedsHistory(f"a {event_type(event)} is checked against the events before the snapshot")
-        if judging.check(event, self.players, self.head, self.decided()):
-            return None, None, None
+        if (self.penalties or isinstance(event, _CALLS)) and judging.check(event, self.players, self.head, self.decided()):
+            return None, None, None  # a judge's call (with no penalty yet, nothing else is checked there)
         line = self._line()
         ctx = self._context(line, seq, len(self.log))
         if isinstance(event, Correct):
@@ -543,7 +545,9 @@ class Fold:
 
         ``made_from`` is the state a replayed rewind was made from, for ``after_rewind``."""
         game = self.game
-        current = self._resolve(line, len(line.entries) - 1)
+        current = line.entries[-1].state
+        if current is GONE:
+            current = self._resolve(line, len(line.entries) - 1)
         if isinstance(event, Rewind):
             idx = line.pos.get(event.to_seq)
             if idx is not None and event.to_seq >= seq:

@@ -7,11 +7,9 @@ This is the one place where the pure reducers meet a store and a clock. The cloc
 from __future__ import annotations
 
 import datetime as _dt
-import gc
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -561,27 +559,7 @@ def fold_stored(events: Sequence[StoredEvent], progress: Progress | None = None)
     return Match(match_id, game, fold, list(events))
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while a log is folded. A fold allocates a few tracked
-    objects an event (entries, contexts, the parts of a state an event changes) and keeps nearly
-    all of them, so the collections it triggers find almost nothing to free and cost 7 to 22 % of
-    a replay (bench/run.py). It is enabled again after, if it was before."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def _fold_into(fold: Fold, events: Sequence[StoredEvent], progress: Progress | None = None) -> None:
-    with collector_paused():
-        _fold_each(fold, events, progress)
-
-
-def _fold_each(fold: Fold, events: Sequence[StoredEvent], progress: Progress | None) -> None:
     for ev in events:
         try:
             fold.advance(fold.decode(ev), ev.seq)
@@ -620,11 +598,6 @@ def _adjudicate(parsed, match_id: str, clock, progress: Progress | None = None) 
     """Adjudicate parsed lines as a table session: a rejected line changes nothing and the
     next line goes on from the same state. Sealed lines (with ``hash``) are verified first, and
     a sealed line that does not decode or adjudicate is an integrity failure."""
-    with collector_paused():
-        return _adjudicate_lines(parsed, match_id, clock, progress)
-
-
-def _adjudicate_lines(parsed, match_id: str, clock, progress: Progress | None) -> tuple[CheckReport, list[StoredEvent]]:
     sealed = "hash" in parsed[0][1]
     if sealed:
         match_id, stored_lines = _verify_sealed(parsed, match_id)
