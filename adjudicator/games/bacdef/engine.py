@@ -10,9 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import msgspec
+
 from adjudicator.games.bacdef.damage import damage, packet
 from adjudicator.games.bacdef.effects import apply_op
-from adjudicator.games.bacdef.state import Await, Card, State, TurnState, find_instance, in_turn, instances_of, orders_missing, resolves_with_effect, special_used
+from adjudicator.games.bacdef.state import (
+    Await,
+    Card,
+    State,
+    TurnState,
+    find_instance,
+    in_turn,
+    instances_of,
+    orders_missing,
+    pop,
+    push,
+    replace_in,
+    resolves_with_effect,
+    set_instance,
+    special_used,
+)
 from adjudicator.games.bacdef.zones import change_card, f_decision, hand_sorted, note
 from adjudicator.protocol import JUDGE
 
@@ -50,9 +67,12 @@ class Engine:
         if f.kind == "f_decision":
             t.awaiting = Await(kind="f_decision", player=f.controller, ref=f.card_id)
         elif not f.ops:
-            t.work.pop()
+            pop(t)
         else:
-            apply_op(self.s, f.ops.pop(0), f, strict=f.source == self.strict)
+            # the frame is frozen: the one with the rest of its ops replaces it before its first op runs
+            op, f = f.ops[0], msgspec.structs.replace(f, ops=f.ops[1:])
+            t.work = (*t.work[:-1], f)
+            apply_op(self.s, op, f, strict=f.source == self.strict)
 
 
 # -- the steps ------------------------------------------------------------------------------------
@@ -94,11 +114,11 @@ def _resolution(s: State) -> bool:
             return False
         elif inst.kind == "knock":
             t.queue = t.queue[1:]
-            inst.status = "resolved"
+            set_instance(t, inst, status="resolved")
             packet(s, inst.controller, inst.id, t.defender, 1, "knock")
         else:
             t.queue = t.queue[1:]
-            inst.status = "resolved"
+            set_instance(t, inst, status="resolved")
             note(s, f"auto: {inst.id} resolves with no effect")
     t.step = "damage"
     return True
@@ -110,22 +130,22 @@ def _damage(s: State) -> bool:
     order = [p for p in t.packets if p.source_side == "defender"] + [p for p in t.packets if p.source_side == "attacker"]
     for p in order:
         if not p.applied:
-            p.applied = True
-            p.nullified = damage(s, p.target, p.amount, p.kind, p.id)  # recorded (BAC-RES-10)
+            nullified = damage(s, p.target, p.amount, p.kind, p.id)  # recorded (BAC-RES-10)
+            t.packets = replace_in(t.packets, p, applied=True, nullified=nullified)
             return True
     t.step = "fall"
     queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
     t.fall_queue = ()
     for cid in reversed(queued):
-        t.work.append(f_decision(s.set.cards[cid]))
+        push(t, f_decision(s.set.cards[cid]))
     return True
 
 
 def _fall(s: State) -> bool:
     t = s.set.turn
     t.step = "remaining"
-    t.work.extend(reversed(t.deferred))
-    t.deferred = []
+    t.work = (*t.work, *reversed(t.deferred))
+    t.deferred = ()
     return True
 
 
@@ -163,7 +183,7 @@ def drop_phase(s: State) -> None:
     first = t.defender if s.options.drop_phase_f_order == "defender_first" else t.attacker
     triggered.sort(key=lambda c: 0 if c.owner == first else 1)
     for c in reversed(triggered):
-        t.work.append(f_decision(c))
+        push(t, f_decision(c))
 
 
 def end_phase_returns(s: State) -> None:

@@ -51,7 +51,10 @@ from adjudicator.games.bacdef.state import (
     losing,
     orders_missing,
     other,
+    pop,
+    push,
     resolves_with_effect,
+    set_instance,
     special_used,
     without,
 )
@@ -107,7 +110,7 @@ def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
     for n, cid in enumerate(ids, 1):
         change_card(s, s.set.cards[cid], zone="guard", slot=n)
         ps.hand = without(ps.hand, cid)
-        ps.guards.append(Slot(card_id=cid, state="U"))
+        ps.guards = (*ps.guards, Slot(card_id=cid, state="U"))
     if all(s.set.players[p].guards for p in s.players):
         s.set.stage = "first_player"
 
@@ -172,7 +175,7 @@ def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
     check_replay(s, ev, ctx, "declare")
     change_card(s, s.set.cards[cid], orientation="sideways", knocked=True)
     iid = f"I{len(t.instances) + 1}"
-    t.instances.append(Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None))
+    t.instances = (*t.instances, Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None))
     t.declared[ev.player] = True
     note(s, f"auto: knock instance {iid}")
     close_step(s, t, ev.player)
@@ -223,7 +226,7 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     c = change_card(s, c, zone="field", face="up", orientation="upright", skill_used=True)
     iid = f"I{len(t.instances) + 1}"
     side = "attacker" if ev.player == t.attacker else "defender"
-    t.instances.append(Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of))
+    t.instances = (*t.instances, Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of))
     if c.letter in SPECIALS and entry.battle_effect:
         mark_special(s, ev.player, c.letter)
     t.extra_allowance[ev.player] = t.extra_allowance.get(ev.player, 0) + entry.extra_deploys
@@ -316,11 +319,11 @@ def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
         raise reject("BAC-RES-4", "E_NOT_HEAD", f"{ev.instance_id} is not next to resolve; the head of the queue is {head}")
     if not inst.converted and not resolves_with_effect(s, inst):
         raise reject("BAC-RES-5", "E_AUTO_INSTANCE", f"{inst.id} resolves automatically")
-    inst.status = "resolved"
+    set_instance(t, inst, status="resolved")
     t.queue = t.queue[1:]
     t.awaiting = None
     validate_ops(s, ev.ops, "resolution", inst.controller)
-    t.work.append(Frame(kind="ops", controller=inst.controller, source=inst.id, ops=list(ev.ops)))
+    push(t, Frame(kind="ops", controller=inst.controller, source=inst.id, ops=tuple(ev.ops)))
     return inst.id
 
 
@@ -369,19 +372,19 @@ def on_activate_fall(s: State, ev: E.ActivateFallSkill, ctx: Context) -> str:
         raise reject("BAC-LIM-3", "E_SPECIAL_USED", f"F was already activated this set; {ev.card_id!r} can only be declined")
     validate_ops(s, ev.ops, "fall", ev.player)
     check_replay(s, ev, ctx, "fall")
-    t.work.pop()
+    pop(t)
     t.awaiting = None
     c = change_card(s, s.set.cards[ev.card_id], face="up")
     mark_special(s, ev.player, "F")
     note(s, f"auto: {ev.player}'s F ({c.id}) activated")
-    t.work.append(Frame(kind="ops", controller=ev.player, source=f"F:{c.id}", ops=list(ev.ops)))
+    push(t, Frame(kind="ops", controller=ev.player, source=f"F:{c.id}", ops=tuple(ev.ops)))
     return f"F:{c.id}"
 
 
 def on_decline_fall(s: State, ev: E.DeclineFallSkill, ctx: Context) -> None:
     t = f_decision_check(s, ev, "BAC-ACT-16", "decline_fall_skill")
     check_replay(s, ev, ctx, "fall")
-    t.work.pop()
+    pop(t)
     t.awaiting = None
 
 
@@ -403,7 +406,7 @@ def on_end_effect(s: State, ev: E.ApplyEndPhaseEffect, ctx: Context) -> str:
     if controller is None:
         raise reject("BAC-ACT-17", "E_BAD_OP", f"source {ev.source!r} is neither an instance of this turn nor a lasting effect")
     validate_ops(s, ev.ops, "end", controller)
-    t.work.append(Frame(kind="ops", controller=controller, source=f"end:{ev.source}", ops=list(ev.ops)))
+    push(t, Frame(kind="ops", controller=controller, source=f"end:{ev.source}", ops=tuple(ev.ops)))
     return f"end:{ev.source}"
 
 

@@ -7,11 +7,12 @@ shares every immutable part with the state it was made from and copies the rest:
 - shared: what never changes after ``match_started`` (the options, the catalog), what only grows
   by new values (set results, the registered decks), the cards (frozen: a move replaces the card
   in the set's dict, ``zones.change_card``), and every sequence of strings or frozen Structs (a
-  hand, a discard pile, the queues, the notes, the lasting effects: tuples, which an event
-  replaces instead of changing);
-- copied, field by field: the dicts that hold them, the players, the guard slots, the turn and its
-  instances, packets, pending work and shields, which the procedural parts of the rules (damage
-  placed one point at a time, suspended op lists, F chains) change in place, as the chapter reads.
+  hand, a discard pile, the guard slots, the queues, the notes, the lasting effects, the turn's
+  instances, packets, pending work and shields: tuples, which an event replaces instead of
+  changing, ``replace_in``, ``set_guard``, ``push``, ``pop``);
+- copied, field by field: the dicts that hold them, the players, the set and the turn with its
+  dicts (who placed, declared, closed...), which the procedural parts of the rules (damage placed
+  one point at a time, suspended op lists, F chains) change in place, as the chapter reads.
 
 ``tests/bacdef/test_clone.py`` checks that a copy shares nothing mutable with its original;
 bench/bacdef_state.py measures the copy.
@@ -58,7 +59,7 @@ class Card(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     knocked: bool = False
 
 
-class Slot(msgspec.Struct, kw_only=True, gc=False):
+class Slot(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     card_id: str
     state: Mark = "U"
 
@@ -66,13 +67,13 @@ class Slot(msgspec.Struct, kw_only=True, gc=False):
 class PlayerState(msgspec.Struct, kw_only=True, gc=False):
     deck: tuple[str, ...] = ()  # the registered letters, in card-id order (private)
     hand: tuple[str, ...] = ()
-    guards: list[Slot] = []
+    guards: tuple[Slot, ...] = ()  # frozen slots: a mark replaces the slot (``set_guard``)
     overflow: int = 0
     discard: tuple[str, ...] = ()
     special_used: dict[str, bool] = {}
 
 
-class Instance(msgspec.Struct, kw_only=True, gc=False):
+class Instance(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     controller: str
     side: Side
@@ -84,7 +85,7 @@ class Instance(msgspec.Struct, kw_only=True, gc=False):
     extra_of: str | None = None
 
 
-class Packet(msgspec.Struct, kw_only=True, gc=False):
+class Packet(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     source_side: Side
     source_instance: str | None
@@ -95,7 +96,7 @@ class Packet(msgspec.Struct, kw_only=True, gc=False):
     nullified: int = 0
 
 
-class Frame(msgspec.Struct, kw_only=True, gc=False):
+class Frame(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A unit of pending work on the stack: an op list being applied, or an F decision.
 
     ``source`` is the instance id, ``F:<card>``, ``end:<source>`` or ``deferred:<instance>``."""
@@ -103,11 +104,11 @@ class Frame(msgspec.Struct, kw_only=True, gc=False):
     kind: Literal["ops", "f_decision"]
     controller: str
     source: str
-    ops: list[AnyOp] = []
+    ops: tuple[AnyOp, ...] = ()
     card_id: str | None = None
 
 
-class Await(msgspec.Struct, kw_only=True, gc=False):
+class Await(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """What the reducer is waiting for: a decision by ``player`` (or the judge)."""
 
     kind: Literal["effect", "damage", "heal", "lost", "f_decision"]
@@ -118,7 +119,7 @@ class Await(msgspec.Struct, kw_only=True, gc=False):
     victim: str | None = None
 
 
-class Shield(msgspec.Struct, kw_only=True, gc=False):
+class Shield(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     player: str
     remaining: int | None  # None: "all"
     kind: Literal["any", "knock"]
@@ -144,18 +145,18 @@ class TurnState(msgspec.Struct, kw_only=True, gc=False):
     declared: dict[str, bool] = {}  # first declaration of the battle made
     closed: dict[str, bool] = {}  # own deployment step closed
     reaction: Literal["through", "counter"] | None = None
-    instances: list[Instance] = []
+    instances: tuple[Instance, ...] = ()
     extra_allowance: dict[str, int] = {}
     order: dict[str, tuple[str, ...] | None] = {}
     queue: tuple[str, ...] = ()
     queue_fixed: bool = False
-    packets: list[Packet] = []
+    packets: tuple[Packet, ...] = ()
     fall_queue: tuple[str, ...] = ()
-    deferred: list[Frame] = []
-    work: list[Frame] = []  # stack, innermost last
+    deferred: tuple[Frame, ...] = ()
+    work: tuple[Frame, ...] = ()  # stack, innermost last
     awaiting: Await | None = None
     damage_received: dict[str, int] = {}
-    shields: list[Shield] = []
+    shields: tuple[Shield, ...] = ()
     replays_used: int = 0
     notes: tuple[str, ...] = ()  # automatic steps carried out by the last event (BAC-GEN-3)
 
@@ -216,35 +217,51 @@ def _copy_set(st: SetState) -> SetState:
 
 
 def _copy_player(ps: PlayerState) -> PlayerState:
-    copy = ps.__copy__()
-    copy.guards = [g.__copy__() for g in ps.guards]
+    copy = ps.__copy__()  # the guard slots are frozen, in a tuple
     copy.special_used = ps.special_used.copy()
     return copy
 
 
-def _copy_frame(f: Frame) -> Frame:
-    copy = f.__copy__()
-    copy.ops = f.ops[:]  # the ops themselves are frozen
-    return copy
-
-
 def _copy_turn(t: TurnState) -> TurnState:
+    """The turn's dicts are copied; its instances, packets, pending work and shields are frozen,
+    held in tuples, and a change replaces one (``replace_in``, ``push``, ``pop``)."""
     copy = t.__copy__()
     copy.handless = t.handless.copy()
     copy.placed = t.placed.copy()
     copy.declared = t.declared.copy()
     copy.closed = t.closed.copy()
-    copy.instances = [i.__copy__() for i in t.instances]
     copy.extra_allowance = t.extra_allowance.copy()
     copy.order = t.order.copy()
-    copy.packets = [q.__copy__() for q in t.packets]
-    copy.deferred = [_copy_frame(f) for f in t.deferred]
-    copy.work = [_copy_frame(f) for f in t.work]
-    if t.awaiting is not None:
-        copy.awaiting = t.awaiting.__copy__()
     copy.damage_received = t.damage_received.copy()
-    copy.shields = [sh.__copy__() for sh in t.shields]
     return copy
+
+
+# -- changes to the frozen parts --------------------------------------------------------------------
+def replace_in(items: tuple, old: msgspec.Struct, **changes: object) -> tuple:
+    """``items`` with ``old`` (the very object) replaced by a copy of it with ``changes``."""
+    i = next(k for k, x in enumerate(items) if x is old)
+    return (*items[:i], msgspec.structs.replace(old, **changes), *items[i + 1 :])
+
+
+def set_instance(t: TurnState, inst: Instance, **changes: object) -> None:
+    t.instances = replace_in(t.instances, inst, **changes)
+
+
+def set_guard(ps: PlayerState, slot: int, mark: Mark) -> None:
+    """Guard slot ``slot`` (1-based) marked ``mark``."""
+    ps.guards = replace_in(ps.guards, ps.guards[slot - 1], state=mark)
+
+
+def push(t: TurnState, frame: Frame) -> None:
+    """``frame`` on top of the turn's stack of pending work."""
+    t.work = (*t.work, frame)
+
+
+def pop(t: TurnState) -> Frame:
+    """The innermost pending work, taken off the stack."""
+    f = t.work[-1]
+    t.work = t.work[:-1]
+    return f
 
 
 # -- questions ------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from adjudicator.games.bacdef.state import Card, Frame, State, special_used, without
+from adjudicator.games.bacdef.state import Card, Frame, State, push, special_used, without
 
 
 def change_card(s: State, c: Card, **changes: object) -> Card:
@@ -47,7 +47,7 @@ def dropped(s: State, c: Card) -> None:
         if c.face == "up":  # a face-down F's trigger must not show in public (BAC-HID-4)
             note(s, f"auto: {c.owner}'s F queued for the Fall step")
     else:
-        t.work.append(f_decision(c))
+        push(t, f_decision(c))
 
 
 def to_discard(s: State, c: Card) -> None:
