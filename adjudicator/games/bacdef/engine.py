@@ -78,10 +78,11 @@ class Engine:
 # -- the steps ------------------------------------------------------------------------------------
 def _standby(s: State) -> bool:
     t = s.set.turn
-    if all(t.placed.get(p) for p in s.players if not t.handless[p]):
-        t.step = "action"
-        return True
-    return False
+    for p in s.players:
+        if not t.handless[p] and not t.placed.get(p):
+            return False
+    t.step = "action"
+    return True
 
 
 def _table_decides(s: State) -> bool:

@@ -196,43 +196,35 @@ class State(msgspec.Struct, kw_only=True, gc=False):
 def clone(state: State) -> State:
     """A working copy: every mutable part copied, the immutable parts shared.
 
-    Written out field by field (``__copy__`` copies a Struct's fields shallowly, so each list,
-    dict and mutable Struct below it is copied here). ``tests/bacdef/test_clone.py`` checks that a
-    clone equals its original and shares nothing mutable with it: a mutable field added to a
-    Struct must be copied here too."""
+    Written out field by field, in one function (it runs on every event): ``__copy__`` copies a
+    Struct's fields shallowly, so each dict and mutable Struct below it is copied here: the set,
+    its dict of cards (the cards are frozen: a move replaces one), each player and its once-per-set
+    marks, the turn and its dicts. The guard slots, the turn's instances, packets, pending work and
+    shields are frozen, held in tuples, and a change replaces one (``replace_in``, ``set_guard``,
+    ``push``, ``pop``). ``tests/bacdef/test_clone.py`` checks that a clone equals its original and
+    shares nothing mutable with it: a mutable field added to a Struct must be copied here too."""
     copy = state.__copy__()
-    copy.set_wins = dict(state.set_wins)
-    if state.set is not None:
-        copy.set = _copy_set(state.set)
-    return copy
-
-
-def _copy_set(st: SetState) -> SetState:
-    copy = st.__copy__()
-    copy.cards = st.cards.copy()  # the cards are frozen: a move replaces one
-    copy.players = {p: _copy_player(ps) for p, ps in st.players.items()}
-    if st.turn is not None:
-        copy.turn = _copy_turn(st.turn)
-    return copy
-
-
-def _copy_player(ps: PlayerState) -> PlayerState:
-    copy = ps.__copy__()  # the guard slots are frozen, in a tuple
-    copy.special_used = ps.special_used.copy()
-    return copy
-
-
-def _copy_turn(t: TurnState) -> TurnState:
-    """The turn's dicts are copied; its instances, packets, pending work and shields are frozen,
-    held in tuples, and a change replaces one (``replace_in``, ``push``, ``pop``)."""
-    copy = t.__copy__()
-    copy.handless = t.handless.copy()
-    copy.placed = t.placed.copy()
-    copy.declared = t.declared.copy()
-    copy.closed = t.closed.copy()
-    copy.extra_allowance = t.extra_allowance.copy()
-    copy.order = t.order.copy()
-    copy.damage_received = t.damage_received.copy()
+    copy.set_wins = state.set_wins.copy()
+    st = state.set
+    if st is None:
+        return copy
+    copy.set = cs = st.__copy__()
+    cs.cards = st.cards.copy()
+    players = {}
+    for p, ps in st.players.items():
+        players[p] = cp = ps.__copy__()
+        cp.special_used = ps.special_used.copy()
+    cs.players = players
+    t = st.turn
+    if t is not None:
+        cs.turn = ct = t.__copy__()
+        ct.handless = t.handless.copy()
+        ct.placed = t.placed.copy()
+        ct.declared = t.declared.copy()
+        ct.closed = t.closed.copy()
+        ct.extra_allowance = t.extra_allowance.copy()
+        ct.order = t.order.copy()
+        ct.damage_received = t.damage_received.copy()
     return copy
 
 
