@@ -20,7 +20,6 @@ from adjudicator.games.bacdef.state import (
     State,
     TurnState,
     find_instance,
-    in_turn,
     instances_of,
     orders_missing,
     pop,
@@ -49,9 +48,10 @@ class Engine:
     def run(self) -> None:
         s = self.s
         for _ in range(MAX_STEPS):
-            if not in_turn(s):
+            st = s.set
+            if st is None or st.stage != "turns" or st.turn is None:  # not in a turn (state.in_turn)
                 return
-            t = s.set.turn
+            t = st.turn
             if t.awaiting is not None:
                 return
             if t.work:
@@ -170,8 +170,9 @@ def drop_phase(s: State) -> None:
     declared: dict[str, int] = {}
     for n, inst in enumerate(t.instances):
         declared.setdefault(inst.card_id, n)
+    on_field = [c for c in s.set.cards.values() if c.zone == "field"]
     for p in (t.defender, t.attacker):
-        field = (c for c in s.set.cards.values() if c.owner == p and c.zone == "field")
+        field = [c for c in on_field if c.owner == p]
         for c in sorted(field, key=lambda c: (declared.get(c.id, len(t.instances)), c.id)):
             if c.skill_used or (c.knocked and s.options.knock_card_fate == "drop"):
                 c = change_card(s, c, zone="discard", orientation="upright")
@@ -188,16 +189,21 @@ def drop_phase(s: State) -> None:
 
 
 def end_phase_returns(s: State) -> None:
-    """BAC-TURN-9: every card still on the field goes back to its owner's hand."""
-    for c in list(s.set.cards.values()):
-        if c.zone == "field":
-            change_card(s, c, zone="hand", orientation="upright", knocked=False)
-            ps = s.set.players[c.owner]
-            ps.hand = (*ps.hand, c.id)
-            # a knocked or through card going back is never revealed (BAC-HID-2)
-            what = c.id if c.face == "up" else f"{c.owner}'s field card"
-            note(s, f"auto: {what} returns to {c.owner}'s hand")
-    for p in s.players:
+    """BAC-TURN-9: every card still on the field goes back to its owner's hand.
+
+    A hand is kept in card order (``hand_sorted`` after every card that enters it), so only the
+    hands a card went back to are sorted again."""
+    back: list[str] = []
+    for c in [c for c in s.set.cards.values() if c.zone == "field"]:
+        change_card(s, c, zone="hand", orientation="upright", knocked=False)
+        ps = s.set.players[c.owner]
+        ps.hand = (*ps.hand, c.id)
+        if c.owner not in back:
+            back.append(c.owner)
+        # a knocked or through card going back is never revealed (BAC-HID-2)
+        what = c.id if c.face == "up" else f"{c.owner}'s field card"
+        note(s, f"auto: {what} returns to {c.owner}'s hand")
+    for p in back:
         hand_sorted(s, p)
 
 

@@ -231,7 +231,7 @@ def clone(state: State) -> State:
 # -- changes to the frozen parts --------------------------------------------------------------------
 def replace_in(items: tuple, old: msgspec.Struct, **changes: object) -> tuple:
     """``items`` with ``old`` (the very object) replaced by a copy of it with ``changes``."""
-    i = next(k for k, x in enumerate(items) if x is old)
+    i = items.index(old)  # an equal item before it would give the same tuple
     return (*items[:i], msgspec.structs.replace(old, **changes), *items[i + 1 :])
 
 
