@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from adjudicator.games.bacdef.state import Await, DamageKind, Packet, Shield, State, capacity, live_slots, set_guard, without
+from adjudicator.games.bacdef.state import Await, DamageKind, Packet, Shield, State, capacity, live_slots, put, set_guard, without
 from adjudicator.games.bacdef.zones import change_card, note, to_discard
 from adjudicator.protocol import Violation
 
@@ -47,7 +47,7 @@ def damage(s: State, target: str, amount: int, kind: DamageKind, source: str) ->
         note(s, f"auto: {amount - eff} point(s) to {target} nullified by the 3-point cap")
     if eff <= 0:
         return amount - eff
-    t.damage_received[target] += eff
+    t.damage_received = put(t.damage_received, target, t.damage_received[target] + eff)
     live = live_slots(ps)
     if len(live) <= 1 or eff >= capacity(ps):
         for _ in range(eff):

@@ -53,6 +53,7 @@ from adjudicator.games.bacdef.state import (
     other,
     pop,
     push,
+    put,
     resolves_with_effect,
     set_instance,
     special_used,
@@ -155,7 +156,7 @@ def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
     c = s.set.cards[ev.card_id]
     ps.hand = without(ps.hand, c.id)
     change_card(s, c, zone="field", face="down", orientation="upright")
-    t.placed[ev.player] = c.id
+    t.placed = put(t.placed, ev.player, c.id)
 
 
 def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
@@ -176,7 +177,7 @@ def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
     change_card(s, s.set.cards[cid], orientation="sideways", knocked=True)
     iid = f"I{len(t.instances) + 1}"
     t.instances = (*t.instances, Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None))
-    t.declared[ev.player] = True
+    t.declared = put(t.declared, ev.player, True)
     note(s, f"auto: knock instance {iid}")
     close_step(s, t, ev.player)
 
@@ -222,15 +223,15 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     if ev.extra_of is not None:
         ps = s.set.players[ev.player]
         ps.hand = without(ps.hand, c.id)
-        t.extra_allowance[ev.player] -= 1
+        t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance[ev.player] - 1)
     c = change_card(s, c, zone="field", face="up", orientation="upright", skill_used=True)
     iid = f"I{len(t.instances) + 1}"
     side = "attacker" if ev.player == t.attacker else "defender"
     t.instances = (*t.instances, Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of))
     if c.letter in SPECIALS and entry.battle_effect:
         mark_special(s, ev.player, c.letter)
-    t.extra_allowance[ev.player] = t.extra_allowance.get(ev.player, 0) + entry.extra_deploys
-    t.declared[ev.player] = True
+    t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance.get(ev.player, 0) + entry.extra_deploys)
+    t.declared = put(t.declared, ev.player, True)
     if side == "defender":
         t.reaction = "counter"
     note(s, f"auto: skill instance {iid} ({c.letter})")
@@ -241,8 +242,8 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
 def close_step(s: State, t: TurnState, player: str) -> None:
     """A deployment step closes: the Counter step follows the Action step (a defender with no field
     card goes through at once), and the Resolution step follows the Counter step."""
-    t.closed[player] = True
-    t.extra_allowance[player] = 0
+    t.closed = put(t.closed, player, True)
+    t.extra_allowance = put(t.extra_allowance, player, 0)
     if player != t.attacker:
         t.step = "resolution"
         return
@@ -251,8 +252,8 @@ def close_step(s: State, t: TurnState, player: str) -> None:
     cid = t.placed.get(d)
     if t.handless[d] or not cid or s.set.cards[cid].zone != "field":
         t.reaction = "through"
-        t.closed[d] = True
-        t.declared[d] = True
+        t.closed = put(t.closed, d, True)
+        t.declared = put(t.declared, d, True)
         note(s, f"auto: {d} has no field card; through")
         t.step = "resolution"
 
@@ -280,7 +281,7 @@ def on_declare_through(s: State, ev: E.DeclareThrough, ctx: Context) -> None:
     require_actor(ev, ev.player, "BAC-ACT-9")
     check_replay(s, ev, ctx, "declare")
     t.reaction = "through"
-    t.declared[ev.player] = True
+    t.declared = put(t.declared, ev.player, True)
     close_step(s, t, ev.player)
 
 
@@ -299,7 +300,7 @@ def on_choose_order(s: State, ev: E.ChooseResolutionOrder, ctx: Context) -> None
     if sorted(ev.instance_ids) != own:
         raise reject("BAC-ACT-10", "E_ORDER", f"{list(ev.instance_ids)} is not an order of {ev.player}'s instances {own}")
     check_replay(s, ev, ctx, "order")
-    t.order[ev.player] = tuple(ev.instance_ids)
+    t.order = put(t.order, ev.player, tuple(ev.instance_ids))
 
 
 def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:

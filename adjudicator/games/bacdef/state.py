@@ -193,18 +193,26 @@ class State(msgspec.Struct, kw_only=True, gc=False):
     decks_set1: dict[str, tuple[str, ...]] | None = None
 
 
+#: dicts shared between a state and its working copy: replaced whole (``put``), never changed in place
+SHARED_DICTS = frozenset({
+    "catalog", "decks_set1", "set_wins",  # State
+    "special_used",  # PlayerState
+    "handless", "placed", "declared", "closed", "extra_allowance", "order", "damage_received",  # TurnState
+})
+
+
 def clone(state: State) -> State:
     """A working copy: every mutable part copied, the immutable parts shared.
 
     Written out field by field, in one function (it runs on every event): ``__copy__`` copies a
-    Struct's fields shallowly, so each dict and mutable Struct below it is copied here: the set,
-    its dict of cards (the cards are frozen: a move replaces one), each player and its once-per-set
-    marks, the turn and its dicts. The guard slots, the turn's instances, packets, pending work and
-    shields are frozen, held in tuples, and a change replaces one (``replace_in``, ``set_guard``,
-    ``push``, ``pop``). ``tests/bacdef/test_clone.py`` checks that a clone equals its original and
-    shares nothing mutable with it: a mutable field added to a Struct must be copied here too."""
+    Struct's fields shallowly, so each dict and mutable Struct below it that an event may change in
+    place is copied here: the set, its dict of cards (the cards are frozen: a move replaces one),
+    each player, the turn. The guard slots, the turn's instances, packets, pending work and shields
+    are frozen, held in tuples, and a change replaces one (``replace_in``, ``set_guard``, ``push``,
+    ``pop``); the small dicts of ``SHARED_DICTS`` are replaced whole (``put``).
+    ``tests/bacdef/test_clone.py`` checks that a clone equals its original and shares nothing
+    mutable with it but those dicts: a mutable field added to a Struct must be copied here too."""
     copy = state.__copy__()
-    copy.set_wins = state.set_wins.copy()
     st = state.set
     if st is None:
         return copy
@@ -212,23 +220,23 @@ def clone(state: State) -> State:
     cs.cards = st.cards.copy()
     players = {}
     for p, ps in st.players.items():
-        players[p] = cp = ps.__copy__()
-        cp.special_used = ps.special_used.copy()
+        players[p] = ps.__copy__()
     cs.players = players
-    t = st.turn
-    if t is not None:
-        cs.turn = ct = t.__copy__()
-        ct.handless = t.handless.copy()
-        ct.placed = t.placed.copy()
-        ct.declared = t.declared.copy()
-        ct.closed = t.closed.copy()
-        ct.extra_allowance = t.extra_allowance.copy()
-        ct.order = t.order.copy()
-        ct.damage_received = t.damage_received.copy()
+    if st.turn is not None:
+        cs.turn = st.turn.__copy__()
     return copy
 
 
-# -- changes to the frozen parts --------------------------------------------------------------------
+# -- changes to the shared parts --------------------------------------------------------------------
+def put(d: dict, key: str, value: object) -> dict:
+    """A new dict: ``d`` with ``key`` set to ``value``. The small dicts keyed by player or letter
+    (the set wins, the once-per-set marks, the turn's placed/declared/closed/... by player) are
+    shared between states and replaced whole, never changed in place (``SHARED_DICTS``)."""
+    new = d.copy()
+    new[key] = value
+    return new
+
+
 def replace_in(items: tuple, old: msgspec.Struct, **changes: object) -> tuple:
     """``items`` with ``old`` (the very object) replaced by a copy of it with ``changes``."""
     i = items.index(old)  # an equal item before it would give the same tuple

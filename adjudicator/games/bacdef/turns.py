@@ -4,7 +4,7 @@ result and the match result it may bring, and the seq a judge-error rewind canno
 from __future__ import annotations
 
 from adjudicator.games.bacdef.deck import create_cards
-from adjudicator.games.bacdef.state import PlayerState, SetResult, SetState, State, TurnState, other
+from adjudicator.games.bacdef.state import PlayerState, SetResult, SetState, State, TurnState, other, put
 
 
 def set_floor(s: State, seq: int) -> None:
@@ -61,7 +61,7 @@ def end_set(s: State, outcome: str, winner: str | None, reason: str, seq: int) -
     st = s.set
     s.set_results = (*s.set_results, SetResult(set_no=st.set_no, outcome=outcome, winner=winner, reason=reason))
     if outcome == "win":
-        s.set_wins[winner] += 1
+        s.set_wins = put(s.set_wins, winner, s.set_wins[winner] + 1)
     else:
         s.void_sets += 1
     set_floor(s, seq)

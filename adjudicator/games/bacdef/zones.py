@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from adjudicator.games.bacdef.state import Card, Frame, State, push, special_used, without
+from adjudicator.games.bacdef.state import Card, Frame, State, push, put, special_used, without
 
 
 def change_card(s: State, c: Card, **changes: object) -> Card:
@@ -29,7 +29,8 @@ def hand_sorted(s: State, player: str) -> None:
 
 
 def mark_special(s: State, player: str, letter: str) -> None:
-    s.set.players[player].special_used[letter] = True
+    ps = s.set.players[player]
+    ps.special_used = put(ps.special_used, letter, True)
 
 
 def f_decision(c: Card) -> Frame:
