@@ -315,6 +315,8 @@ def instances_of(t: TurnState, player: str) -> list[Instance]:
 
 
 def orders_missing(t: TurnState) -> list[str]:
+    if len(t.instances) < 2:  # a player with fewer than 2 instances has no order to choose
+        return []
     return [p for p in (t.defender, t.attacker) if len(instances_of(t, p)) >= 2 and not t.order.get(p)]
 
 

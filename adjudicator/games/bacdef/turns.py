@@ -22,12 +22,12 @@ def start_turn(s: State, no: int, seq: int) -> None:
         defender=other(s, attacker),
         start_seq=seq,
         handless=handless,
-        placed={p: None for p in s.players},
-        declared={p: False for p in s.players},
-        closed={p: False for p in s.players},
-        extra_allowance={p: 0 for p in s.players},
+        placed=dict.fromkeys(s.players),
+        declared=dict.fromkeys(s.players, False),
+        closed=dict.fromkeys(s.players, False),
+        extra_allowance=dict.fromkeys(s.players, 0),
         order={},
-        damage_received={p: 0 for p in s.players},
+        damage_received=dict.fromkeys(s.players, 0),
     )
     st.turn = t
     if handless[attacker]:
