@@ -9,13 +9,16 @@ shares every immutable part with the state it was made from and copies the rest:
   in the set's dict, ``zones.change_card``), and every sequence of strings or frozen Structs (a
   hand, a discard pile, the guard slots, the queues, the notes, the lasting effects, the turn's
   instances, packets, pending work and shields: tuples, which an event replaces instead of
-  changing, ``replace_in``, ``set_guard``, ``push``, ``pop``);
-- copied, field by field: the dicts that hold them, the players, the set and the turn with its
-  dicts (who placed, declared, closed...), which the procedural parts of the rules (damage placed
-  one point at a time, suspended op lists, F chains) change in place, as the chapter reads.
+  changing, ``replace_in``, ``set_guard``, ``push``, ``pop``), and the small dicts by player or
+  letter of ``SHARED_DICTS`` (the set wins, the once-per-set marks, the turn's placed, declared,
+  closed...), replaced whole by ``put``, never changed in place;
+- copied, field by field: the state, the set and its dicts of cards and players, each player and
+  the turn, whose fields the procedural parts of the rules (damage placed one point at a time,
+  suspended op lists, F chains) set in place, as the chapter reads.
 
-``tests/bacdef/test_clone.py`` checks that a copy shares nothing mutable with its original;
-bench/bacdef_state.py measures the copy.
+``tests/bacdef/test_clone.py`` checks that a copy shares nothing mutable with its original but
+``SHARED_DICTS``, and that no state returned changes afterwards; bench/bacdef_state.py measures
+the copy.
 
 Every Struct here is declared ``gc=False``: a state is a tree of data (no Struct refers to one
 above it), so no reference cycle can pass through them, and the garbage collector need not track
