@@ -15,15 +15,13 @@ import msgspec
 import pytest
 
 from adjudicator.games.bacdef import clone
-from adjudicator.games.bacdef.state import State
+from adjudicator.games.bacdef.state import SHARED_DICTS, State
 from adjudicator.service import MatchService
 from bench import gen
 from events.memory import MemoryStore
 
 GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "bacdef" / "golden"
 
-#: State fields shared on purpose: dicts replaced whole, never changed in place (docs/games/bacdef.md)
-SHARED = {"catalog", "decks_set1"}
 
 
 def states_of(lines: list[str]) -> list[State]:
@@ -55,11 +53,13 @@ def mutable(x: Any) -> bool:
 
 
 def shared_mutable(a: Any, b: Any, path: str) -> list[str]:
-    """Paths where ``a`` and ``b`` hold the very same mutable object."""
+    """Paths where ``a`` and ``b`` hold the very same mutable object, but for the dicts shared on
+    purpose (``SHARED_DICTS``: replaced whole, never changed in place; docs/games/bacdef.md)."""
     if mutable(a) and a is b:
         return [path]
     if isinstance(a, msgspec.Struct):
-        return [p for f in a.__struct_fields__ for p in shared_mutable(getattr(a, f), getattr(b, f), f"{path}.{f}")]
+        fields = [f for f in a.__struct_fields__ if f not in SHARED_DICTS]
+        return [p for f in fields for p in shared_mutable(getattr(a, f), getattr(b, f), f"{path}.{f}")]
     if isinstance(a, dict):
         return [p for k in a for p in shared_mutable(a[k], b[k], f"{path}[{k!r}]")]
     if isinstance(a, (list, tuple)):
@@ -75,6 +75,27 @@ def test_clone_is_an_equal_copy_sharing_nothing_mutable(source: str) -> None:
         c = clone(s)
         assert c == s
         assert msgspec.msgpack.encode(c) == msgspec.msgpack.encode(s)
-        top = [f for f in s.__struct_fields__ if f not in SHARED]
-        shared = [p for f in top for p in shared_mutable(getattr(s, f), getattr(c, f), f"state.{f}")]
+        shared = shared_mutable(s, c, "state")
         assert not shared, f"the copy shares mutable parts with its original: {shared}"
+
+
+@pytest.mark.parametrize("source", ["golden", "random"])
+def test_a_state_once_returned_never_changes(source: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dicts of ``SHARED_DICTS`` and the tuples are shared between a state and the states made
+    from it: a later event that changed one in place would change the earlier states. Every state
+    ``step`` returns is kept with its encoding, and still encodes the same once the matches end."""
+    from adjudicator.games.bacdef.game import Bacdef
+
+    kept: list[tuple[State, bytes]] = []
+    step = Bacdef.step
+
+    def keeping(self: Bacdef, state: State, event: Any, ctx: Any) -> State:
+        new = step(self, state, event, ctx)
+        kept.append((new, msgspec.msgpack.encode(new)))
+        return new
+
+    monkeypatch.setattr(Bacdef, "step", keeping)
+    states = golden_states() if source == "golden" else random_states()
+    assert states and kept
+    changed = [n for n, (s, before) in enumerate(kept) if msgspec.msgpack.encode(s) != before]
+    assert not changed, f"{len(changed)} states changed after they were returned, the first at step {changed[0]}"

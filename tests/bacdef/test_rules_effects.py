@@ -62,7 +62,7 @@ def test_BAC_EFF_bad_op_rejects_the_whole_list(ops, rule, quote):
     """§10.2: an illegal op makes the whole event rejected with E_BAD_OP, naming the op's rule."""
     t = resolving()
     t.reject(f"resolve_effect instance_id=I1 ops=[DAMAGE P2 1, {ops[1:-1]}]", rule, "E_BAD_OP", quote)
-    assert t.turn.packets == [] and t.turn.instances[0].status == "pending"
+    assert t.turn.packets == () and t.turn.instances[0].status == "pending"
 
 
 # -- BAC-EFF-2 KNOCK -----------------------------------------------------------------------------
@@ -262,7 +262,7 @@ def test_BAC_EFF_11_shield_is_used_before_the_cap():
     assert t.dmg() == (0, 2)
     t.do("apply_end_phase_effect source=I1 ops=[PREVENT P2 1, DAMAGE P2 2]")
     # 2 - 1 (shield) = 1 point, room 1: taken; cap first would have left 0
-    assert (t.dmg(), t.turn.shields, t.awaiting(), t.turn.awaiting.points) == ((0, 3), [], ("damage", "P2"), 1)
+    assert (t.dmg(), t.turn.shields, t.awaiting(), t.turn.awaiting.points) == ((0, 3), (), ("damage", "P2"), 1)
     assert "auto: 1 point(s) to bob prevented" in t.turn.notes
     t.do("assign_damage player=P2 slots=[1]")
     assert t.slots("P2") == "XS"
@@ -283,7 +283,7 @@ def test_BAC_EFF_11_knock_shield_and_all_shield():
     assert (t.slots("P2"), t.dmg()) == ("SU", (0, 1))
     assert [(s.player, s.remaining, s.kind) for s in t.turn.shields] == [(P2, None, "any")]
     t.do("confirm_end_phase")
-    assert t.turn.shields == []  # until the end of this turn
+    assert t.turn.shields == ()  # until the end of this turn
 
 
 # -- BAC-EFF-12 DEFER; BAC-EFF-13 LASTING; BAC-EFF-14 NOTE --------------------------------------------

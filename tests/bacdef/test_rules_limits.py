@@ -170,4 +170,4 @@ def test_BAC_RES_11_global_scope_no_trigger_once_F_is_used():
     t.do("declare_skill player=P1 card_id=P1-7", "declare_through player=P2")
     t.do("activate_fall_skill player=P1 card_id=P1-7 ops=[]")  # armed F dropped in the Drop phase
     t.do("apply_end_phase_effect source=I1 ops=[DROP P2-7]")
-    assert (t.slots("P2"), t.discard("P2"), t.awaiting(), t.turn.work) == ("XU", ["P2-7↓"], None, [])
+    assert (t.slots("P2"), t.discard("P2"), t.awaiting(), t.turn.work) == ("XU", ["P2-7↓"], None, ())

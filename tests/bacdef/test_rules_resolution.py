@@ -107,7 +107,7 @@ def test_BAC_RES_6_defender_negation_first():
     i1, i2 = t.turn.instances
     assert (i1.status, i2.status) == ("negated", "resolved")
     assert "auto: I1 negated, skipped" in t.turn.notes
-    assert t.step == "end" and t.turn.packets == []
+    assert t.step == "end" and t.turn.packets == ()
     t.do("confirm_end_phase")
     assert t.hand("P1") == ["P1-2", "P1-4", "P1-5", "P1-6"] and t.hand("P2") == ["P2-3", "P2-4", "P2-5", "P2-6"]
     assert (t.D("P1"), t.D("P2")) == (0, 1)
@@ -294,7 +294,7 @@ def test_BAC_RES_13_F_chain_on_the_spot_and_resumed_remainder():
     t.do("assign_damage player=P2 slots=[1]")
     # P2-7 dropped while an effect is applied in the Fall step: an on-the-spot decision; HEAL waits
     assert t.awaiting() == ("f_decision", "P2") and t.overflow("P1") == 0
-    assert [msgspec.to_builtins(f.ops) for f in t.turn.work if f.kind == "ops"] == [[{"op": "HEAL", "target": P1, "amount": 1}]]
+    assert [list(msgspec.to_builtins(f.ops)) for f in t.turn.work if f.kind == "ops"] == [[{"op": "HEAL", "target": P1, "amount": 1}]]
     t.do("activate_fall_skill player=P2 card_id=P2-7 ops=[DAMAGE P1 1]")
     assert t.step == "end"
     assert (t.slots("P1"), t.overflow("P1"), t.D("P1"), t.hand("P1")) == ("XX", 0, 4, ["P1-2", "P1-3"])
@@ -394,7 +394,7 @@ def test_BAC_RES_14_deferred_ops_run_after_the_fall_step():
     t.do("assign_damage player=P1 slots=[2,2]")
     # Remaining: HEAL P2 1 (only candidate slot 1, X with P2-7 in the pile), then DAMAGE P1 1 at once
     assert (t.slots("P2"), t.slots("P1"), t.overflow("P1"), t.step) == ("SU", "SX", 0, "end")
-    assert t.dmg() == (3, 0) and t.turn.deferred == []
+    assert t.dmg() == (3, 0) and t.turn.deferred == ()
 
 
 # -- BAC-RES-15 ------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ def test_BAC_REW_4_contradiction_restores_the_turn_start_snapshot():
     s.set.turn.replays_used = 0
     s.set.turn.notes = ()
     assert msgspec.to_builtins(s) == snapshot_figures(t, 6)
-    assert (t.step, t.dmg(), t.turn.instances, t.turn.packets, t.turn.queue) == ("standby", (0, 0), [], [], ())
+    assert (t.step, t.dmg(), t.turn.instances, t.turn.packets, t.turn.queue) == ("standby", (0, 0), (), (), ())
     assert t.hand("P1") == ["P1-2", "P1-3", "P1-4", "P1-5", "P1-6"] and t.hand("P2") == ["P2-1", "P2-3", "P2-4", "P2-5", "P2-6"]
     assert t.card("P1-5").face == "down" and t.used("P1") == t.used("P2") == ""
     assert t.turn.notes == ("auto: turn 1 rewound for a contradiction; replay 1 of 2",)
@@ -179,7 +179,7 @@ def test_BAC_REW_10_judge_error_rewind_to_any_effective_seq_of_the_turn():
     assert (t.step, t.used("P1"), t.used("P2"), t.turn.replays_used) == ("counter", "D", "", 0)
     # BAC-RUL-27: during turn 1, back into the setup
     t.do(JUDGE_ERR.format(to=4))
-    assert (t.state.set.stage, t.guard_ids("P1"), t.ps("P2").guards) == ("guards", ["P1-7", "P1-1"], [])
+    assert (t.state.set.stage, t.guard_ids("P1"), t.ps("P2").guards) == ("guards", ["P1-7", "P1-1"], ())
 
 
 def test_BAC_RUL_27_allow_judge_rewind_off():

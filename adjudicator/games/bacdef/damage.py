@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from adjudicator.games.bacdef.state import Await, DamageKind, Packet, State, capacity, live_slots, without
+from adjudicator.games.bacdef.state import Await, DamageKind, Packet, Shield, State, capacity, live_slots, put, set_guard, without
 from adjudicator.games.bacdef.zones import change_card, note, to_discard
 from adjudicator.protocol import Violation
 
@@ -18,21 +18,22 @@ CAP = 3  # BAC-LIM-1: points a player can receive in one turn
 def shielded(s: State, target: str, amount: int, kind: DamageKind) -> int:
     """Step 1 of BAC-RES-10: the PREVENT shields on ``target`` take what they can."""
     t = s.set.turn
+    kept: list[Shield] = []
     for sh in t.shields:
-        if amount <= 0:
-            break
-        if sh.player != target or (sh.kind == "knock" and kind != "knock"):
+        if amount <= 0 or sh.player != target or (sh.kind == "knock" and kind != "knock"):
+            kept.append(sh)
             continue
         if sh.remaining is None:
             note(s, f"auto: {amount} point(s) to {target} prevented")
             amount = 0
         else:
             used = min(sh.remaining, amount)
-            sh.remaining -= used
             amount -= used
             if used:
                 note(s, f"auto: {used} point(s) to {target} prevented")
-    t.shields = [sh for sh in t.shields if sh.remaining is None or sh.remaining > 0]
+            sh = Shield(player=sh.player, remaining=sh.remaining - used, kind=sh.kind)  # frozen: replaced
+        kept.append(sh)
+    t.shields = tuple(sh for sh in kept if sh.remaining is None or sh.remaining > 0)
     return amount
 
 
@@ -46,7 +47,7 @@ def damage(s: State, target: str, amount: int, kind: DamageKind, source: str) ->
         note(s, f"auto: {amount - eff} point(s) to {target} nullified by the 3-point cap")
     if eff <= 0:
         return amount - eff
-    t.damage_received[target] += eff
+    t.damage_received = put(t.damage_received, target, t.damage_received[target] + eff)
     live = live_slots(ps)
     if len(live) <= 1 or eff >= capacity(ps):
         for _ in range(eff):
@@ -67,10 +68,10 @@ def hit(s: State, target: str, slot: int | None) -> None:
     g = ps.guards[slot - 1]
     c = s.set.cards[g.card_id]
     if g.state == "U":
-        g.state = "S"
+        set_guard(ps, slot, "S")
         change_card(s, c, orientation="sideways")
     elif g.state == "S":
-        g.state = "X"
+        set_guard(ps, slot, "X")
         to_discard(s, c)
 
 
@@ -79,7 +80,7 @@ def packet(s: State, ctrl: str, source: str, target: str, amount: int, kind: Dam
     t = s.set.turn
     side = "attacker" if ctrl == t.attacker else "defender"
     pid = f"Q{len(t.packets) + 1}"
-    t.packets.append(Packet(id=pid, source_side=side, source_instance=source, target=target, amount=amount, kind=kind))
+    t.packets = (*t.packets, Packet(id=pid, source_side=side, source_instance=source, target=target, amount=amount, kind=kind))
     note(s, f"auto: packet {pid} ({ctrl}->{target}, {amount}, {kind})")
 
 
@@ -135,13 +136,13 @@ def restore(s: State, target: str, slot: int) -> None:
     g = ps.guards[slot - 1]
     c = s.set.cards[g.card_id]
     if g.state == "S":
-        g.state = "U"
+        set_guard(ps, slot, "U")
         change_card(s, c, orientation="upright")
     elif g.state == "X":
-        g.state = "S"
+        set_guard(ps, slot, "S")
         ps.discard = without(ps.discard, c.id)
         change_card(s, c, zone="guard", face="down", orientation="sideways")
-    note(s, f"auto: {target} slot {slot} healed to {g.state}")
+    note(s, f"auto: {target} slot {slot} healed to {ps.guards[slot - 1].state}")
 
 
 # -- the choices open to the table ----------------------------------------------------------------

@@ -34,7 +34,7 @@ from adjudicator.games.bacdef.ops import (
     bad,
     tag,
 )
-from adjudicator.games.bacdef.state import Await, Frame, LastingEffect, Shield, State, find_instance, other
+from adjudicator.games.bacdef.state import Await, Frame, LastingEffect, Shield, State, find_instance, other, set_guard, set_instance
 from adjudicator.games.bacdef.zones import change_card, note, return_to_hand, to_discard
 from adjudicator.protocol import Violation
 
@@ -178,13 +178,13 @@ def _pending_instance(s: State, op: Negate | Convert):
 
 def _negate(s: State, op: Negate, frame: Frame, strict: bool) -> None:
     inst = _pending_instance(s, op)
-    inst.status = "negated"
+    set_instance(s.set.turn, inst, status="negated")
     note(s, f"auto: {inst.id} negated")
 
 
 def _convert(s: State, op: Convert, frame: Frame, strict: bool) -> None:
     inst = _pending_instance(s, op)
-    inst.converted = True
+    set_instance(s.set.turn, inst, converted=True)
     note(s, f"auto: {inst.id} converted; its new content is entered when it resolves")
 
 
@@ -208,9 +208,10 @@ def _drop(s: State, op: Drop, frame: Frame, strict: bool) -> None:
         note(s, f"DROP {c.id}: already discarded, no effect")
         return
     if c.zone == "guard":
-        for g in s.set.players[c.owner].guards:
+        ps = s.set.players[c.owner]
+        for n, g in enumerate(ps.guards, 1):
             if g.card_id == c.id:
-                g.state = "X"
+                set_guard(ps, n, "X")
     to_discard(s, c)
     note(s, f"auto: {c.id} dropped")
 
@@ -236,17 +237,19 @@ def _turn_guard(s: State, op: TurnGuard, frame: Frame, strict: bool) -> None:
         if strict:
             raise bad(op, f"{op.player}'s slot {op.slot} is destroyed")
         return
-    g.state = op.to
+    set_guard(s.set.players[op.player], op.slot, op.to)
     change_card(s, s.set.cards[g.card_id], orientation="upright" if op.to == "U" else "sideways")
 
 
 def _prevent(s: State, op: Prevent, frame: Frame, strict: bool) -> None:
     remaining = None if op.amount == "all" else op.amount
-    s.set.turn.shields.append(Shield(player=op.player, remaining=remaining, kind=op.kind))
+    t = s.set.turn
+    t.shields = (*t.shields, Shield(player=op.player, remaining=remaining, kind=op.kind))
 
 
 def _defer(s: State, op: Defer, frame: Frame, strict: bool) -> None:
-    s.set.turn.deferred.append(Frame(kind="ops", controller=frame.controller, source=f"deferred:{frame.source}", ops=list(op.ops)))
+    t = s.set.turn
+    t.deferred = (*t.deferred, Frame(kind="ops", controller=frame.controller, source=f"deferred:{frame.source}", ops=tuple(op.ops)))
 
 
 def _lasting(s: State, op: Lasting, frame: Frame, strict: bool) -> None:

@@ -10,9 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import msgspec
+
 from adjudicator.games.bacdef.damage import damage, packet
 from adjudicator.games.bacdef.effects import apply_op
-from adjudicator.games.bacdef.state import Await, Card, State, TurnState, find_instance, in_turn, instances_of, orders_missing, resolves_with_effect, special_used
+from adjudicator.games.bacdef.state import (
+    Await,
+    Card,
+    State,
+    TurnState,
+    find_instance,
+    instances_of,
+    orders_missing,
+    pop,
+    push,
+    replace_in,
+    resolves_with_effect,
+    set_instance,
+    special_used,
+)
 from adjudicator.games.bacdef.zones import change_card, f_decision, hand_sorted, note
 from adjudicator.protocol import JUDGE
 
@@ -32,9 +48,10 @@ class Engine:
     def run(self) -> None:
         s = self.s
         for _ in range(MAX_STEPS):
-            if not in_turn(s):
+            st = s.set
+            if st is None or st.stage != "turns" or st.turn is None:  # not in a turn (state.in_turn)
                 return
-            t = s.set.turn
+            t = st.turn
             if t.awaiting is not None:
                 return
             if t.work:
@@ -50,18 +67,22 @@ class Engine:
         if f.kind == "f_decision":
             t.awaiting = Await(kind="f_decision", player=f.controller, ref=f.card_id)
         elif not f.ops:
-            t.work.pop()
+            pop(t)
         else:
-            apply_op(self.s, f.ops.pop(0), f, strict=f.source == self.strict)
+            # the frame is frozen: the one with the rest of its ops replaces it before its first op runs
+            op, f = f.ops[0], msgspec.structs.replace(f, ops=f.ops[1:])
+            t.work = (*t.work[:-1], f)
+            apply_op(self.s, op, f, strict=f.source == self.strict)
 
 
 # -- the steps ------------------------------------------------------------------------------------
 def _standby(s: State) -> bool:
     t = s.set.turn
-    if all(t.placed.get(p) for p in s.players if not t.handless[p]):
-        t.step = "action"
-        return True
-    return False
+    for p in s.players:
+        if not t.handless[p] and not t.placed.get(p):
+            return False
+    t.step = "action"
+    return True
 
 
 def _table_decides(s: State) -> bool:
@@ -94,11 +115,11 @@ def _resolution(s: State) -> bool:
             return False
         elif inst.kind == "knock":
             t.queue = t.queue[1:]
-            inst.status = "resolved"
+            set_instance(t, inst, status="resolved")
             packet(s, inst.controller, inst.id, t.defender, 1, "knock")
         else:
             t.queue = t.queue[1:]
-            inst.status = "resolved"
+            set_instance(t, inst, status="resolved")
             note(s, f"auto: {inst.id} resolves with no effect")
     t.step = "damage"
     return True
@@ -110,22 +131,22 @@ def _damage(s: State) -> bool:
     order = [p for p in t.packets if p.source_side == "defender"] + [p for p in t.packets if p.source_side == "attacker"]
     for p in order:
         if not p.applied:
-            p.applied = True
-            p.nullified = damage(s, p.target, p.amount, p.kind, p.id)  # recorded (BAC-RES-10)
+            nullified = damage(s, p.target, p.amount, p.kind, p.id)  # recorded (BAC-RES-10)
+            t.packets = replace_in(t.packets, p, applied=True, nullified=nullified)
             return True
     t.step = "fall"
     queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
     t.fall_queue = ()
     for cid in reversed(queued):
-        t.work.append(f_decision(s.set.cards[cid]))
+        push(t, f_decision(s.set.cards[cid]))
     return True
 
 
 def _fall(s: State) -> bool:
     t = s.set.turn
     t.step = "remaining"
-    t.work.extend(reversed(t.deferred))
-    t.deferred = []
+    t.work = (*t.work, *reversed(t.deferred))
+    t.deferred = ()
     return True
 
 
@@ -149,8 +170,9 @@ def drop_phase(s: State) -> None:
     declared: dict[str, int] = {}
     for n, inst in enumerate(t.instances):
         declared.setdefault(inst.card_id, n)
+    on_field = [c for c in s.set.cards.values() if c.zone == "field"]
     for p in (t.defender, t.attacker):
-        field = (c for c in s.set.cards.values() if c.owner == p and c.zone == "field")
+        field = [c for c in on_field if c.owner == p]
         for c in sorted(field, key=lambda c: (declared.get(c.id, len(t.instances)), c.id)):
             if c.skill_used or (c.knocked and s.options.knock_card_fate == "drop"):
                 c = change_card(s, c, zone="discard", orientation="upright")
@@ -163,20 +185,25 @@ def drop_phase(s: State) -> None:
     first = t.defender if s.options.drop_phase_f_order == "defender_first" else t.attacker
     triggered.sort(key=lambda c: 0 if c.owner == first else 1)
     for c in reversed(triggered):
-        t.work.append(f_decision(c))
+        push(t, f_decision(c))
 
 
 def end_phase_returns(s: State) -> None:
-    """BAC-TURN-9: every card still on the field goes back to its owner's hand."""
-    for c in list(s.set.cards.values()):
-        if c.zone == "field":
-            change_card(s, c, zone="hand", orientation="upright", knocked=False)
-            ps = s.set.players[c.owner]
-            ps.hand = (*ps.hand, c.id)
-            # a knocked or through card going back is never revealed (BAC-HID-2)
-            what = c.id if c.face == "up" else f"{c.owner}'s field card"
-            note(s, f"auto: {what} returns to {c.owner}'s hand")
-    for p in s.players:
+    """BAC-TURN-9: every card still on the field goes back to its owner's hand.
+
+    A hand is kept in card order (``hand_sorted`` after every card that enters it), so only the
+    hands a card went back to are sorted again."""
+    back: list[str] = []
+    for c in [c for c in s.set.cards.values() if c.zone == "field"]:
+        change_card(s, c, zone="hand", orientation="upright", knocked=False)
+        ps = s.set.players[c.owner]
+        ps.hand = (*ps.hand, c.id)
+        if c.owner not in back:
+            back.append(c.owner)
+        # a knocked or through card going back is never revealed (BAC-HID-2)
+        what = c.id if c.face == "up" else f"{c.owner}'s field card"
+        note(s, f"auto: {what} returns to {c.owner}'s hand")
+    for p in back:
         hand_sorted(s, p)
 
 

@@ -51,7 +51,11 @@ from adjudicator.games.bacdef.state import (
     losing,
     orders_missing,
     other,
+    pop,
+    push,
+    put,
     resolves_with_effect,
+    set_instance,
     special_used,
     without,
 )
@@ -107,7 +111,7 @@ def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
     for n, cid in enumerate(ids, 1):
         change_card(s, s.set.cards[cid], zone="guard", slot=n)
         ps.hand = without(ps.hand, cid)
-        ps.guards.append(Slot(card_id=cid, state="U"))
+        ps.guards = (*ps.guards, Slot(card_id=cid, state="U"))
     if all(s.set.players[p].guards for p in s.players):
         s.set.stage = "first_player"
 
@@ -152,7 +156,7 @@ def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
     c = s.set.cards[ev.card_id]
     ps.hand = without(ps.hand, c.id)
     change_card(s, c, zone="field", face="down", orientation="upright")
-    t.placed[ev.player] = c.id
+    t.placed = put(t.placed, ev.player, c.id)
 
 
 def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
@@ -172,8 +176,8 @@ def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
     check_replay(s, ev, ctx, "declare")
     change_card(s, s.set.cards[cid], orientation="sideways", knocked=True)
     iid = f"I{len(t.instances) + 1}"
-    t.instances.append(Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None))
-    t.declared[ev.player] = True
+    t.instances = (*t.instances, Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None))
+    t.declared = put(t.declared, ev.player, True)
     note(s, f"auto: knock instance {iid}")
     close_step(s, t, ev.player)
 
@@ -219,15 +223,15 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     if ev.extra_of is not None:
         ps = s.set.players[ev.player]
         ps.hand = without(ps.hand, c.id)
-        t.extra_allowance[ev.player] -= 1
+        t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance[ev.player] - 1)
     c = change_card(s, c, zone="field", face="up", orientation="upright", skill_used=True)
     iid = f"I{len(t.instances) + 1}"
     side = "attacker" if ev.player == t.attacker else "defender"
-    t.instances.append(Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of))
+    t.instances = (*t.instances, Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of))
     if c.letter in SPECIALS and entry.battle_effect:
         mark_special(s, ev.player, c.letter)
-    t.extra_allowance[ev.player] = t.extra_allowance.get(ev.player, 0) + entry.extra_deploys
-    t.declared[ev.player] = True
+    t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance.get(ev.player, 0) + entry.extra_deploys)
+    t.declared = put(t.declared, ev.player, True)
     if side == "defender":
         t.reaction = "counter"
     note(s, f"auto: skill instance {iid} ({c.letter})")
@@ -238,8 +242,8 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
 def close_step(s: State, t: TurnState, player: str) -> None:
     """A deployment step closes: the Counter step follows the Action step (a defender with no field
     card goes through at once), and the Resolution step follows the Counter step."""
-    t.closed[player] = True
-    t.extra_allowance[player] = 0
+    t.closed = put(t.closed, player, True)
+    t.extra_allowance = put(t.extra_allowance, player, 0)
     if player != t.attacker:
         t.step = "resolution"
         return
@@ -248,8 +252,8 @@ def close_step(s: State, t: TurnState, player: str) -> None:
     cid = t.placed.get(d)
     if t.handless[d] or not cid or s.set.cards[cid].zone != "field":
         t.reaction = "through"
-        t.closed[d] = True
-        t.declared[d] = True
+        t.closed = put(t.closed, d, True)
+        t.declared = put(t.declared, d, True)
         note(s, f"auto: {d} has no field card; through")
         t.step = "resolution"
 
@@ -277,7 +281,7 @@ def on_declare_through(s: State, ev: E.DeclareThrough, ctx: Context) -> None:
     require_actor(ev, ev.player, "BAC-ACT-9")
     check_replay(s, ev, ctx, "declare")
     t.reaction = "through"
-    t.declared[ev.player] = True
+    t.declared = put(t.declared, ev.player, True)
     close_step(s, t, ev.player)
 
 
@@ -296,7 +300,7 @@ def on_choose_order(s: State, ev: E.ChooseResolutionOrder, ctx: Context) -> None
     if sorted(ev.instance_ids) != own:
         raise reject("BAC-ACT-10", "E_ORDER", f"{list(ev.instance_ids)} is not an order of {ev.player}'s instances {own}")
     check_replay(s, ev, ctx, "order")
-    t.order[ev.player] = tuple(ev.instance_ids)
+    t.order = put(t.order, ev.player, tuple(ev.instance_ids))
 
 
 def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
@@ -316,11 +320,11 @@ def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
         raise reject("BAC-RES-4", "E_NOT_HEAD", f"{ev.instance_id} is not next to resolve; the head of the queue is {head}")
     if not inst.converted and not resolves_with_effect(s, inst):
         raise reject("BAC-RES-5", "E_AUTO_INSTANCE", f"{inst.id} resolves automatically")
-    inst.status = "resolved"
+    set_instance(t, inst, status="resolved")
     t.queue = t.queue[1:]
     t.awaiting = None
     validate_ops(s, ev.ops, "resolution", inst.controller)
-    t.work.append(Frame(kind="ops", controller=inst.controller, source=inst.id, ops=list(ev.ops)))
+    push(t, Frame(kind="ops", controller=inst.controller, source=inst.id, ops=tuple(ev.ops)))
     return inst.id
 
 
@@ -369,19 +373,19 @@ def on_activate_fall(s: State, ev: E.ActivateFallSkill, ctx: Context) -> str:
         raise reject("BAC-LIM-3", "E_SPECIAL_USED", f"F was already activated this set; {ev.card_id!r} can only be declined")
     validate_ops(s, ev.ops, "fall", ev.player)
     check_replay(s, ev, ctx, "fall")
-    t.work.pop()
+    pop(t)
     t.awaiting = None
     c = change_card(s, s.set.cards[ev.card_id], face="up")
     mark_special(s, ev.player, "F")
     note(s, f"auto: {ev.player}'s F ({c.id}) activated")
-    t.work.append(Frame(kind="ops", controller=ev.player, source=f"F:{c.id}", ops=list(ev.ops)))
+    push(t, Frame(kind="ops", controller=ev.player, source=f"F:{c.id}", ops=tuple(ev.ops)))
     return f"F:{c.id}"
 
 
 def on_decline_fall(s: State, ev: E.DeclineFallSkill, ctx: Context) -> None:
     t = f_decision_check(s, ev, "BAC-ACT-16", "decline_fall_skill")
     check_replay(s, ev, ctx, "fall")
-    t.work.pop()
+    pop(t)
     t.awaiting = None
 
 
@@ -403,7 +407,7 @@ def on_end_effect(s: State, ev: E.ApplyEndPhaseEffect, ctx: Context) -> str:
     if controller is None:
         raise reject("BAC-ACT-17", "E_BAD_OP", f"source {ev.source!r} is neither an instance of this turn nor a lasting effect")
     validate_ops(s, ev.ops, "end", controller)
-    t.work.append(Frame(kind="ops", controller=controller, source=f"end:{ev.source}", ops=list(ev.ops)))
+    push(t, Frame(kind="ops", controller=controller, source=f"end:{ev.source}", ops=tuple(ev.ops)))
     return f"end:{ev.source}"
 
 

@@ -7,14 +7,18 @@ shares every immutable part with the state it was made from and copies the rest:
 - shared: what never changes after ``match_started`` (the options, the catalog), what only grows
   by new values (set results, the registered decks), the cards (frozen: a move replaces the card
   in the set's dict, ``zones.change_card``), and every sequence of strings or frozen Structs (a
-  hand, a discard pile, the queues, the notes, the lasting effects: tuples, which an event
-  replaces instead of changing);
-- copied, field by field: the dicts that hold them, the players, the guard slots, the turn and its
-  instances, packets, pending work and shields, which the procedural parts of the rules (damage
-  placed one point at a time, suspended op lists, F chains) change in place, as the chapter reads.
+  hand, a discard pile, the guard slots, the queues, the notes, the lasting effects, the turn's
+  instances, packets, pending work and shields: tuples, which an event replaces instead of
+  changing, ``replace_in``, ``set_guard``, ``push``, ``pop``), and the small dicts by player or
+  letter of ``SHARED_DICTS`` (the set wins, the once-per-set marks, the turn's placed, declared,
+  closed...), replaced whole by ``put``, never changed in place;
+- copied, field by field: the state, the set and its dicts of cards and players, each player and
+  the turn, whose fields the procedural parts of the rules (damage placed one point at a time,
+  suspended op lists, F chains) set in place, as the chapter reads.
 
-``tests/bacdef/test_clone.py`` checks that a copy shares nothing mutable with its original;
-bench/bacdef_state.py measures the copy.
+``tests/bacdef/test_clone.py`` checks that a copy shares nothing mutable with its original but
+``SHARED_DICTS``, and that no state returned changes afterwards; bench/bacdef_state.py measures
+the copy.
 
 Every Struct here is declared ``gc=False``: a state is a tree of data (no Struct refers to one
 above it), so no reference cycle can pass through them, and the garbage collector need not track
@@ -58,7 +62,7 @@ class Card(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     knocked: bool = False
 
 
-class Slot(msgspec.Struct, kw_only=True, gc=False):
+class Slot(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     card_id: str
     state: Mark = "U"
 
@@ -66,13 +70,13 @@ class Slot(msgspec.Struct, kw_only=True, gc=False):
 class PlayerState(msgspec.Struct, kw_only=True, gc=False):
     deck: tuple[str, ...] = ()  # the registered letters, in card-id order (private)
     hand: tuple[str, ...] = ()
-    guards: list[Slot] = []
+    guards: tuple[Slot, ...] = ()  # frozen slots: a mark replaces the slot (``set_guard``)
     overflow: int = 0
     discard: tuple[str, ...] = ()
     special_used: dict[str, bool] = {}
 
 
-class Instance(msgspec.Struct, kw_only=True, gc=False):
+class Instance(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     controller: str
     side: Side
@@ -84,7 +88,7 @@ class Instance(msgspec.Struct, kw_only=True, gc=False):
     extra_of: str | None = None
 
 
-class Packet(msgspec.Struct, kw_only=True, gc=False):
+class Packet(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     source_side: Side
     source_instance: str | None
@@ -95,7 +99,7 @@ class Packet(msgspec.Struct, kw_only=True, gc=False):
     nullified: int = 0
 
 
-class Frame(msgspec.Struct, kw_only=True, gc=False):
+class Frame(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A unit of pending work on the stack: an op list being applied, or an F decision.
 
     ``source`` is the instance id, ``F:<card>``, ``end:<source>`` or ``deferred:<instance>``."""
@@ -103,11 +107,11 @@ class Frame(msgspec.Struct, kw_only=True, gc=False):
     kind: Literal["ops", "f_decision"]
     controller: str
     source: str
-    ops: list[AnyOp] = []
+    ops: tuple[AnyOp, ...] = ()
     card_id: str | None = None
 
 
-class Await(msgspec.Struct, kw_only=True, gc=False):
+class Await(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """What the reducer is waiting for: a decision by ``player`` (or the judge)."""
 
     kind: Literal["effect", "damage", "heal", "lost", "f_decision"]
@@ -118,7 +122,7 @@ class Await(msgspec.Struct, kw_only=True, gc=False):
     victim: str | None = None
 
 
-class Shield(msgspec.Struct, kw_only=True, gc=False):
+class Shield(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     player: str
     remaining: int | None  # None: "all"
     kind: Literal["any", "knock"]
@@ -144,18 +148,18 @@ class TurnState(msgspec.Struct, kw_only=True, gc=False):
     declared: dict[str, bool] = {}  # first declaration of the battle made
     closed: dict[str, bool] = {}  # own deployment step closed
     reaction: Literal["through", "counter"] | None = None
-    instances: list[Instance] = []
+    instances: tuple[Instance, ...] = ()
     extra_allowance: dict[str, int] = {}
     order: dict[str, tuple[str, ...] | None] = {}
     queue: tuple[str, ...] = ()
     queue_fixed: bool = False
-    packets: list[Packet] = []
+    packets: tuple[Packet, ...] = ()
     fall_queue: tuple[str, ...] = ()
-    deferred: list[Frame] = []
-    work: list[Frame] = []  # stack, innermost last
+    deferred: tuple[Frame, ...] = ()
+    work: tuple[Frame, ...] = ()  # stack, innermost last
     awaiting: Await | None = None
     damage_received: dict[str, int] = {}
-    shields: list[Shield] = []
+    shields: tuple[Shield, ...] = ()
     replays_used: int = 0
     notes: tuple[str, ...] = ()  # automatic steps carried out by the last event (BAC-GEN-3)
 
@@ -192,59 +196,75 @@ class State(msgspec.Struct, kw_only=True, gc=False):
     decks_set1: dict[str, tuple[str, ...]] | None = None
 
 
+#: dicts shared between a state and its working copy: replaced whole (``put``), never changed in place
+SHARED_DICTS = frozenset({
+    "catalog", "decks_set1", "set_wins",  # State
+    "special_used",  # PlayerState
+    "handless", "placed", "declared", "closed", "extra_allowance", "order", "damage_received",  # TurnState
+})
+
+
 def clone(state: State) -> State:
     """A working copy: every mutable part copied, the immutable parts shared.
 
-    Written out field by field (``__copy__`` copies a Struct's fields shallowly, so each list,
-    dict and mutable Struct below it is copied here). ``tests/bacdef/test_clone.py`` checks that a
-    clone equals its original and shares nothing mutable with it: a mutable field added to a
-    Struct must be copied here too."""
+    Written out field by field, in one function (it runs on every event): ``__copy__`` copies a
+    Struct's fields shallowly, so each dict and mutable Struct below it that an event may change in
+    place is copied here: the set, its dict of cards (the cards are frozen: a move replaces one),
+    each player, the turn. The guard slots, the turn's instances, packets, pending work and shields
+    are frozen, held in tuples, and a change replaces one (``replace_in``, ``set_guard``, ``push``,
+    ``pop``); the small dicts of ``SHARED_DICTS`` are replaced whole (``put``).
+    ``tests/bacdef/test_clone.py`` checks that a clone equals its original and shares nothing
+    mutable with it but those dicts: a mutable field added to a Struct must be copied here too."""
     copy = state.__copy__()
-    copy.set_wins = dict(state.set_wins)
-    if state.set is not None:
-        copy.set = _copy_set(state.set)
-    return copy
-
-
-def _copy_set(st: SetState) -> SetState:
-    copy = st.__copy__()
-    copy.cards = st.cards.copy()  # the cards are frozen: a move replaces one
-    copy.players = {p: _copy_player(ps) for p, ps in st.players.items()}
+    st = state.set
+    if st is None:
+        return copy
+    copy.set = cs = st.__copy__()
+    cs.cards = st.cards.copy()
+    players = {}
+    for p, ps in st.players.items():
+        players[p] = ps.__copy__()
+    cs.players = players
     if st.turn is not None:
-        copy.turn = _copy_turn(st.turn)
+        cs.turn = st.turn.__copy__()
     return copy
 
 
-def _copy_player(ps: PlayerState) -> PlayerState:
-    copy = ps.__copy__()
-    copy.guards = [g.__copy__() for g in ps.guards]
-    copy.special_used = ps.special_used.copy()
-    return copy
+# -- changes to the shared parts --------------------------------------------------------------------
+def put(d: dict, key: str, value: object) -> dict:
+    """A new dict: ``d`` with ``key`` set to ``value``. The small dicts keyed by player or letter
+    (the set wins, the once-per-set marks, the turn's placed/declared/closed/... by player) are
+    shared between states and replaced whole, never changed in place (``SHARED_DICTS``)."""
+    new = d.copy()
+    new[key] = value
+    return new
 
 
-def _copy_frame(f: Frame) -> Frame:
-    copy = f.__copy__()
-    copy.ops = f.ops[:]  # the ops themselves are frozen
-    return copy
+def replace_in(items: tuple, old: msgspec.Struct, **changes: object) -> tuple:
+    """``items`` with ``old`` (the very object) replaced by a copy of it with ``changes``."""
+    i = items.index(old)  # an equal item before it would give the same tuple
+    return (*items[:i], msgspec.structs.replace(old, **changes), *items[i + 1 :])
 
 
-def _copy_turn(t: TurnState) -> TurnState:
-    copy = t.__copy__()
-    copy.handless = t.handless.copy()
-    copy.placed = t.placed.copy()
-    copy.declared = t.declared.copy()
-    copy.closed = t.closed.copy()
-    copy.instances = [i.__copy__() for i in t.instances]
-    copy.extra_allowance = t.extra_allowance.copy()
-    copy.order = t.order.copy()
-    copy.packets = [q.__copy__() for q in t.packets]
-    copy.deferred = [_copy_frame(f) for f in t.deferred]
-    copy.work = [_copy_frame(f) for f in t.work]
-    if t.awaiting is not None:
-        copy.awaiting = t.awaiting.__copy__()
-    copy.damage_received = t.damage_received.copy()
-    copy.shields = [sh.__copy__() for sh in t.shields]
-    return copy
+def set_instance(t: TurnState, inst: Instance, **changes: object) -> None:
+    t.instances = replace_in(t.instances, inst, **changes)
+
+
+def set_guard(ps: PlayerState, slot: int, mark: Mark) -> None:
+    """Guard slot ``slot`` (1-based) marked ``mark``."""
+    ps.guards = replace_in(ps.guards, ps.guards[slot - 1], state=mark)
+
+
+def push(t: TurnState, frame: Frame) -> None:
+    """``frame`` on top of the turn's stack of pending work."""
+    t.work = (*t.work, frame)
+
+
+def pop(t: TurnState) -> Frame:
+    """The innermost pending work, taken off the stack."""
+    f = t.work[-1]
+    t.work = t.work[:-1]
+    return f
 
 
 # -- questions ------------------------------------------------------------------------------------
@@ -298,6 +318,8 @@ def instances_of(t: TurnState, player: str) -> list[Instance]:
 
 
 def orders_missing(t: TurnState) -> list[str]:
+    if len(t.instances) < 2:  # a player with fewer than 2 instances has no order to choose
+        return []
     return [p for p in (t.defender, t.attacker) if len(instances_of(t, p)) >= 2 and not t.order.get(p)]
 
 

@@ -4,7 +4,7 @@ result and the match result it may bring, and the seq a judge-error rewind canno
 from __future__ import annotations
 
 from adjudicator.games.bacdef.deck import create_cards
-from adjudicator.games.bacdef.state import PlayerState, SetResult, SetState, State, TurnState, other
+from adjudicator.games.bacdef.state import PlayerState, SetResult, SetState, State, TurnState, other, put
 
 
 def set_floor(s: State, seq: int) -> None:
@@ -22,12 +22,12 @@ def start_turn(s: State, no: int, seq: int) -> None:
         defender=other(s, attacker),
         start_seq=seq,
         handless=handless,
-        placed={p: None for p in s.players},
-        declared={p: False for p in s.players},
-        closed={p: False for p in s.players},
-        extra_allowance={p: 0 for p in s.players},
+        placed=dict.fromkeys(s.players),
+        declared=dict.fromkeys(s.players, False),
+        closed=dict.fromkeys(s.players, False),
+        extra_allowance=dict.fromkeys(s.players, 0),
         order={},
-        damage_received={p: 0 for p in s.players},
+        damage_received=dict.fromkeys(s.players, 0),
     )
     st.turn = t
     if handless[attacker]:
@@ -61,7 +61,7 @@ def end_set(s: State, outcome: str, winner: str | None, reason: str, seq: int) -
     st = s.set
     s.set_results = (*s.set_results, SetResult(set_no=st.set_no, outcome=outcome, winner=winner, reason=reason))
     if outcome == "win":
-        s.set_wins[winner] += 1
+        s.set_wins = put(s.set_wins, winner, s.set_wins[winner] + 1)
     else:
         s.void_sets += 1
     set_floor(s, seq)

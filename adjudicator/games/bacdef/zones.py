@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from adjudicator.games.bacdef.state import Card, Frame, State, special_used, without
+from adjudicator.games.bacdef.state import Card, Frame, State, push, put, special_used, without
 
 
 def change_card(s: State, c: Card, **changes: object) -> Card:
@@ -29,7 +29,8 @@ def hand_sorted(s: State, player: str) -> None:
 
 
 def mark_special(s: State, player: str, letter: str) -> None:
-    s.set.players[player].special_used[letter] = True
+    ps = s.set.players[player]
+    ps.special_used = put(ps.special_used, letter, True)
 
 
 def f_decision(c: Card) -> Frame:
@@ -47,7 +48,7 @@ def dropped(s: State, c: Card) -> None:
         if c.face == "up":  # a face-down F's trigger must not show in public (BAC-HID-4)
             note(s, f"auto: {c.owner}'s F queued for the Fall step")
     else:
-        t.work.append(f_decision(c))
+        push(t, f_decision(c))
 
 
 def to_discard(s: State, c: Card) -> None:
