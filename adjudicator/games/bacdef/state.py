@@ -22,8 +22,9 @@ the copy.
 
 Every Struct here is declared ``gc=False``: a state is a tree of data (no Struct refers to one
 above it), so no reference cycle can pass through them, and the garbage collector need not track
-them. A fold keeps the state after every event, and each working copy allocates; untracked, they
-no longer make every collection walk every state kept (docs/games/bacdef.md has the figures).
+them. A fold keeps many states (one in 32, and every state a look at the past computes again),
+and each working copy allocates; untracked, they no longer make every collection walk every
+state kept (docs/games/bacdef.md has the figures).
 """
 
 from __future__ import annotations
