@@ -35,8 +35,12 @@ class Malformed(Exception):
         super().__init__(f"{message} (at {path})" if path and path != "$" else message)
 
 
-class Action(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
-    """Base of every event class: ``by`` is who entered it (a player name or ``judge``)."""
+class Action(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True, gc=False):
+    """Base of every event class: ``by`` is who entered it (a player name or ``judge``).
+
+    ``gc=False``: an event is data decoded from JSON and never refers back to what holds it, so
+    it cannot be part of a reference cycle; untracked, the events a process keeps (every event of
+    every match it folded) are not walked by each collection."""
 
     by: str
 

@@ -23,8 +23,9 @@ _sha256 = hashlib.sha256
 _decoder = msgspec.json.Decoder()
 
 
-class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
-    """One event as the log holds it: immutable, chained to its predecessor."""
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One event as the log holds it: immutable, chained to its predecessor. Data only, in no
+    reference cycle: untracked by the garbage collector (``gc=False``), as the events are."""
 
     match_id: str
     seq: int
