@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import functools
 import hashlib
 import os
 import sqlite3
@@ -78,23 +79,40 @@ def sealed(game: str, total: int) -> list[list[Any]]:
 
 
 # -- the peer ----------------------------------------------------------------------------------------
-def eventsourcing_replay(corpus: list[list[Any]], workdir: str) -> float | None:
-    """Events/s of the eventsourcing library replaying the same number of events, of the same
-    fields, from its SQLite recorder (one aggregate per match). None when it is not installed."""
-    try:
-        os.environ["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
-        os.environ["SQLITE_DBNAME"] = os.path.join(workdir, "eventsourcing.sqlite")
-        from eventsourcing.application import Application
-        from eventsourcing.domain import Aggregate, event
-    except ImportError:
-        return None
+@functools.cache
+def _eventsourcing_classes() -> tuple[Any, Any]:
+    """The library's Application, and an aggregate whose one event carries an action's type,
+    author and fields (made once: the library registers each class under its name)."""
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate, event
 
     class Table(Aggregate):
         @event("Acted")
         def act(self, type: str, by: str, fields: dict) -> None:
             self.n = getattr(self, "n", 0) + 1
 
-    app = Application()
+    return Application, Table
+
+
+def _eventsourcing(workdir: str, name: str) -> tuple[Any, Any] | None:
+    """An eventsourcing application on a SQLite file of its own, and the aggregate class; None
+    when the library is not installed."""
+    os.environ["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
+    os.environ["SQLITE_DBNAME"] = os.path.join(workdir, name)
+    try:
+        application, table = _eventsourcing_classes()
+    except ImportError:
+        return None
+    return application(), table
+
+
+def eventsourcing_replay(corpus: list[list[Any]], workdir: str) -> float | None:
+    """Events/s of the eventsourcing library replaying the same number of events, of the same
+    fields, from its SQLite recorder (one aggregate per match). None when it is not installed."""
+    peer = _eventsourcing(workdir, "eventsourcing.sqlite")
+    if peer is None:
+        return None
+    app, Table = peer
     ids = []
     for events in corpus:
         t = Table()
@@ -236,20 +254,10 @@ def bench_append(workdir: str, count: int) -> float:
 def eventsourcing_append(workdir: str, count: int) -> float | None:
     """Events/s of the eventsourcing library saving one event at a time (one ``save`` an event,
     as a table enters one action at a time) to its SQLite recorder; None when not installed."""
-    try:
-        os.environ["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
-        os.environ["SQLITE_DBNAME"] = os.path.join(workdir, "eventsourcing-append.sqlite")
-        from eventsourcing.application import Application
-        from eventsourcing.domain import Aggregate, event
-    except ImportError:
+    peer = _eventsourcing(workdir, "eventsourcing-append.sqlite")
+    if peer is None:
         return None
-
-    class Table(Aggregate):
-        @event("Acted")
-        def act(self, type: str, by: str, fields: dict) -> None:
-            pass
-
-    app = Application()
+    app, Table = peer
     t = Table()
     app.save(t)
 

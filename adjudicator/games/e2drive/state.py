@@ -259,21 +259,32 @@ def with_player(g: GameState, p: PlayerState) -> GameState:
     return rep(g, players=(p, p2) if p.seat == "P1" else (p1, p))
 
 
-def servant(g: GameState, ref: str) -> Servant:
-    try:
-        s, i = _SLOT_AT[ref]
-    except KeyError:
-        seat, i = parse_slot(ref)
-        s = seat_index(seat)
-    return g.players[s].servants[i]
-
-
-def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
+def _slot_at(ref: str) -> tuple[int, int]:
+    """(player index, slot index) of a slot reference: from the table, else parsed (an error for
+    a reference that is not a slot)."""
     at = _SLOT_AT.get(ref)
     if at is None:
         seat, i = parse_slot(ref)
         at = (seat_index(seat), i)
-    s, i = at
+    return at
+
+
+def _pool_at(ref: str) -> tuple[int, int | None]:
+    """(player index, slot index or None for the master pool) of a pool reference."""
+    at = _POOL_AT.get(ref)
+    if at is None:
+        seat, i = parse_pool(ref)
+        at = (seat_index(seat), i)
+    return at
+
+
+def servant(g: GameState, ref: str) -> Servant:
+    s, i = _slot_at(ref)
+    return g.players[s].servants[i]
+
+
+def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
+    s, i = _slot_at(ref)
     players = g.players
     p = players[s]
     svs = p.servants
@@ -301,21 +312,13 @@ def both_fields(g: GameState) -> zip:
 
 
 def pool(g: GameState, ref: str) -> Pool:
-    try:
-        s, i = _POOL_AT[ref]
-    except KeyError:
-        seat, i = parse_pool(ref)
-        s = seat_index(seat)
+    s, i = _pool_at(ref)
     p = g.players[s]
     return p.master if i is None else p.servants[i].pool
 
 
 def with_pool(g: GameState, ref: str, pl: Pool) -> GameState:
-    at = _POOL_AT.get(ref)
-    if at is None:
-        seat, i = parse_pool(ref)
-        at = (seat_index(seat), i)
-    s, i = at
+    s, i = _pool_at(ref)
     players = g.players
     p = players[s]
     if i is None:
@@ -332,11 +335,7 @@ def with_pools(g: GameState, changes: dict[str, Pool]) -> GameState:
     players = list(g.players)
     touched: dict[int, tuple[Pool | None, list[Servant] | None]] = {}
     for ref, pl in changes.items():
-        at = _POOL_AT.get(ref)
-        if at is None:
-            seat, i = parse_pool(ref)
-            at = (seat_index(seat), i)
-        s, i = at
+        s, i = _pool_at(ref)
         master, svs = touched.get(s, (None, None))
         if i is None:
             master = pl
