@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 
-from cli.errors import Rejected
 from cli.main import Env, check_viewer, command, main, match_argument, viewer_label
 
 #: as ``adjudicator.judging.PENALTIES`` (not imported at start-up; a test keeps the two equal)

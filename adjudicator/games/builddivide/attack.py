@@ -65,7 +65,6 @@ def after_block(s: State) -> State:
     a = s.game.attack
     if a is None:
         return s
-    tp = s.game.turn_player or ""
     if a.current_target in s.names:
         s = Z.set_game(s, attack=replace(a, step="DAMAGE"))
         found = Z.by_iid(s, a.attacker_iid)

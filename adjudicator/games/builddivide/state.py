@@ -6,7 +6,6 @@ zone and across both fields. Hidden cards (the deck, an undisclosed hand card, a
 
 from __future__ import annotations
 
-from typing import Any
 
 import msgspec
 
