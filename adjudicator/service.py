@@ -569,17 +569,12 @@ def _fold_into(fold: Fold, events: Sequence[StoredEvent], progress: Progress | N
             progress(ev.seq, events[-1].seq)
 
 
-def abandoned_seqs(events: Sequence[StoredEvent]) -> dict[int, int]:
-    """``{abandoned seq: seq of the rewind that abandoned it}``, read from the log's structure
+def walk_effective(events: Sequence[StoredEvent]) -> tuple[list[int], dict[int, int]]:
+    """The effective history after ``events`` (accepted events of a match, from seq 1), and
+    ``{abandoned seq: seq of the rewind that abandoned it}``, read from the log's structure
     alone: every stored event was accepted, so the effective history follows from the rewinds'
     ``to_seq`` (a correction's inserted event has no seq of its own, and a judge's call stands
     outside the history). The same as ``Fold.branches``, without folding."""
-    return walk_effective(events)[1]
-
-
-def walk_effective(events: Sequence[StoredEvent]) -> tuple[list[int], dict[int, int]]:
-    """The effective history after ``events`` (accepted events of a match, from seq 1) and the
-    abandoned seqs with the rewind that abandoned each, from the log's structure alone."""
     effective: list[int] = []
     gone: dict[int, int] = {}
     for ev in events:

@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from adjudicator.render import abandoned_by
-from adjudicator.service import MatchService, MemoryStore, abandoned_seqs
+from adjudicator.service import MatchService, MemoryStore, walk_effective
 from tests.gamekit import FIXTURES
 from tests.test_cli import Adj, fails, ok
 
@@ -20,7 +20,9 @@ RECORDED = sorted(p for p in FIXTURES.glob("*/**/*.jsonl") if p.name != "conform
 def test_the_structure_of_the_log_gives_the_folds_branches(path):
     report = MatchService(MemoryStore()).check_lines(path.read_text(encoding="utf-8").splitlines())
     match = report.match
-    assert abandoned_seqs(match.events) == abandoned_by(match.fold.branches)
+    effective, gone = walk_effective(match.events)
+    assert gone == abandoned_by(match.fold.branches)
+    assert effective == match.fold.effective_order()
 
 
 def test_state_at_a_seq_is_the_state_the_whole_fold_had_there():
@@ -63,7 +65,7 @@ def test_a_look_at_any_seq_reads_the_rest_of_the_log_for_rewinds_only(path, tmp_
     whole = MatchService(MemoryStore()).check_lines(lines).match
     service = MatchService(SQLiteStore(str(tmp_path / "s.sqlite3")))
     service.store.append_stored(whole.events, 0)
-    gone = abandoned_seqs(whole.events)
+    gone = walk_effective(whole.events)[1]
     for seq in range(1, whole.head + 1):
         match, head, by = service.load_at(whole.match_id, seq)
         assert (match.head, head, by) == (seq, whole.head, gone.get(seq)), seq
