@@ -382,12 +382,19 @@ class Fold:
     def _line(self) -> _Line:
         return self._cur
 
-    def _context(self, line: _Line, seq: int, log_len: int) -> Context:
+    def _context(self, line: _Line, seq: int, log_len: int, n: int | None = None) -> Context:
+        """The context of an event at ``seq``: the first ``log_len`` events of the log, and the
+        first ``n`` entries of ``line`` (all of them by default)."""
+        if n is None:
+            n, n_eff = len(line.entries), len(line.eff)
+        else:  # the seqs before a snapshot have no entry: they come first
+            pos = line.pos
+            n_eff = bisect_left(line.eff, n, key=lambda s: pos.get(s, -1))
         return Context(
             seq=seq,
             log=_BEFORE if self._base else _Prefix(self.log, log_len),
-            effective=_Prefix(line.eff, len(line.eff)),
-            state_at=self._state_at(line, len(line.entries)),
+            effective=_Prefix(line.eff, n_eff),
+            state_at=self._state_at(line, n),
         )
 
     def _state_at(self, line: _Line, n: int) -> Callable[[int], Any]:
@@ -430,14 +437,7 @@ class Fold:
         """The context entry ``k`` of ``line`` was checked in: the log before its seq, the line
         before it."""
         seq = line.entries[k].seq
-        pos = line.pos
-        return Context(
-            seq=seq,
-            log=_BEFORE if self._base else _Prefix(self.log, bisect_left(self.log, seq, key=_seq_of)),
-            # the seqs before a snapshot have no entry: they come first
-            effective=_Prefix(line.eff, bisect_left(line.eff, k, key=lambda s: pos.get(s, -1))),
-            state_at=self._state_at(line, k),
-        )
+        return self._context(line, seq, bisect_left(self.log, seq, key=_seq_of), k)
 
     def _give_up(self, line: _Line, i: int) -> None:
         """Entry ``i`` of the committed ``line`` gives its state up, unless it keeps it."""
