@@ -275,13 +275,13 @@ class SQLiteStore(SQLiteLedger, Store):
             db.execute("INSERT OR REPLACE INTO snapshots (match_id, seq, data) VALUES (?, ?, ?)", (match_id, seq, data))
 
     def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
-        with self._lock:
+        with self._using(f"read of the snapshot of match {match_id!r}") as db:
             try:
-                row = self._db.execute("SELECT seq, data FROM snapshots WHERE match_id = ?", (match_id,)).fetchone()
+                row = db.execute("SELECT seq, data FROM snapshots WHERE match_id = ?", (match_id,)).fetchone()
             except sqlite3.OperationalError as exc:
                 if "no such table" in str(exc):  # a store made before snapshots, opened read-only
                     return None
-                raise self._error(f"read of the snapshot of match {match_id!r}", exc) from None
+                raise
         return (row[0], bytes(row[1])) if row else None
 
     def matches(self) -> list[MatchInfo]:

@@ -184,3 +184,24 @@ def test_a_snapshot_state_the_game_cannot_read_is_set_aside(monkeypatch):
     assert now.fold.resumed_at == 0 and now.state == svc.load("m").state
     with pytest.raises(IntegrityError):
         svc.verify("m")
+
+
+def test_a_store_made_before_snapshots_reads_as_having_none(tmp_path):
+    """Opened for reading only, a store without the snapshots table (made by an earlier version)
+    answers that it keeps no snapshot, and the match is folded whole."""
+    import sqlite3
+
+    from adjudicator.service import open_store
+
+    path = str(tmp_path / "old.sqlite3")
+    svc = MatchService(open_store(path), clock=lambda: CLOCK)
+    enter(svc, lines_of(GOLDEN[0]))
+    head = svc.store.head("m")
+    svc.store.close()
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE snapshots")
+    db.commit()
+    db.close()
+    reader = MatchService(open_store(path, write=False))
+    assert reader.store.snapshot("m") is None
+    assert reader.current("m").head == head and reader.current("m").fold.resumed_at == 0
