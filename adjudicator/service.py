@@ -424,18 +424,20 @@ class MatchService:
         or its ``IntegrityError``. Matches are spread over processes (one a core, each opening
         the store for reading) when the store is a file or a server, there is more than one core,
         and the work is large enough to pay for starting them (``PARALLEL_EVENTS``)."""
-        heads = {m.match_id: m.head_seq for m in self.store.matches()}
+        if len(match_ids) == 1:  # its events as they are folded
+            return [self._verified(match_ids[0], progress)]
         workers = min(os.cpu_count() or 1, len(match_ids))
         url = getattr(self.store, "url", "")
-        if workers < 2 or url in ("", "memory:") or sum(heads.get(m, 0) for m in match_ids) < PARALLEL_EVENTS:
-            if len(match_ids) == 1:  # its events as they are folded
-                return [self._verified(match_ids[0], progress)]
-            out_in_order = []
+        if workers > 1 and url not in ("", "memory:"):
+            heads = {m.match_id: m.head_seq for m in self.store.matches()}
+            workers = workers if sum(heads.get(m, 0) for m in match_ids) >= PARALLEL_EVENTS else 1
+        if workers < 2:
+            results = []
             for done, m in enumerate(match_ids, 1):
-                out_in_order.append(self._verified(m))
+                results.append(self._verified(m))
                 if progress is not None:
                     progress(done, len(match_ids))
-            return out_in_order
+            return results
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         out: dict[str, Verified] = {}
