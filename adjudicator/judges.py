@@ -10,12 +10,13 @@ key. A store without registered judges works as before. ``check_signatures`` is 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from events.checkpoint import Checkpoint, KeyRecord, Leaf, Signature
 from events.ledger import Ledger
 from events.envelope import Draft, Rejection, StoredEvent, seal
-from events.store import MatchInfo, Store, StoreError
+from events.store import Appending, MatchInfo, Store, StoreError
 
 JUDGE = "judge"
 PLAYER = "player"
@@ -151,6 +152,13 @@ class SignedStore(Ledger, Store):
         if events:  # an imported judge's decision is vouched for by the judge who imports it
             self._sign(events, self._plan(events[0].match_id, events))
         self.inner.append_stored(events, expected_seq)
+
+    def appending(self, match_id: str, expected_seq: int) -> AbstractContextManager[Appending]:
+        """The inner store's own when no key is registered (nothing to sign); otherwise the events
+        are held and stored by ``append_stored``, which signs them."""
+        if not self.inner.audit_keys():  # type: ignore[attr-defined]
+            return self.inner.appending(match_id, expected_seq)
+        return super().appending(match_id, expected_seq)
 
     def events_for_key(self, match_id: str, idempotency_key: str) -> tuple[StoredEvent, ...]:
         return self.inner.events_for_key(match_id, idempotency_key)

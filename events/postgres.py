@@ -36,7 +36,7 @@ from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
 from events.ledger_sql import PostgresLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
-from events.store import IDEM_END, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
+from events.store import IDEM_END, Appending, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
 
 try:
     import psycopg
@@ -325,6 +325,34 @@ class PostgresStore(PostgresLedger, Store):
                 raise self._failure(exc, doing, outcome) from None
         raise ConflictError(match_id, expected_seq, self.head(match_id))
 
+    @contextmanager
+    def appending(self, match_id: str, expected_seq: int) -> Iterator[Appending]:
+        """One transaction held open while the batches are added; a concurrent writer of the same
+        match makes it a ``ConflictError`` (UNIQUE (match_id, seq)), and nothing is written."""
+        doing = f"append to match {match_id!r}"
+        with self._lock:
+            conn = self._connection()
+            batches: _Appending | None = None
+            try:
+                with conn.transaction(), conn.cursor() as cur:
+                    head, prev, _ = self._probe(cur, match_id, None)
+                    if head != expected_seq:
+                        raise ConflictError(match_id, expected_seq, head)
+                    batches = _Appending(self, cur, match_id, head, prev)
+                    yield batches
+            except pg_errors.UniqueViolation:
+                pass
+            except psycopg.Error as exc:
+                outcome = (
+                    "it is not known whether the events were recorded: read the match before retrying"
+                    if batches is not None and batches.head > expected_seq
+                    else "nothing was written"
+                )
+                raise self._failure(exc, doing, outcome) from None
+            else:
+                return
+        raise ConflictError(match_id, expected_seq, self.head(match_id))
+
     def record_rejection(self, rejection: Rejection) -> None:
         with self._using(f"recording a rejection in match {rejection.match_id!r}") as cur:
             cur.execute(
@@ -394,3 +422,15 @@ class PostgresStore(PostgresLedger, Store):
             )
             rows = cur.fetchall()
         return [rejection_from_row(r) for r in rows]
+
+
+class _Appending(Appending):
+    def __init__(self, store: PostgresStore, cur: psycopg.Cursor, match_id: str, head: int, prev: str):
+        super().__init__(match_id, head, prev)
+        self.store, self.cur = store, cur
+
+    def _write(self, events: Sequence[StoredEvent]) -> None:
+        self.store._insert(self.cur, [event_row(ev) + (None,) for ev in events])
+
+    def read(self, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
+        return self.store._read(self.cur, self.match_id, from_seq, to_seq if to_seq is not None else 2**62)

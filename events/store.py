@@ -10,6 +10,8 @@ Contract (tests/test_store_contract.py runs it against every backend):
   that lost its connection can retry. ``events_for_key`` looks a key up without appending.
 - ``append_stored`` takes events that already carry seq, prev and hash; they must continue the
   chain exactly (``IntegrityError`` otherwise, nothing written) and are stored byte for byte.
+- ``appending(match_id, expected_seq)`` does the same a batch at a time, inside one transaction:
+  a long file is written without being held whole, and all of it or none of it is stored.
 - ``read`` returns events in seq order; a row that no longer decodes, or whose stored fields are
   not in canonical form, raises ``IntegrityError``. A row altered in place in canonical form is
   caught by ``events.chain.verify_chain``.
@@ -22,10 +24,12 @@ Contract (tests/test_store_contract.py runs it against every backend):
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import msgspec
 
+from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent
 
 
@@ -88,6 +92,51 @@ class MatchInfo(msgspec.Struct, frozen=True, kw_only=True):
     updated_at: str
 
 
+class Appending:
+    """Events appended to one match inside one transaction (``Store.appending``). Each ``add``
+    must continue the chain where the events before it end (``IntegrityError`` otherwise);
+    ``read`` gives back what is written so far, as a later read of the store would. All of it is
+    committed when the ``with`` block ends, and none of it when the block raises."""
+
+    def __init__(self, match_id: str, head: int, prev: str):
+        self.match_id = match_id
+        self.head = head  # the seq and hash of the last event, written before or added here
+        self.prev = prev
+
+    def add(self, events: Sequence[StoredEvent]) -> None:
+        if not events:
+            return
+        verify_chain(events, self.match_id, from_seq=self.head + 1, prev=self.prev)
+        self._write(events)
+        self.head = events[-1].seq
+        self.prev = events[-1].hash
+
+    def _write(self, events: Sequence[StoredEvent]) -> None:
+        raise NotImplementedError
+
+    def read(self, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
+        raise NotImplementedError
+
+
+class _Held(Appending):
+    """``Store.appending`` for a store without a transaction of its own to hold open: the events
+    are held here and stored by one ``append_stored`` when the block ends."""
+
+    def __init__(self, store: Store, match_id: str, head: int, prev: str):
+        super().__init__(match_id, head, prev)
+        self.store = store
+        self.since = head
+        self.events: list[StoredEvent] = []
+
+    def _write(self, events: Sequence[StoredEvent]) -> None:
+        self.events.extend(events)
+
+    def read(self, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
+        hi = self.head if to_seq is None else min(to_seq, self.head)
+        before = self.store.read(self.match_id, from_seq, min(hi, self.since)) if from_seq <= self.since else []
+        return before + self.events[max(from_seq - self.since, 1) - 1 : max(hi - self.since, 0)]
+
+
 class Store(ABC):
     """Append-only, per-match event logs with optimistic concurrency."""
 
@@ -111,6 +160,21 @@ class Store(ABC):
         match keeps its hashes.
         """
         raise NotImplementedError
+
+    @contextmanager
+    def appending(self, match_id: str, expected_seq: int) -> Iterator[Appending]:
+        """Append events that already carry seq, prev and hash, a batch at a time
+        (``Appending.add``), all in one transaction: committed when the block ends, nothing
+        written when it raises. ``ConflictError`` if the head is not ``expected_seq``. A backend
+        holds the transaction open, so that the events need not be held in memory; this default
+        holds them and stores them with ``append_stored``."""
+        head = self.head(match_id)
+        if head != expected_seq:
+            raise ConflictError(match_id, expected_seq, head)
+        prev = self.read(match_id, head, head)[-1].hash if head else ""
+        held = _Held(self, match_id, head, prev)
+        yield held
+        self.append_stored(held.events, expected_seq)
 
     def events_for_key(self, match_id: str, idempotency_key: str) -> tuple[StoredEvent, ...]:
         """The events appended under ``idempotency_key`` for this match; empty if none."""

@@ -366,6 +366,85 @@ def test_append_stored_refuses_what_does_not_continue_the_chain(backend):
     assert store.read("m1") == chain[:2]
 
 
+@pytest.fixture(params=["memory", "sqlite", PG, "signed"])
+def any_store(request, tmp_path):
+    """Every backend, and the store the match service writes through (no keys: it passes on)."""
+    if request.param != "signed":
+        b = _make(request.param, request, tmp_path)
+        yield b.store
+        b.close()
+        return
+    from adjudicator.judges import SignedStore
+    from events.sqlite import SQLiteStore
+
+    store = SignedStore(SQLiteStore(str(tmp_path / "signed.sqlite3")), lambda: None)
+    yield store
+    store.close()
+
+
+def test_appending_in_batches_commits_all_of_them_at_the_end(any_store):
+    store = any_store
+    chain = reference_chain(n=7)
+    store.append_stored(chain[:1], 0)
+    with store.appending("m1", 1) as out:
+        out.add(chain[1:3])
+        out.add([])
+        assert out.read() == chain[:3] and out.read(2, 2) == chain[1:2] and out.read(3) == chain[2:3]
+        out.add(chain[3:])
+        assert out.read(2, 6) == chain[1:6] and out.head == 7 and out.prev == chain[-1].hash
+    assert store.read("m1") == chain
+    assert [e.hash for e in store.read("m1")] == [e.hash for e in chain]
+    (nxt,) = store.append("m1", [draft(count=1)], 7)
+    assert nxt.prev == chain[-1].hash
+
+
+def test_appending_that_raises_writes_nothing(any_store):
+    store = any_store
+    chain = reference_chain(n=6)
+    with pytest.raises(RuntimeError, match="the file ends badly"):
+        with store.appending("m1", 0) as out:
+            out.add(chain[:3])
+            out.add(chain[3:])
+            raise RuntimeError("the file ends badly")
+    assert store.read("m1") == [] and store.head("m1") == 0 and store.matches() == []
+    with pytest.raises(IntegrityError, match="expected seq 3, found 4"):
+        with store.appending("m1", 0) as out:
+            out.add(chain[:2])
+            out.add(chain[3:])  # a gap
+    assert store.head("m1") == 0
+    forged = StoredEvent(**{**{f: getattr(chain[2], f) for f in StoredEvent.__struct_fields__}, "fields": {"count": 3}})
+    with pytest.raises(IntegrityError, match="hash does not match"):
+        with store.appending("m1", 0) as out:
+            out.add(chain[:2])
+            out.add([forged])
+    assert store.head("m1") == 0
+    with store.appending("m1", 0) as out:  # and the match can still be written whole
+        out.add(chain)
+    assert store.read("m1") == chain
+
+
+def test_appending_at_the_wrong_head_is_a_conflict(any_store):
+    store = any_store
+    chain = reference_chain()
+    store.append_stored(chain[:2], 0)
+    for head in (0, 1, 3):
+        with pytest.raises(ConflictError):
+            with store.appending("m1", head) as out:
+                out.add(chain[head:])
+    assert store.read("m1") == chain[:2]
+
+
+def test_appended_batches_are_not_seen_by_another_reader_before_the_end(sql_backend):
+    store = sql_backend.store
+    chain = reference_chain(n=4)
+    other = sql_backend.reopen()
+    with store.appending("m1", 0) as out:
+        out.add(chain[:2])
+        assert other.head("m1") == 0 and other.read("m1") == []
+        out.add(chain[2:])
+    assert other.read("m1") == chain
+
+
 # -- integrity -------------------------------------------------------------------------------
 
 
