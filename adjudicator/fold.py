@@ -35,6 +35,7 @@ them through fixed-length views, so it stays a snapshot of the moment without a 
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -318,14 +319,35 @@ class Fold:
         a look at the log or at an earlier state) raises ``NeedsHistory``, and nothing is changed."""
         if not effective or effective[-1] != seq:
             raise ValueError(f"the effective history of a snapshot at seq {seq} ends with it")
+        return cls._resume(game, match_id, seq, state, players, penalties, array("q", effective))
+
+    @classmethod
+    def _resume(cls, game: Game, match_id: str, seq: int, state: Any, players: Sequence[str],
+                penalties: Sequence[tuple[int, judging.Penalty]], effective: array) -> Fold:
+        """``resumed``, taking ``effective`` over (8 bytes a seq)."""
         fold = cls(game, match_id)
         fold._base = seq
         fold._players = tuple(players)
         fold.penalties = list(penalties)
-        fold._effective_seqs[:] = effective[:-1]
+        effective.pop()
+        fold._effective_seqs = effective  # type: ignore[assignment]  # read as a sequence of ints
+        fold._cur = _Line(fold.entries, fold._pos, fold._effective_seqs)
         fold._cur.push(Entry(seq, None, state))  # type: ignore[arg-type]  # the snapshot's event is not kept
         fold.history.kept[seq] = state
         return fold
+
+    def compacted(self) -> Fold:
+        """This fold as ``resumed`` from its present, in memory that does not grow with the log:
+        what it has read of the match since then is all it keeps (and the effective history, 8
+        bytes a seq). What needs more raises ``NeedsHistory``. The head must be of the effective
+        history (not a judge's call). The two share the effective history: this fold is not used
+        again."""
+        seq = self.head
+        if not self.entries or not self._effective_seqs or self._effective_seqs[-1] != seq:
+            raise ValueError(f"seq {seq} is not the end of the effective history")
+        eff = self._effective_seqs
+        return self._resume(self.game, self.match_id, seq, self.state, self._players, self.penalties,
+                            eff if isinstance(eff, array) else array("q", eff))
 
     @property
     def resumed_at(self) -> int:

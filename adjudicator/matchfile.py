@@ -15,15 +15,20 @@ type there is an altered log, an integrity failure (``IntegrityError``). A file 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import msgspec
 
-from adjudicator.inputs import check_match_id, read_json
-from adjudicator.protocol import Malformed
-from events.chain import IntegrityError
-from events.envelope import StoredEvent, split_flat
+from adjudicator import registry
+from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields
+from adjudicator.inputs import check_event, check_match_id, read_json
+from adjudicator.judging import CALL_TYPES
+from adjudicator.kit import Game
+from adjudicator.protocol import Malformed, Violation
+from events.chain import IntegrityError, verify_chain
+from events.envelope import Draft, StoredEvent, seal, split_flat
 
 
 class Wire(msgspec.Struct, kw_only=True):
@@ -38,10 +43,9 @@ class Wire(msgspec.Struct, kw_only=True):
     hash: str | msgspec.UnsetType = msgspec.UNSET
 
 
-def parse_lines(lines: Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
-    """Parse JSONL into ``(line number, flat object)`` pairs; ``Malformed`` names the bad line.
-    Blank lines are skipped; every other line is one JSON object within the input limits."""
-    out = []
+def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, flat object)`` of each line as it is read; ``Malformed`` names the bad
+    line. Blank lines are skipped; every other line is one JSON object within the input limits."""
     for no, raw in enumerate(lines, 1):
         text = raw.strip()
         if not text:
@@ -49,29 +53,49 @@ def parse_lines(lines: Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
         obj = read_json(text, f"line {no}")
         if not isinstance(obj, dict):
             raise Malformed(f"line {no} is not a JSON object", f"line {no}")
-        out.append((no, obj))
+        yield no, obj
+
+
+def parse_lines(lines: Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
+    """Every line of ``read_lines``; ``Malformed`` for a file with none."""
+    out = list(read_lines(lines))
     if not out:
-        raise Malformed("the log is empty: a match file starts with a match_started line", "line 1")
+        raise Malformed(EMPTY, "line 1")
     return out
 
 
-def check_envelopes(parsed: list[tuple[int, dict[str, Any]]], match_id: str) -> bool:
-    """Check every line's envelope keys (see the module's docstring); True if the file is sealed.
-    ``match_id`` names the match in an integrity failure when the file does not."""
-    sealed = "hash" in parsed[0][1]
-    first_mid = None
-    for no, obj in parsed:
+EMPTY = "the log is empty: a match file starts with a match_started line"
+
+
+class Envelopes:
+    """The envelope keys of a file's lines, checked one line at a time, in order (see the
+    module's docstring). The file is sealed when its first line carries a hash; ``match_id``
+    names the match in an integrity failure when the file does not."""
+
+    def __init__(self, sealed: bool, match_id: str):
+        self.sealed = sealed
+        self.match_id = match_id
+        self.first_mid: str | None = None
+        self.lines = 0
+
+    def check(self, no: int, obj: dict[str, Any]) -> None:
         env = split_flat(obj)[0]
+        sealed = self.sealed
         try:
             wire = msgspec.convert(env, Wire, strict=True)
         except msgspec.ValidationError as exc:
             text, _, at = str(exc).partition(" - at `")
             where = f"line {no}: {at.rstrip('`') or '$'}"
             if sealed:
-                raise IntegrityError(match_id, None, f"{where}: {text}: the sealed file was altered") from None
+                raise IntegrityError(self.match_id, None, f"{where}: {text}: the sealed file was altered") from None
             raise Malformed(f"{where}: {text}", where) from None
+        self.lines += 1
         if sealed:
-            continue
+            if wire.hash is msgspec.UNSET:
+                raise Malformed(f"line {no} has no hash while line 1 has one", f"line {no}: $.hash")
+            return
+        if wire.hash is not msgspec.UNSET and self.lines > 1:
+            raise Malformed(f"line {no} has a hash while line 1 has none", f"line {no}: $.hash")
         if wire.prev is not msgspec.UNSET:
             raise Malformed(f"line {no} has a prev but no hash: a link means nothing without its hash", f"line {no}: $.prev")
         if wire.match_id is not msgspec.UNSET:
@@ -79,10 +103,17 @@ def check_envelopes(parsed: list[tuple[int, dict[str, Any]]], match_id: str) -> 
                 check_match_id(wire.match_id)
             except Malformed as exc:
                 raise Malformed(f"line {no}: {exc.message}", f"line {no}: $.match_id") from None
-            if first_mid is not None and wire.match_id != first_mid:
-                raise Malformed(f"line {no} belongs to match {wire.match_id!r}, not {first_mid!r}", f"line {no}: $.match_id")
-            first_mid = wire.match_id
-    return sealed
+            if self.first_mid is not None and wire.match_id != self.first_mid:
+                raise Malformed(f"line {no} belongs to match {wire.match_id!r}, not {self.first_mid!r}", f"line {no}: $.match_id")
+            self.first_mid = wire.match_id
+
+
+def check_envelopes(parsed: list[tuple[int, dict[str, Any]]], match_id: str) -> bool:
+    """Check every line's envelope keys (``Envelopes``); True if the file is sealed."""
+    envelopes = Envelopes("hash" in parsed[0][1], match_id)
+    for no, obj in parsed:
+        envelopes.check(no, obj)
+    return envelopes.sealed
 
 
 def stored_from_flat(no: int, obj: dict[str, Any], match_id: str) -> StoredEvent:
@@ -101,3 +132,118 @@ def stored_from_flat(no: int, obj: dict[str, Any], match_id: str) -> StoredEvent
         )
     except KeyError as exc:
         raise IntegrityError(match_id, None, f"line {no} carries a hash but no {exc.args[0]!r}") from None
+
+
+@dataclass
+class LineVerdict:
+    line: int
+    type: str
+    by: str
+    accepted: bool
+    rule: str | None = None
+    code: str | None = None
+    message: str | None = None
+    head_seq: int | None = None  # how many lines were accepted before this one
+
+
+class FileFold:
+    """The lines of one match file adjudicated in order, as a table session: a refused line
+    changes nothing, and the next line goes on from the same state. A sealed file is verified as
+    it is read: each line must continue the chain and be accepted (``IntegrityError`` otherwise).
+
+    ``events`` are the accepted lines as stored events, since the fold's start: from seq 1, or
+    from where ``compact`` last left off. ``compact`` lets go of what the fold holds of the past
+    (``Fold.compacted``); when a later event needs it (a rewind, a correction, a look at the log),
+    ``history`` is asked for every accepted event so far, they are folded again, and the file
+    is folded whole from there on."""
+
+    def __init__(self, first: tuple[int, dict[str, Any]], match_id: str, clock: Callable[[], str],
+                 envelopes: Envelopes | None = None, history: Callable[[], list[StoredEvent]] | None = None):
+        no, obj = first
+        if envelopes is None:
+            envelopes = Envelopes("hash" in obj, match_id)
+            envelopes.check(no, obj)
+        self.envelopes = envelopes
+        self.sealed = envelopes.sealed
+        self.match_id = str(obj.get("match_id", match_id)) if self.sealed else match_id
+        if obj["type"] != "match_started":
+            raise Malformed(f"line {no}: a match file starts with match_started, not {obj['type']!r}", f"line {no}: $.type")
+        fields = split_flat(obj)[1]
+        self.game = registry.get(str(fields.get("game", "")))
+        if not self.sealed and fields.get("rules_version") is None:
+            fields["rules_version"] = self.game.rules_versions[-1]
+        self._first = (no, fields)
+        self.fold = Fold(self.game, self.match_id)
+        self.events: list[StoredEvent] = []
+        self.last: StoredEvent | None = None  # the last event accepted
+        self.history = history
+        self.whole = history is None  # folded whole from seq 1, for good
+        self._clock = clock
+        self._prev = ""
+
+    def line(self, no: int, obj: dict[str, Any]) -> tuple[LineVerdict, StoredEvent | None]:
+        """The verdict on one line, and its stored event when it is accepted."""
+        first_no, first_fields = self._first
+        if no != first_no:
+            self.envelopes.check(no, obj)
+        env, fields = split_flat(obj)
+        if no == first_no:
+            fields = first_fields
+        fold, mid, sealed = self.fold, self.match_id, self.sealed
+        seq = fold.head + 1
+        if sealed:
+            stored = stored_from_flat(no, obj, mid)
+            verify_chain((stored,), mid, from_seq=self.envelopes.lines, prev=self._prev)
+        try:
+            event = line_event(self.game, no, env, fields, seq, sealed)
+            self._advance(event, seq)
+        except Malformed as exc:
+            where = exc.path if exc.path.startswith("line ") else f"line {no}: {exc.path}"
+            if sealed:
+                raise IntegrityError(mid, env.get("seq"), f"sealed {env['type']!r} does not decode ({where}): {exc.message}") from None
+            raise Malformed(exc.message, where) from None
+        except Violation as v:
+            if sealed:
+                raise IntegrityError(mid, env.get("seq"), f"sealed {env['type']!r} does not adjudicate: {v}") from None
+            return LineVerdict(no, env["type"], env["by"], False, v.rule_id, v.code, v.message, self.fold.head), None
+        if not sealed:
+            draft = Draft(type=env["type"], by=env["by"], recorded_at=env.get("recorded_at") or self._clock(), fields=event_fields(event))
+            stored = seal(mid, seq, self._prev, draft)
+        self._prev = stored.hash
+        self.last = stored
+        self.events.append(stored)
+        return LineVerdict(no, env["type"], env["by"], True), stored
+
+    def _advance(self, event: Any, seq: int) -> None:
+        try:
+            self.fold.advance(event, seq)
+        except NeedsHistory:
+            assert self.history is not None  # a fold never compacted has all of it
+            fold = Fold(self.game, self.match_id)
+            events = self.history()
+            for ev in events:
+                fold.advance(fold.decode(ev), ev.seq)
+            self.fold, self.events, self.whole = fold, events, True
+            fold.advance(event, seq)
+
+    def compact(self) -> bool:
+        """Let go of the past, unless the file is folded whole or its last event is a judge's
+        call (outside the effective history: the next event can). True if it did."""
+        last = self.last
+        if self.whole or last is None or last.type in CALL_TYPES or self.fold.head != last.seq or self.fold.resumed_at == last.seq:
+            return False
+        self.fold = self.fold.compacted()
+        self.events = []
+        return True
+
+
+def line_event(game: Game, no: int, env: dict[str, Any], fields: dict[str, Any], seq: int, sealed: bool) -> Any:
+    """The typed event of one line, within the input limits; an unsealed line's ``seq``, when
+    given, must be the seq the line gets."""
+    if not sealed and "seq" in env and env["seq"] != seq:
+        raise Malformed(f"line {no} says seq {env['seq']}, but it comes as seq {seq} of the match", f"line {no}: $.seq")
+    try:
+        check_event(env["type"], env["by"], fields, values_checked=True)  # read_json checked the line
+    except Malformed as exc:
+        raise Malformed(f"line {no}: {exc.message}", f"line {no}: {exc.path}") from None
+    return decode_event(game, env["type"], env["by"], fields, path=f"line {no}: $")

@@ -7,9 +7,11 @@ This is the one place where the pure reducers meet a store and a clock. The cloc
 from __future__ import annotations
 
 import datetime as _dt
+import itertools
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,14 +22,14 @@ from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields, eve
 from adjudicator.kit import Game
 from adjudicator.inputs import check_event, check_match_id
 from adjudicator.judging import CALL_TYPES
-from adjudicator.matchfile import check_envelopes, parse_lines, stored_from_flat
+from adjudicator.matchfile import EMPTY, Envelopes, FileFold, LineVerdict, parse_lines, read_lines
 from adjudicator.protocol import JUDGE, Malformed, Outcome, Violation
 from events.chain import IntegrityError, verify_chain
 from events.copy import copy_matches
-from events.envelope import Draft, Rejection, StoredEvent, canonical, seal, split_flat, to_line
+from events.envelope import Draft, Rejection, StoredEvent, canonical, to_line
 from events.factory import open_store
 from events.memory import MemoryStore
-from events.store import ConflictError, Store, StoreError, UnknownMatch, check_idempotency_key
+from events.store import Appending, ConflictError, Store, StoreError, UnknownMatch, check_idempotency_key
 
 #: What the command line needs of the stores, so that it speaks to ``adjudicator`` only.
 __all__ = [
@@ -80,18 +82,6 @@ class Verdict:
     violation: Violation | None = None
     type: str | None = None  # of a refused attempt: what was tried, and by whom
     by: str | None = None
-
-
-@dataclass
-class LineVerdict:
-    line: int
-    type: str
-    by: str
-    accepted: bool
-    rule: str | None = None
-    code: str | None = None
-    message: str | None = None
-    head_seq: int | None = None  # how many lines were accepted before this one
 
 
 class LineRefused(Violation):
@@ -176,16 +166,18 @@ class MatchService:
             return self.load(match_id)
         return Match(match_id, game, fold, events[1:], snapshot_seq=seq)
 
-    def _keep_snapshot(self, match: Match) -> None:
-        """Keep a snapshot of ``match`` at its head when the last one is ``snapshot.EVERY`` events
-        behind. A snapshot is a cache: a store that cannot keep one changes nothing."""
+    def _keep_snapshot(self, match: Match, head: StoredEvent | None = None) -> None:
+        """Keep a snapshot of ``match`` at its head (the event ``head``, by default the last of its
+        events) when the last one is ``snapshot.EVERY`` events behind. A snapshot is a cache: a
+        store that cannot keep one changes nothing."""
         from adjudicator import snapshot
 
-        if match.head - match.snapshot_seq < snapshot.EVERY or not match.events or match.events[-1].seq != match.head:
+        head = head or (match.events[-1] if match.events else None)
+        if match.head - match.snapshot_seq < snapshot.EVERY or head is None or head.seq != match.head:
             return
-        if match.events[-1].type in CALL_TYPES:  # outside the effective history: the next action keeps one
+        if head.type in CALL_TYPES:  # outside the effective history: the next action keeps one
             return
-        data = snapshot.encode(match.game, match.fold, match.events[-1].hash)
+        data = snapshot.encode(match.game, match.fold, head.hash)
         if data is None:
             return
         try:
@@ -374,25 +366,68 @@ class MatchService:
         written); a file that carries hashes must verify (else ``IntegrityError``) and is
         stored byte for byte, under its own match id.
 
-        The id is ``match_id`` if given, else the file's ``match_id`` field, else ``default_id``."""
-        parsed = parse_lines(lines)
-        sealed = check_envelopes(parsed, match_id or default_id)
-        file_mid = parsed[0][1].get("match_id")
-        if sealed and match_id and file_mid and match_id != file_mid:
+        The id is ``match_id`` if given, else the file's ``match_id`` field, else ``default_id``.
+
+        The lines are read, adjudicated and written as they come, ``IMPORT_BATCH`` events at a
+        time, in one transaction of the store (``Store.appending``), and the fold lets go of the
+        past after each batch (``FileFold.compact``): a long file is imported in memory that does
+        not grow with it, unless a rewind or a correction needs the events before. The match
+        returned holds the events since the fold's last batch, as one resumed from a snapshot."""
+        total = len(lines) if isinstance(lines, Sized) else 0
+        parsed = read_lines(lines)
+        first = next(parsed, None)
+        if first is None:
+            raise Malformed(EMPTY, "line 1")
+        envelopes = Envelopes("hash" in first[1], match_id or default_id)
+        envelopes.check(*first)
+        file_mid = first[1].get("match_id")
+        if envelopes.sealed and match_id and file_mid and match_id != file_mid:
             raise Malformed(
                 f"the file is sealed for match {file_mid!r}; it cannot be imported as {match_id!r}", "$.match_id"
             )
-        if sealed and file_mid is not None:  # the hashes cover it: it is the id the match is stored under
+        if envelopes.sealed and file_mid is not None:  # the hashes cover it: it is the id the match is stored under
             check_match_id(file_mid)
         mid = match_id or file_mid or default_id
         check_match_id(mid)
-        report, stored = _adjudicate(parsed, mid, self.clock, progress)
-        if report.rejections:
-            raise LineRefused(report.rejections[0])
-        self.store.append_stored(stored, 0)
-        match: Match = report.match  # type: ignore[assignment]  # every line accepted: there is one
+
+        def run(out: Appending | None) -> FileFold:
+            pending: list[StoredEvent] = []
+
+            def history() -> list[StoredEvent]:
+                out.add(pending)  # type: ignore[union-attr]
+                pending.clear()
+                return out.read()  # type: ignore[union-attr]
+
+            table = FileFold(first, mid, self.clock, envelopes, history if out is not None else None)
+            refused: LineVerdict | None = None
+            for no, obj in itertools.chain((first,), parsed):
+                verdict, stored = table.line(no, obj)
+                if stored is None:
+                    refused = refused or verdict  # the lines after it are still read: bad input is named first
+                elif out is not None:
+                    pending.append(stored)
+                    if len(pending) >= IMPORT_BATCH:
+                        out.add(pending)
+                        pending.clear()
+                        table.compact()
+                if progress is not None:  # lines read, of the file's lines (0: not known)
+                    progress(no, total)
+            if refused is not None:
+                raise LineRefused(refused)
+            if out is not None:
+                out.add(pending)
+            return table
+
+        with ExitStack() as stack:
+            try:
+                out = stack.enter_context(self.store.appending(mid, 0))
+            except ConflictError:
+                run(None)  # the file is judged first: what is wrong with it is said before the conflict
+                raise
+            table = run(out)
+        match = Match(table.match_id, table.game, table.fold, table.events)
         self._remember(match)  # adjudicated once: no second read and fold
-        self._keep_snapshot(match)
+        self._keep_snapshot(match, table.last)
         return match
 
     def export_lines(self, match_id: str, viewer: str | None = None) -> list[str]:
@@ -459,9 +494,16 @@ class MatchService:
             return Verified(match_id, False, self.store.head(match_id), 0, str(exc))
 
     def check_lines(self, lines: Iterable[str], match_id: str = "check", progress: Progress | None = None) -> CheckReport:
+        """Adjudicate a JSONL match as a table session, storing nothing: every line's verdict."""
         parsed = parse_lines(lines)
-        check_envelopes(parsed, match_id)
-        return _adjudicate(parsed, match_id, self.clock, progress)[0]
+        table = FileFold(parsed[0], match_id, self.clock)
+        verdicts = []
+        for done, (no, obj) in enumerate(parsed, 1):
+            verdicts.append(table.line(no, obj)[0])
+            if progress is not None:
+                progress(done, len(parsed))
+        match = Match(table.match_id, table.game, table.fold, table.events) if table.fold.entries else None
+        return CheckReport(events=len(parsed), accepted=sum(v.accepted for v in verdicts), verdicts=verdicts, match=match)
 
     def recheck_rejections(self, match: Match) -> int:
         """Re-adjudicate every rejected attempt recorded for ``match`` (as ``load`` returns it)
@@ -505,6 +547,9 @@ class MatchService:
             )
         return checked
 
+
+#: Events an import writes at a time, after which its fold lets go of the past (``import_lines``).
+IMPORT_BATCH = 1000
 
 #: Events in all from which ``verify_each`` spreads matches over processes: below it, starting
 #: them (each imports the adjudicator) costs more than it saves.
@@ -589,86 +634,3 @@ def walk_effective(events: Sequence[StoredEvent]) -> tuple[list[int], dict[int, 
             del effective[cut:]
         effective.append(ev.seq)
     return effective, gone
-
-
-def _adjudicate(parsed, match_id: str, clock, progress: Progress | None = None) -> tuple[CheckReport, list[StoredEvent]]:
-    """Adjudicate parsed lines as a table session: a rejected line changes nothing and the
-    next line goes on from the same state. Sealed lines (with ``hash``) are verified first, and
-    a sealed line that does not decode or adjudicate is an integrity failure."""
-    sealed = "hash" in parsed[0][1]
-    if sealed:
-        match_id, stored_lines = _verify_sealed(parsed, match_id)
-    game, first_fields = _first_line(parsed, sealed)
-    fold = Fold(game, match_id)
-    verdicts: list[LineVerdict] = []
-    accepted: list[StoredEvent] = []
-    prev = ""
-    for done, (no, obj) in enumerate(parsed, 1):
-        if progress is not None:
-            progress(done, len(parsed))
-        env, fields = split_flat(obj)
-        seq = fold.head + 1
-        try:
-            event = _line_event(game, no, env, first_fields if no == parsed[0][0] else fields, seq, sealed)
-            fold.advance(event, seq)
-        except Malformed as exc:
-            where = exc.path if exc.path.startswith("line ") else f"line {no}: {exc.path}"
-            if sealed:
-                raise IntegrityError(match_id, env.get("seq"), f"sealed {env['type']!r} does not decode ({where}): {exc.message}") from None
-            raise Malformed(exc.message, where) from None
-        except Violation as v:
-            if sealed:
-                raise IntegrityError(match_id, env.get("seq"), f"sealed {env['type']!r} does not adjudicate: {v}") from None
-            verdicts.append(LineVerdict(no, env["type"], env["by"], False, v.rule_id, v.code, v.message, fold.head))
-            continue
-        verdicts.append(LineVerdict(no, env["type"], env["by"], True))
-        if sealed:
-            accepted.append(stored_lines[done - 1])
-        else:
-            draft = Draft(type=env["type"], by=env["by"], recorded_at=env.get("recorded_at") or clock(), fields=event_fields(event))
-            accepted.append(seal(match_id, seq, prev, draft))
-            prev = accepted[-1].hash
-    match = Match(match_id, game, fold, accepted) if fold.entries else None
-    report = CheckReport(events=len(parsed), accepted=sum(v.accepted for v in verdicts), verdicts=verdicts, match=match)
-    return report, accepted
-
-
-def _verify_sealed(parsed, match_id: str) -> tuple[str, list[StoredEvent]]:
-    """Every line carries a hash and the chain verifies; the match id the file is sealed for,
-    and the stored event of each line."""
-    if any("hash" not in obj for _, obj in parsed):
-        no = next(no for no, obj in parsed if "hash" not in obj)
-        raise Malformed(f"line {no} has no hash while line 1 has one", f"line {no}: $.hash")
-    file_mid = parsed[0][1].get("match_id", match_id)
-    stored = [stored_from_flat(no, obj, file_mid) for no, obj in parsed]
-    verify_chain(stored, file_mid)
-    return file_mid, stored
-
-
-def _first_line(parsed, sealed: bool) -> tuple[Game, dict[str, Any]]:
-    """The game of a match file and its match_started fields (with the current rules version
-    when an unsealed file leaves it out)."""
-    no, first = parsed[0]
-    if first["type"] != "match_started":
-        raise Malformed(f"line {no}: a match file starts with match_started, not {first['type']!r}", f"line {no}: $.type")
-    first_fields = split_flat(first)[1]
-    game = registry.get(str(first_fields.get("game", "")))
-    if not sealed:
-        stray = next((n for n, obj in parsed if "hash" in obj), None)
-        if stray is not None:
-            raise Malformed(f"line {stray} has a hash while line 1 has none", f"line {stray}: $.hash")
-        if first_fields.get("rules_version") is None:
-            first_fields["rules_version"] = game.rules_versions[-1]
-    return game, first_fields
-
-
-def _line_event(game: Game, no: int, env: dict[str, Any], fields: dict[str, Any], seq: int, sealed: bool) -> Any:
-    """The typed event of one line, within the input limits; an unsealed line's ``seq``, when
-    given, must be the seq the line gets."""
-    if not sealed and "seq" in env and env["seq"] != seq:
-        raise Malformed(f"line {no} says seq {env['seq']}, but it comes as seq {seq} of the match", f"line {no}: $.seq")
-    try:
-        check_event(env["type"], env["by"], fields, values_checked=True)  # read_json checked the line
-    except Malformed as exc:
-        raise Malformed(f"line {no}: {exc.message}", f"line {no}: {exc.path}") from None
-    return decode_event(game, env["type"], env["by"], fields, path=f"line {no}: $")

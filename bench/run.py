@@ -73,7 +73,7 @@ def sealed(game: str, total: int) -> list[list[Any]]:
     out, count = [], 0
     while count < total:
         text = made[len(out) % len(made)]
-        out.append(svc.import_lines(text, match_id=f"{game}-{len(out)}").events)
+        out.append(svc.store.read(svc.import_lines(text, match_id=f"{game}-{len(out)}").match_id))
         count += len(text)
     return out
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import typing
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import click
@@ -47,21 +48,29 @@ def catalog_for(game_name: str, path: str, text: str) -> Any:
     return read_catalog(path, text)
 
 
-def fill_first_line(lines: list[str], path: str, text: str) -> list[str]:
+def fill_first_line(lines: Iterable[str], path: str, text: str) -> Iterator[str]:
     """The match file's lines with the catalog put into its ``match_started`` when it has none."""
-    first_at = next((i for i, line in enumerate(lines) if line.strip()), None)
-    if first_at is None:
-        return lines
+    lines = iter(lines)
+    for line in lines:
+        if not line.strip():
+            yield line
+            continue
+        yield _with_catalog(line, path, text)
+        break
+    yield from lines
+
+
+def _with_catalog(line: str, path: str, text: str) -> str:
     from adjudicator.inputs import read_json
     from adjudicator.protocol import Malformed
 
     try:
-        first = read_json(lines[first_at], f"line {first_at + 1}")
+        first = read_json(line, "line 1")
     except Malformed:
-        return lines  # the service reports the bad line
+        return line  # the service reports the bad line
     if not isinstance(first, dict) or first.get("type") != "match_started" or first.get("catalog"):
-        return lines
+        return line
     if "hash" in first:
         raise click.BadParameter("the file is sealed (it carries hashes): its match_started cannot take a catalog", param_hint="'--catalog'")
     first["catalog"] = catalog_for(str(first.get("game")), path, text)
-    return lines[:first_at] + [json.dumps(first)] + lines[first_at + 1:]
+    return json.dumps(first)

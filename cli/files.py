@@ -4,7 +4,7 @@ check (registered on ``adj`` when ``cli.main`` is imported)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ import click
 from cli.catalogs import CATALOG_HELP, fill_first_line
 from cli.errors import IntegrityFailure, Rejected, dumps
 from cli.help import epilog
-from cli.io import read_text
+from cli.io import LineFile, read_text
 from cli.main import Env, check_viewer, command, main, match_argument
 from cli.progress import progress
 from cli.values import json_value, pairs
@@ -26,10 +26,21 @@ def _verdict_json(v: Any) -> dict[str, Any]:
     return refusal_json(None, v.head_seq, v.type, v.by, v.rule, v.code, v.message, v.line)
 
 
-def _lines(file: str, catalog_file: str | None) -> list[str]:
-    """A match file's lines, with ``--catalog`` put into its match_started when it has none."""
-    lines = read_text(file).splitlines()
-    return fill_first_line(lines, catalog_file, read_text(catalog_file)) if catalog_file else lines
+class _Lines(LineFile):
+    """A match file's lines as they are read, with ``--catalog`` put into its match_started when
+    it has none."""
+
+    def __init__(self, path: str, catalog_file: str | None):
+        super().__init__(path)
+        self.catalog = (catalog_file, read_text(catalog_file)) if catalog_file else None
+
+    def __iter__(self) -> Iterator[str]:
+        lines = super().__iter__()
+        return fill_first_line(lines, *self.catalog) if self.catalog else lines
+
+
+def _lines(file: str, catalog_file: str | None) -> _Lines:
+    return _Lines(file, catalog_file)
 
 
 @command(uses_store=False)

@@ -3,7 +3,9 @@ bad byte, arguments checked to be text, a reader that went away."""
 
 from __future__ import annotations
 
+import codecs
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -24,6 +26,38 @@ def read_text(path: str) -> str:
         name = "stdin" if path == "-" else path
         raise BadInput(f"{name} line {line} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at column {column})",
                        {"error": "malformed", "message": f"line {line} is not valid UTF-8", "path": f"line {line}"}) from None
+
+
+class LineFile:
+    """A file's lines, read one at a time as they are iterated (``-`` is stdin), for what takes a
+    long file line by line; a line is what ends at a newline. ``len`` is how many lines there are
+    (a quick pass over the file's bytes; 0, not known, for stdin). A line that is not UTF-8 is bad
+    input naming the file, the line and the column."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __len__(self) -> int:
+        if self.path == "-" or not os.path.isfile(self.path):
+            return 0
+        count, last = 0, b"\n"
+        with open(self.path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                count += chunk.count(b"\n")
+                last = chunk[-1:]
+        return count + (last != b"\n")
+
+    def __iter__(self) -> Iterator[str]:
+        with click.open_file(self.path, "rb") as fh:
+            for no, raw in enumerate(fh, 1):
+                if no == 1 and raw.startswith(codecs.BOM_UTF8):  # a BOM some editors write is not data
+                    raw = raw[len(codecs.BOM_UTF8):]
+                try:
+                    yield raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    name = "stdin" if self.path == "-" else self.path
+                    raise BadInput(f"{name} line {no} is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+                                   {"error": "malformed", "message": f"line {no} is not valid UTF-8", "path": f"line {no}"}) from None
 
 
 def check_arguments(values: dict[str, Any]) -> None:

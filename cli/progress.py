@@ -15,7 +15,8 @@ EVERY = 0.1
 
 
 class Progress:
-    """Call it with ``(done, total)`` as work goes on; ``close`` clears the line."""
+    """Call it with ``(done, total)`` as work goes on (``total`` 0 when it is not known, as for a
+    file read from stdin); ``close`` clears the line."""
 
     def __init__(self, label: str, enabled: bool, stream: TextIO | None = None):
         self.label = label
@@ -30,12 +31,11 @@ class Progress:
         if not self.enabled:
             return
         now = time.monotonic()
-        if now - self.started < DELAY or (now - self.last < EVERY and done < total):
+        if now - self.started < DELAY or (now - self.last < EVERY and (done < total or not total)):
             return
         self.last = now
         self.shown = True
-        pct = f" {100 * done // total:3d}%" if total else ""
-        text = f"{self.label}: {done}/{total}{pct}"
+        text = f"{self.label}: {done}/{total} {100 * done // total:3d}%" if total else f"{self.label}: {done}"
         self.width = len(text)
         click.echo(f"\r{text}", file=self.stream, nl=False)
 
