@@ -21,7 +21,6 @@ from typing import Any
 import msgspec
 
 from adjudicator.protocol import Malformed
-from events.envelope import canonical as _canonical
 
 #: nesting of lists and objects in one value (a match file's deepest line nests 8 levels)
 MAX_DEPTH = 32
@@ -34,6 +33,8 @@ MAX_FIELDS = 64
 #: items in one list or object
 MAX_ITEMS = 10_000
 
+
+_compact = msgspec.json.Encoder().encode
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -92,13 +93,14 @@ def read_json(text: str, where: str) -> Any:
 def _plainly_within(text: str, value: Any) -> bool:
     """True when a decoded line is within every limit without a walk: short (no string in it is
     longer than ``MAX_TEXT``, no container holds more than ``MAX_ITEMS``), with fewer brackets than
-    ``MAX_DEPTH`` (so no deeper nesting) and canonical (compact, sorted keys, as every exported and
-    sealed line is): its re-encoding is the text itself, so no key was given twice (the decoded
-    object would have lost one) and no string holds an escaped surrogate."""
+    ``MAX_DEPTH`` (so no deeper nesting) and compact (as every exported and sealed line is, and
+    what most tools write): its re-encoding, keys in the order read, is the text itself, so no key
+    was given twice (the decoded object would have lost one) and no string holds an escaped
+    surrogate."""
     if len(text) > MAX_TEXT or text.count("{") + text.count("[") > MAX_DEPTH:
         return False
     try:
-        return _canonical(value) == text.encode()
+        return _compact(value) == text.encode()
     except (TypeError, ValueError, UnicodeEncodeError):
         return False
 

@@ -78,8 +78,10 @@ class Envelopes:
         self.first_mid: str | None = None
         self.lines = 0
 
-    def check(self, no: int, obj: dict[str, Any]) -> None:
-        env = split_flat(obj)[0]
+    def check(self, no: int, obj: dict[str, Any], env: dict[str, Any] | None = None) -> None:
+        """Check line ``no``: ``obj``, whose envelope keys are ``env`` when already split off."""
+        if env is None:
+            env = split_flat(obj)[0]
         sealed = self.sealed
         try:
             wire = msgspec.convert(env, Wire, strict=True)
@@ -184,10 +186,10 @@ class FileFold:
     def line(self, no: int, obj: dict[str, Any]) -> tuple[LineVerdict, StoredEvent | None]:
         """The verdict on one line, and its stored event when it is accepted."""
         first_no, first_fields = self._first
-        if no != first_no:
-            self.envelopes.check(no, obj)
         env, fields = split_flat(obj)
-        if no == first_no:
+        if no != first_no:
+            self.envelopes.check(no, obj, env)
+        else:
             fields = first_fields
         fold, mid, sealed = self.fold, self.match_id, self.sealed
         seq = fold.head + 1
@@ -208,7 +210,7 @@ class FileFold:
             return LineVerdict(no, env["type"], env["by"], False, v.rule_id, v.code, v.message, self.fold.head), None
         if not sealed:
             draft = Draft(type=env["type"], by=env["by"], recorded_at=env.get("recorded_at") or self._clock(), fields=event_fields(event))
-            stored = seal(mid, seq, self._prev, draft)
+            stored = seal(mid, seq, self._prev, draft, fresh=True)
         self._prev = stored.hash
         self.last = stored
         self.events.append(stored)

@@ -148,21 +148,26 @@ def chain_hash(
     return _sha256(prev.encode("ascii") + _encoder.encode(body)).hexdigest()
 
 
-def seal(match_id: str, seq: int, prev: str, draft: Draft) -> StoredEvent:
+def seal(match_id: str, seq: int, prev: str, draft: Draft, *, fresh: bool = False) -> StoredEvent:
     """Turn a draft into the stored event at ``seq`` that follows ``prev``.
 
     The fields are checked (``ValueError`` naming the bad place) and copied through their
     canonical encoding, so the stored event holds exactly what a read gives back (lists, not
-    tuples) and does not share a mutable mapping with the caller.
+    tuples) and does not share a mutable mapping with the caller. ``fresh``: the fields were just
+    decoded from JSON, with no envelope key among them, and are the caller's to give away (an
+    import's, from ``event_fields``): taken as they are.
     """
-    check_fields(draft.fields)
     for name, value in (("type", draft.type), ("by", draft.by), ("recorded_at", draft.recorded_at)):
         if type(value) is not str:
             raise ValueError(f"{name} is {value!r}, not a string")
-    try:
-        fields = decode_json(canonical(draft.fields))
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"a string in the fields is not valid Unicode ({exc.reason})") from None
+    if fresh:
+        fields = draft.fields
+    else:
+        check_fields(draft.fields)
+        try:
+            fields = decode_json(canonical(draft.fields))
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"a string in the fields is not valid Unicode ({exc.reason})") from None
     h = chain_hash(
         match_id=match_id,
         seq=seq,
