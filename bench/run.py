@@ -349,8 +349,9 @@ def run_child(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
 
 def bench_length(workdir: str, game: str, length: int, repeat: int) -> float:
     """What a command costs on a long match beside a 200-event one of the same game: adj state,
-    adj legal and adj act (p50 of ``repeat``, one process each), and each one's peak memory; and
-    adj verify, which folds the whole log. Returns the largest ratio of the three bounded ones."""
+    adj legal and adj act (p50 of ``repeat``, one process each), and each one's peak memory; adj
+    import of the match's file (streamed: its memory should not grow with the file); and adj
+    verify, which folds the whole log. Returns the largest ratio of the three bounded ones."""
     match = gen.random_match(game, 7, length + repeat + 1, LONG[game])
     if match is None or len(match) < length + repeat:
         raise RuntimeError(f"random play did not make a {length}-event {game} match")
@@ -363,7 +364,7 @@ def bench_length(workdir: str, game: str, length: int, repeat: int) -> float:
         with open(head, "w", encoding="utf-8") as fh:
             fh.write("\n".join(msgspec.json.encode(x).decode() for x in match[:size]) + "\n")
         env = dict(os.environ, ADJ_STORE=store)
-        run_child([adj, "import", head, "--id", "m"], env)
+        imported = run_child([adj, "import", head, "--id", "m"], env)
         got: dict[str, list[tuple[float, int]]] = {"state": [], "legal": [], "act": []}
         for x in match[size : size + repeat]:
             got["state"].append(run_child([adj, "state", "m"], env))
@@ -371,11 +372,15 @@ def bench_length(workdir: str, game: str, length: int, repeat: int) -> float:
             got["act"].append(run_child([adj, "act", "m", x["type"], *act_fields(x), "--by", x["by"]], env))
         figures[size] = {k: (statistics.median(t for t, _ in v), max(m for _, m in v)) for k, v in got.items()}
         figures[size]["verify"] = run_child([adj, "verify", "m"], env)  # folds the whole log: not bounded
+        figures[size]["import"] = imported
     for what in ("state", "legal", "act"):
         (short, short_mb), (long_, long_mb) = figures[200][what], figures[length][what]
         worst = max(worst, long_ / short)
         row(f"adj {what}, {game}: {length:,} events vs 200", f"{long_ * 1000:,.0f} ms {long_mb} MB",
             f"200 events {short * 1000:,.0f} ms {short_mb} MB (x{long_ / short:.2f})")
+    (short, short_mb), (long_, long_mb) = figures[200]["import"], figures[length]["import"]
+    row(f"adj import, {game}: a {length:,}-event file", f"{long_ * 1000:,.0f} ms {long_mb} MB, {rate(length, long_):,.0f} ev/s",
+        f"200 events {short * 1000:,.0f} ms {short_mb} MB (memory x{long_mb / short_mb:.2f})")
     (short, short_mb), (long_, long_mb) = figures[200]["verify"], figures[length]["verify"]
     row(f"adj verify (whole log), {game}: {length:,} events", f"{long_ * 1000:,.0f} ms {long_mb} MB",
         f"200 events {short * 1000:,.0f} ms {short_mb} MB (folds the whole log)")
