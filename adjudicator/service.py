@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from adjudicator import registry
-from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields, event_type, unrun
+from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields, event_type, runs, unrun
 from adjudicator.kit import Game
 from adjudicator.inputs import check_event, check_match_id
 from adjudicator.judging import CALL_TYPES
@@ -190,24 +190,28 @@ class MatchService:
         """Check the snapshot kept for ``match`` (loaded whole) against its log: its event and its
         state are those the log folds to. False when there is none, or it is from other code (no
         command uses it); ``IntegrityError`` when it does not match."""
-        from adjudicator import snapshot
-
-        kept = self.store.snapshot(match.match_id)
-        if kept is None:
-            return False
-        seq, data = kept
-        found = snapshot.decode(match.game, data)
+        found = self._kept_snapshot(match.match_id, match.game)
         if found is None:
             return False
-        snap, state = found
-        if not (snap.seq == seq and 1 <= seq <= len(match.events) and match.events[seq - 1].hash == snap.hash):
+        seq, snap, state = found
+        if not 1 <= seq <= len(match.events):
             raise IntegrityError(match.match_id, seq, "the snapshot kept for this seq is not of the event stored there")
         penalties = [(s, p) for s, p in match.fold.penalties if s <= seq]
-        effective = walk_effective(match.events[:seq])[0]
-        if (state != match.fold.state_at(seq) or list(snap.players) != list(match.players) or snap.penalties != penalties
-                or unrun(snap.effective) != effective):
-            raise IntegrityError(match.match_id, seq, "the snapshot kept for this seq does not match the state the log folds to")
+        effective = runs(walk_effective(match.events[:seq])[0])
+        _snapshot_fits(match.match_id, seq, snap, state, match.events[seq - 1].hash, match.fold.state_at(seq),
+                       match.players, penalties, effective)
         return True
+
+    def _kept_snapshot(self, match_id: str, game: Game) -> tuple[int, Any, Any] | None:
+        """``(seq, snapshot, state)`` of the snapshot kept for the match, when it is one of
+        ``game``'s by this code."""
+        from adjudicator import snapshot
+
+        kept = self.store.snapshot(match_id)
+        if kept is None:
+            return None
+        found = snapshot.decode(game, kept[1])
+        return None if found is None else (kept[0], *found)
 
     def _remember(self, match: Match) -> None:
         self._folded[match.match_id] = match
@@ -449,10 +453,79 @@ class MatchService:
 
     def verify(self, match_id: str, progress: Progress | None = None) -> Match:
         """Hash chain, full re-adjudication and the snapshot kept beside the log;
-        ``IntegrityError`` on any failure."""
-        match = self.load(match_id, progress=progress)
-        self.check_snapshot(match)
-        return match
+        ``IntegrityError`` on any failure. The log is read, checked and folded ``VERIFY_BATCH``
+        events at a time, and the fold lets go of the past after each batch, as an import's does:
+        a long match is verified in flat memory unless a rewind or a correction reaches back (then
+        the events before it are read again and folded whole). The match returned holds the
+        events since the last batch; ``load`` gives a whole match."""
+        return self._verify(match_id, progress)[0]
+
+    def _verify(self, match_id: str, progress: Progress | None = None, rejections: bool = False) -> tuple[Match, int]:
+        """``verify``; with ``rejections``, also every rejected attempt re-adjudicated at the head
+        it was tried at (as ``recheck_rejections``), in the same pass. Returns the match and how
+        many attempts were checked."""
+        total = self.store.head(match_id)
+        if not total:
+            raise UnknownMatch(match_id)
+        tried: dict[int, list[Rejection]] = {}
+        for r in self.store.rejections(match_id) if rejections else ():
+            tried.setdefault(r.head_seq, []).append(r)
+        first = self.store.read(match_id, 1, 1)
+        verify_chain(first, match_id)
+        match = fold_stored(first)  # match_started: its game, or the integrity failure
+        fold, game, events = match.fold, match.game, match.events  # events: since the fold's start
+        snap = self._kept_snapshot(match_id, game)
+        checked = sum(_check_attempt(match_id, game, fold, 0, r) for r in tried.pop(0, ()))
+        whole = False
+
+        def again(head: int) -> None:  # what came before the batch: read again, folded whole from here on
+            nonlocal fold, events, whole
+            events = self.store.read(match_id, 1, head)
+            verify_chain(events, match_id)
+            fold, whole = fold_stored(events).fold, True
+
+        def attempts(head: int) -> None:  # those tried at ``head``, where the fold stands
+            nonlocal checked
+            for r in tried.pop(head, ()):
+                try:
+                    checked += _check_attempt(match_id, game, fold, head, r)
+                except NeedsHistory:
+                    again(head)
+                    checked += _check_attempt(match_id, game, fold, head, r)
+
+        def fold_in(ev: StoredEvent) -> None:
+            attempts(ev.seq - 1)
+            try:
+                _fold_into(fold, (ev,))
+            except NeedsHistory:
+                again(ev.seq - 1)
+                _fold_into(fold, (ev,))
+            events.append(ev)
+
+        batch = first
+        while True:
+            for ev in batch:
+                if ev.seq > 1:
+                    fold_in(ev)
+                if snap is not None and snap[0] == ev.seq:
+                    _snapshot_fits(match_id, ev.seq, snap[1], snap[2], ev.hash, fold.state, fold.players,
+                                   list(fold.penalties), fold.effective_runs())
+                if progress is not None:
+                    progress(ev.seq, total)
+            last = events[-1]
+            if len(batch) == VERIFY_BATCH and not whole and last.type not in CALL_TYPES:
+                fold, events = fold.compacted(), []  # more may come: the fold lets go of the past
+            batch = self.store.read(match_id, last.seq + 1, last.seq + VERIFY_BATCH)
+            if not batch:
+                break
+            verify_chain(batch, match_id, from_seq=last.seq + 1, prev=last.hash)
+        head = fold.head
+        attempts(head)
+        if tried:
+            raise IntegrityError(match_id, None, f"an attempt is recorded at head seq {min(tried)}, beyond the log's head")
+        if snap is not None and not 1 <= snap[0] <= head:
+            raise IntegrityError(match_id, snap[0], "the snapshot kept for this seq is not of the event stored there")
+        return Match(match_id, game, fold, events), checked
 
     def verify_each(self, match_ids: Sequence[str], progress: Progress | None = None) -> list[Verified]:
         """``verify`` and ``recheck_rejections`` of every match, in order, each one's result
@@ -488,8 +561,8 @@ class MatchService:
 
     def _verified(self, match_id: str, progress: Progress | None = None) -> Verified:
         try:
-            match = self.verify(match_id, progress=progress)
-            return Verified(match_id, True, match.head, self.recheck_rejections(match))
+            match, rechecked = self._verify(match_id, progress, rejections=True)
+            return Verified(match_id, True, match.head, rechecked)
         except IntegrityError as exc:
             return Verified(match_id, False, self.store.head(match_id), 0, str(exc))
 
@@ -518,26 +591,7 @@ class MatchService:
         checked = 0
         for head in range(match.head + 1):
             for r in pending.pop(head, ()):
-                where = f"the {r.type!r} attempted by {r.by} at head seq {head}"
-                try:
-                    if head == 0:  # a match_started tried before the match existed may name another game
-                        game = registry.get(str(r.fields.get("game", "")))
-                        attempt = Fold(game, match.match_id)
-                    else:
-                        game, attempt = match.game, fold
-                    attempt.preview(decode_event(game, r.type, r.by, r.fields), head + 1)
-                except Violation as v:
-                    if v.rule_id != r.rule:
-                        raise IntegrityError(
-                            match.match_id, None, f"{where} was refused by {r.rule}; re-adjudicated, by {v.rule_id}"
-                        ) from None
-                except Malformed as exc:
-                    raise IntegrityError(match.match_id, None, f"{where} no longer decodes: {exc}") from None
-                else:
-                    raise IntegrityError(
-                        match.match_id, None, f"{where} was refused by {r.rule}; re-adjudicated, it is accepted"
-                    )
-                checked += 1
+                checked += _check_attempt(match.match_id, match.game, fold, head, r)
             if head < match.head:
                 ev = match.events[head]
                 fold.advance(fold.decode(ev), ev.seq)
@@ -548,8 +602,43 @@ class MatchService:
         return checked
 
 
+def _check_attempt(match_id: str, game: Game, fold: Fold, head: int, r: Rejection) -> int:
+    """Re-adjudicate a rejected attempt at ``head``, where ``fold`` stands: it must still be refused,
+    by the same rule (``IntegrityError`` otherwise). ``NeedsHistory`` from a fold resumed from its
+    present, when the attempt needs the past. Returns 1, the attempt checked."""
+    where = f"the {r.type!r} attempted by {r.by} at head seq {head}"
+    try:
+        if head == 0:  # a match_started tried before the match existed may name another game
+            attempt = Fold(registry.get(str(r.fields.get("game", ""))), match_id)
+            attempt.preview(decode_event(attempt.game, r.type, r.by, r.fields), head + 1)
+        else:
+            fold.preview(decode_event(game, r.type, r.by, r.fields), head + 1)
+    except Violation as v:
+        if v.rule_id != r.rule:
+            raise IntegrityError(match_id, None, f"{where} was refused by {r.rule}; re-adjudicated, by {v.rule_id}") from None
+    except Malformed as exc:
+        raise IntegrityError(match_id, None, f"{where} no longer decodes: {exc}") from None
+    else:
+        raise IntegrityError(match_id, None, f"{where} was refused by {r.rule}; re-adjudicated, it is accepted")
+    return 1
+
+
+def _snapshot_fits(match_id: str, seq: int, snap: Any, state: Any, hash_: str, folded: Any, players: Sequence[str],
+                   penalties: list, effective: list[tuple[int, int]]) -> None:
+    """``IntegrityError`` unless the snapshot ``snap`` (with its decoded ``state``) kept at ``seq``
+    is of the event stored there (``hash_``) and holds what the log folds to there."""
+    if snap.seq != seq or snap.hash != hash_:
+        raise IntegrityError(match_id, seq, "the snapshot kept for this seq is not of the event stored there")
+    if (state != folded or list(snap.players) != list(players) or snap.penalties != penalties
+            or [tuple(r) for r in snap.effective] != [tuple(r) for r in effective]):
+        raise IntegrityError(match_id, seq, "the snapshot kept for this seq does not match the state the log folds to")
+
+
 #: Events an import writes at a time, after which its fold lets go of the past (``import_lines``).
 IMPORT_BATCH = 1000
+
+#: Events ``verify`` reads at a time, after which its fold lets go of the past.
+VERIFY_BATCH = 1000
 
 #: Events in all from which ``verify_each`` spreads matches over processes: below it, starting
 #: them (each imports the adjudicator) costs more than it saves.
