@@ -419,7 +419,9 @@ def main(argv: list[str] | None = None) -> None:
         append = bench_append(workdir, 200 if args.quick else 1000)
         p50, base = bench_act(workdir, "bacdef" if "bacdef" in games else games[0], 8 if args.quick else 20)
         long_game = next((g for g in ("demonbrave", "e2drive") if g in games), None)
-        length = bench_length(workdir, long_game, 5_000 if args.quick else 100_000, 3 if args.quick else 5) if long_game else None
+        # the long match: 100,000 events, or a million in the million run (import's memory, flat)
+        long_events = 5_000 if args.quick else max(100_000, min(total, 1_000_000))
+        length = bench_length(workdir, long_game, long_events, 3 if args.quick else 5) if long_game else None
         if not args.no_pg:
             bench_pg(args.quick)
     slowest = min(replays, key=replays.get)
