@@ -67,6 +67,9 @@ _CALLS = (judging.Note, judging.Penalty)
 #: Event types a correction may not insert: they shape the history rather than the game.
 _NOT_INSERTABLE = (MatchStarted, Rewind, Correct, judging.Note, judging.Penalty)
 
+#: Event class -> whether it is a plain event (none of the above): ``Fold._compute``'s short way.
+_PLAIN: dict[type, bool] = {}
+
 
 class NeedsHistory(Exception):
     """A fold resumed from a snapshot was asked for what came before the snapshot: a rewind or a
@@ -495,11 +498,15 @@ class Fold:
         # commit
         self.log.append((seq, event))
         if entry is not None:  # plain append: O(1)
-            self._cur.push(entry)
-            if len(self.entries) > 1:
-                self._give_up(self._cur, len(self.entries) - 2)
-            else:  # match_started
-                self._players = event.players  # type: ignore[attr-defined]
+            cur = self._cur
+            entries = cur.entries
+            entries.append(entry)
+            cur.pos[seq] = n = len(entries) - 1
+            cur.eff.append(seq)
+            if n:
+                self._give_up(cur, n - 1)
+                return entry.state  # the history reads it from the line while it is there
+            self._players = event.players  # type: ignore[attr-defined]  # match_started
         elif line is not None:
             old = self._cur
             # where the line changes: after a rewind's target, or from a correction's insertion point
@@ -528,6 +535,25 @@ class Fold:
 
     def _compute(self, event: Action, seq: int) -> tuple[_Line | None, Entry | None, Branch | None]:
         """``(None, entry, None)`` for a plain append, else ``(new line, None, branch or None)``."""
+        cls = type(event)
+        plain = _PLAIN.get(cls)
+        if plain is None:
+            plain = _PLAIN[cls] = not issubclass(cls, _NOT_INSERTABLE)
+        if plain and self.entries and not self.penalties:  # the common case, in one frame (as _step does it)
+            line = self._cur
+            entries = line.entries
+            current = entries[-1].state
+            if current is GONE:
+                current = self._resolve(line, len(entries) - 1)
+            ctx = Context(
+                seq=seq,
+                log=_BEFORE if self._base else _Prefix(self.log, len(self.log)),
+                effective=_Prefix(line.eff, len(line.eff)),
+                state_at=self._state_at(line, len(entries)),
+            )
+            game = self.game
+            game.check_author(event, self._players)
+            return None, Entry(seq, event, game.step(current, event, ctx)), None
         if isinstance(event, MatchStarted):
             if self.entries:
                 raise Malformed("match_started may only be the first event of a match", "$.type")
