@@ -312,6 +312,7 @@ class Fold:
         self.penalties: list[tuple[int, judging.Penalty]] = []  # the judge's penalties, in seq order
         self._players: tuple[str, ...] = ()
         self._base = 0  # resumed from a snapshot taken after this seq (0: folded from seq 1)
+        self._targets: dict[str, type] | None = None  # event type -> class, for ``decode``
 
     @classmethod
     def resumed(cls, game: Game, match_id: str, seq: int, state: Any, players: Sequence[str],
@@ -484,7 +485,23 @@ class Fold:
 
     # -- folding -----------------------------------------------------------------------------
     def decode(self, stored: StoredEvent) -> Action:
-        return decode_event(self.game, stored.type, stored.by, stored.fields)
+        """``decode_event`` of a stored event; the common case (a known type that is not a
+        correction, no envelope key among the fields) without its checks for the rest."""
+        targets = self._targets
+        if targets is None:
+            classes = {**self.game.event_classes, **judging.CALL_CLASSES}
+            targets = self._targets = {t: c for t, c in classes.items() if not issubclass(c, Correct)}
+        type_, fields = stored.type, stored.fields
+        target = targets.get(type_) if type(type_) is str else None
+        if target is None or not ENVELOPE_KEYS.isdisjoint(fields):
+            return decode_event(self.game, type_, stored.by, fields)
+        data = dict(fields)
+        data["type"] = type_
+        data["by"] = stored.by
+        try:
+            return msgspec.convert(data, target)
+        except msgspec.ValidationError as exc:
+            raise malformed_from(exc, type_) from None
 
     def advance(self, event: Action, seq: int) -> Any:
         """Check ``event`` as the event at ``seq`` and fold it in; raise and change nothing if illegal."""
