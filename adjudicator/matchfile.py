@@ -110,14 +110,6 @@ class Envelopes:
             self.first_mid = wire.match_id
 
 
-def check_envelopes(parsed: list[tuple[int, dict[str, Any]]], match_id: str) -> bool:
-    """Check every line's envelope keys (``Envelopes``); True if the file is sealed."""
-    envelopes = Envelopes("hash" in parsed[0][1], match_id)
-    for no, obj in parsed:
-        envelopes.check(no, obj)
-    return envelopes.sealed
-
-
 def stored_from_flat(no: int, obj: dict[str, Any], match_id: str) -> StoredEvent:
     """The stored event a sealed line holds (its envelope already checked)."""
     env, fields = split_flat(obj)
