@@ -116,7 +116,11 @@ class _Gone:
 GONE = _Gone()
 
 
-class Entry(NamedTuple):
+class Entry(msgspec.Struct, frozen=True, gc=False):
+    """One entry of an effective history. Never tracked by the garbage collector (a fold keeps one
+    an event, and a collection would walk them all): it refers to an event and a state, values
+    that never refer back to it, so it can be in no cycle."""
+
     seq: int  # the stored seq; for an inserted event, the seq of the correct that inserted it
     event: Action
     state: Any  # the state after this entry, or GONE (``Fold.line_states`` gives them all)
@@ -680,7 +684,8 @@ class Fold:
         inserted = decode_inserted(game, event)
         rebuilt = _Line(line.entries[:idx])
         replay = [Entry(seq, inserted, None, True)] + line.entries[idx:]
-        for s, ev, _, was_inserted in replay:
+        for step in replay:
+            s, ev, was_inserted = step.seq, step.event, step.inserted
             log_len = len(self.log) if s == seq else bisect_left(self.log, s, key=lambda p: p[0])
             step_ctx = self._context(rebuilt, s, log_len)
             try:
@@ -696,7 +701,7 @@ class Fold:
             except Violation as v:
                 raise self._conflict(v, event, seq, ev, s, was_inserted, game.correction_conflict) from None
             if entry is not None:
-                rebuilt.push(entry._replace(inserted=was_inserted))
+                rebuilt.push(msgspec.structs.replace(entry, inserted=was_inserted))
             else:
                 rebuilt = cut  # type: ignore[assignment]
         last = self._resolve(rebuilt, len(rebuilt.entries) - 1)
