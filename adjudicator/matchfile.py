@@ -110,9 +110,9 @@ class Envelopes:
             self.first_mid = wire.match_id
 
 
-def stored_from_flat(no: int, obj: dict[str, Any], match_id: str) -> StoredEvent:
-    """The stored event a sealed line holds (its envelope already checked)."""
-    env, fields = split_flat(obj)
+def stored_from_flat(no: int, env: dict[str, Any], fields: dict[str, Any], match_id: str) -> StoredEvent:
+    """The stored event a sealed line holds: its envelope keys ``env`` (already checked) and
+    ``fields`` (``split_flat``)."""
     try:
         return StoredEvent(
             match_id=env.get("match_id", match_id),
@@ -186,7 +186,7 @@ class FileFold:
         fold, mid, sealed = self.fold, self.match_id, self.sealed
         seq = fold.head + 1
         if sealed:
-            stored = stored_from_flat(no, obj, mid)
+            stored = stored_from_flat(no, env, fields, mid)
             verify_chain((stored,), mid, from_seq=self.envelopes.lines, prev=self._prev)
         try:
             event = line_event(self.game, no, env, fields, seq, sealed)
