@@ -142,17 +142,20 @@ def finish(state: State, g: GameState) -> State:
     return rep(state, game=g, games=state.games + (GameRecord(number=g.number, result=result, reason=reason),))
 
 
-def settle(state: State, g: GameState) -> State:
+def settle(state: State, g: GameState, start: GameState | None = None) -> State:
     """Run the state-based checks to a fixed point, then the action determination when due.
 
     ``state`` is the handler's result, a state made by this step: when the checks change nothing,
-    it is returned itself."""
+    it is returned itself. ``start`` is the game the step started from, settled by the step
+    before it: the first destruction check reads only the fields the event changed."""
     options = state.options
     if g.status != "in_progress":
         return state if g is state.game else rep(state, game=g)
+    since = start.players if start is not None else ()
     for _ in range(8):
         before = g
-        g = damage.destruction_check(g, options)
+        g = damage.destruction_check(g, options, since)
+        since = ()
         p1, p2 = g.players
         if not (has_alive(p1) and has_alive(p2)):  # else no forced revival is due
             g = forced_revivals(g)
