@@ -32,9 +32,12 @@ def shown(payment: Sequence[Pay]) -> str:
 
 
 def check_payment(g: GameState, payment: Sequence[Pay], costs: Iterable[int], eligible: Iterable[str], what: str,
-                  path: str = "$.payment") -> dict[str, int]:
-    """Check a payment for ``what`` against the allowed totals ``costs`` and the ``eligible`` pools."""
-    units = totals(payment, path)
+                  path: str = "$.payment", units: dict[str, int] | None = None) -> dict[str, int]:
+    """Check a payment for ``what`` against the allowed totals ``costs`` and the ``eligible`` pools.
+
+    ``units``: ``totals(payment, path)`` when the caller has already read them."""
+    if units is None:
+        units = totals(payment, path)
     allowed = set(eligible)
     for ref in units:
         if ref not in allowed:

@@ -19,6 +19,7 @@ from adjudicator.games.e2drive.state import (
     player,
     servant,
     slots_of,
+    update_servant,
     with_player,
     with_servant,
 )
@@ -121,8 +122,7 @@ def end_overdrives_outside_limited(g: GameState) -> GameState:
 
 
 def end_action(g: GameState, ref: str) -> GameState:
-    sv = servant(g, ref)
-    g = with_servant(g, ref, rep(sv, action="acted"))
+    g = update_servant(g, ref, action="acted")
     return rep(g, acting=None if g.acting == ref else g.acting, notes=g.notes + (f"{ref}'s action ends",))
 
 
