@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from msgspec.structs import replace as rep
 
-from adjudicator.games.e2drive import order
+from adjudicator.games.e2drive import damage, order
 from adjudicator.games.e2drive.config import Options
 from adjudicator.games.e2drive.state import (
     GameState,
@@ -26,6 +26,8 @@ from adjudicator.games.e2drive.state import (
     map_servants,
     servant,
     slots_of,
+    update_servant,
+    with_servant,
 )
 from adjudicator.games.e2drive.stats import STATS, stat
 
@@ -104,3 +106,21 @@ def test_top_tied_is_the_head_of_the_ranking_E2D_TURN_4(svs, acted, opts):
     g = game_of(tuple(svs[:3]), tuple(svs[3:]))
     ranking = order.ranked(g, opts)
     assert order.top_tied(g, opts) == [r for r, spd in ranking if spd == ranking[0][1]]
+
+
+@given(svs=st.lists(servants, min_size=6, max_size=6), ref=st.sampled_from(all_slots()), dmg=st.integers(0, 9))
+def test_update_servant_is_with_servant_of_the_replaced_one_and_leaves_the_input(svs, ref, dmg):
+    g = game_of(tuple(svs[:3]), tuple(svs[3:]))
+    before = list(both_fields(g))
+    assert update_servant(g, ref, damage=dmg * 10) == with_servant(g, ref, rep(servant(g, ref), damage=dmg * 10))
+    assert list(both_fields(g)) == before
+
+
+@given(svs=st.lists(servants, min_size=6, max_size=6), ref=st.sampled_from(all_slots()), dmg=st.integers(0, 9), opts=options)
+def test_destruction_check_since_a_checked_state_reads_only_the_changed_fields(svs, ref, dmg, opts):
+    """A field whose servants are those of a state the check left as it was holds no doomed
+    servant: skipping it gives what the whole check gives."""
+    g = damage.destruction_check(game_of(tuple(svs[:3]), tuple(svs[3:])), opts)
+    assert damage.destruction_check(g, opts) is g  # checked: nothing more is doomed
+    h = damage.add_damage(g, ref, dmg * 10)
+    assert damage.destruction_check(h, opts, g.players) == damage.destruction_check(h, opts)

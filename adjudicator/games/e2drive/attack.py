@@ -18,6 +18,7 @@ from adjudicator.games.e2drive.state import (
     note,
     other,
     parse_slot,
+    player,
     servant,
     slots_of,
     with_servant,
@@ -47,11 +48,10 @@ def able_to_attack(g: GameState, ref: str, options: Options) -> bool:
 
 def on_attack(state: State, ev: Attack, ctx) -> State:
     g, options = state.game, state.options
-    parse_slot(ev.attacker, "$.attacker")
-    parse_slot(ev.target, "$.target")
-    seat = owner(ev.attacker)
+    seat, ai = parse_slot(ev.attacker, "$.attacker")
+    tseat, ti = parse_slot(ev.target, "$.target")
     require_sender(state, ev, seat, "E2D-ACT-15", f"an attack by {ev.attacker}")
-    att = servant(g, ev.attacker)
+    att = player(g, seat).servants[ai]
     if g.acting != ev.attacker:
         if att.action == "acted":
             reject("E2D-LIM-2", f"{ev.attacker} ({att.name}) has already acted this turn; no ATK remains", "NO_ATK")
@@ -62,12 +62,12 @@ def on_attack(state: State, ev: Attack, ctx) -> State:
         reject("E2D-ACT-15", f"an effect forbids {ev.attacker} to ATK", "RESTRICTED")
     if att.atk_count > extra_allowance(att):
         reject("E2D-LIM-2", f"{ev.attacker} has made its ATK(s) in this action", "NO_ATK")
-    tgt = servant(g, ev.target)
+    tgt = player(g, tseat).servants[ti]
     if tgt.destroyed:
         reject("E2D-ACT-5", f"{ev.target} ({tgt.name}) is destroyed and cannot be targeted", "DESTROYED")
-    if ev.target == ev.attacker or (owner(ev.target) == seat and not state.options.atk_may_target_own):
+    if ev.target == ev.attacker or (tseat == seat and not state.options.atk_may_target_own):
         reject("E2D-ACT-15", f"{ev.attacker} may ATK only a servant of the opponent, not {ev.target}", "BAD_TARGET")
-    cost = atk_cost(g, ev.attacker)
+    cost = 0 if att.atk_paid else 1  # atk_cost
     ether.check_payment(g, ev.payment, [cost], ether.acting_pools(seat, ev.attacker), f"this ATK of {ev.attacker}")
     a = AttackSeq(attacker=ev.attacker, target=ev.target, target_was_unacted=tgt.action == "unacted",
                   payment=ev.payment, step="coin_attacker")
@@ -115,7 +115,7 @@ def can_evade(g: GameState, a: AttackSeq, options: Options) -> bool:
     tgt = servant(g, a.target)
     if tgt.status.freeze or restricted(g, a.target, "evasion"):
         return False
-    return ether.payable(g, defend_pools(owner(a.target), a.target, options)) >= evasion_cost(g, a.target)
+    return ether.payable(g, defend_pools(owner(a.target), a.target, options)) >= (2 if tgt.status.wait else 1)
 
 
 def resolve(g: GameState, a: AttackSeq, options: Options) -> GameState:
@@ -127,10 +127,12 @@ def resolve(g: GameState, a: AttackSeq, options: Options) -> GameState:
     if a.evaded:
         dt = 10
     dt, da, extra = damage.buster_adjust(g, a, dt, da, options)
+    before = g.players
     g = damage.add_damage(g, a.target, dt)
     g = damage.add_damage(g, a.attacker, da)
     g = note(g, f"{a.target} takes {dt}D, {a.attacker} takes {da}D" + (f" ({extra})" if extra else ""))
-    g = damage.destruction_check(g, options)
+    # only the two servants' damage changed since ``before``, a state the checks left with none doomed
+    g = damage.destruction_check(g, options, before)
     return close(g, a, options)
 
 
@@ -145,11 +147,11 @@ def close(g: GameState, a: AttackSeq, options: Options, void: bool = False) -> G
         od = rep(od, slicer_extra=od.slicer_extra - 1)
         count = 1
     att = rep(att, atk_count=count, atk_paid=att.atk_paid or consumed, od=od)
-    g = with_servant(g, a.attacker, att)
+    ends = not att.destroyed and g.acting == a.attacker and att.atk_count > extra_allowance(att)
+    g = with_servant(g, a.attacker, rep(att, action="acted") if ends else att)  # one write either way
     if void:
         g = note(g, "the ATK is void (tails)")
-    if not att.destroyed and g.acting == a.attacker and att.atk_count > extra_allowance(att):
-        g = with_servant(g, a.attacker, rep(att, action="acted"))
+    if ends:
         g = note(rep(g, acting=None), f"{a.attacker}'s action ends with its ATK")
     return g
 

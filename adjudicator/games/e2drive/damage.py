@@ -8,11 +8,12 @@ from msgspec.structs import replace as rep
 from adjudicator.games.e2drive import ether
 from adjudicator.games.e2drive.config import Options
 from adjudicator.games.e2drive.state import (
+    ALL_SLOTS,
     AttackSeq,
     GameState,
+    PlayerState,
     Overdrive,
     Statuses,
-    both_fields,
     note,
     parse_slot,
     player,
@@ -62,6 +63,8 @@ def buster_adjust(g: GameState, a: AttackSeq, dt: int, da: int, options: Options
 
 
 def add_damage(g: GameState, ref: str, n: int) -> GameState:
+    if n == 0:  # damage is never below 0: the servant stays as it is
+        return g
     sv = servant(g, ref)
     return with_servant(g, ref, rep(sv, damage=max(0, sv.damage + n)))
 
@@ -97,16 +100,24 @@ def destroy(g: GameState, ref: str, options: Options) -> GameState:
     return note(g, f"{ref} ({sv.name}) destroyed: {sv.damage}D > DUR")
 
 
-def destruction_check(g: GameState, options: Options) -> GameState:
-    """Every servant whose damage exceeds its current DUR is destroyed, all at once."""
+def destruction_check(g: GameState, options: Options, since: tuple[PlayerState, ...] = ()) -> GameState:
+    """Every servant whose damage exceeds its current DUR is destroyed, all at once.
+
+    ``since``: the players of a state already checked (the state an event started from). Whether
+    a servant is doomed depends on the servant alone, so a field whose servants are the very tuple
+    of that state holds none, and is not read again."""
     doomed = []
-    for r, sv in both_fields(g):
-        if sv.destroyed:
+    for k, p in enumerate(g.players):
+        svs = p.servants
+        if since and since[k].servants is svs:
             continue
-        # without modifiers, the current DUR is the printed one, 10 less in heat (E2D-RES-14)
-        dur = stat(sv, "DUR", options) if sv.modifiers else sv.printed.DUR - 10 if sv.status.heat else sv.printed.DUR
-        if sv.damage > dur:
-            doomed.append(r)
+        for i, sv in enumerate(svs):
+            if sv.destroyed:
+                continue
+            # without modifiers, the current DUR is the printed one, 10 less in heat (E2D-RES-14)
+            dur = stat(sv, "DUR", options) if sv.modifiers else sv.printed.DUR - 10 if sv.status.heat else sv.printed.DUR
+            if sv.damage > dur:
+                doomed.append(ALL_SLOTS[3 * k + i])
     for r in doomed:
         g = destroy(g, r, options)
     return g

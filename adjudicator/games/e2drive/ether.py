@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive.events import Pay
-from adjudicator.games.e2drive.state import GameState, Pool, parse_pool, player, pool, servant, slots_of, with_pool, with_pools
+from adjudicator.games.e2drive.state import POOL_REFS, GameState, Pool, pool_at, parse_pool, player, pool, servant, slots_of, with_pool, with_pools
 from adjudicator.protocol import Malformed, Violation
 
 
@@ -19,7 +19,8 @@ def totals(payment: Sequence[Pay], path: str = "$.payment") -> dict[str, int]:
     """The units per pool of a payment (repeated pools add up); ``Malformed`` for a bad entry."""
     out: dict[str, int] = {}
     for i, p in enumerate(payment):
-        parse_pool(p.pool, f"{path}[{i}].pool")
+        if p.pool not in POOL_REFS:
+            parse_pool(p.pool, f"{path}[{i}].pool")
         if p.n < 1:
             raise Malformed(f"a payment entry pays at least 1 unit, not {p.n}", f"{path}[{i}].n")
         out[p.pool] = out.get(p.pool, 0) + p.n
@@ -31,9 +32,12 @@ def shown(payment: Sequence[Pay]) -> str:
 
 
 def check_payment(g: GameState, payment: Sequence[Pay], costs: Iterable[int], eligible: Iterable[str], what: str,
-                  path: str = "$.payment") -> dict[str, int]:
-    """Check a payment for ``what`` against the allowed totals ``costs`` and the ``eligible`` pools."""
-    units = totals(payment, path)
+                  path: str = "$.payment", units: dict[str, int] | None = None) -> dict[str, int]:
+    """Check a payment for ``what`` against the allowed totals ``costs`` and the ``eligible`` pools.
+
+    ``units``: ``totals(payment, path)`` when the caller has already read them."""
+    if units is None:
+        units = totals(payment, path)
     allowed = set(eligible)
     for ref in units:
         if ref not in allowed:
@@ -45,11 +49,16 @@ def check_payment(g: GameState, payment: Sequence[Pay], costs: Iterable[int], el
         want = " or ".join(f"{c}e" for c in costs)
         raise Violation("E2D-ACT-2", f"{what} costs {want}; the payment {shown(payment)} is {total}e", "PAYMENT")
     for ref, n in units.items():
-        seat, i = parse_pool(ref)
-        if i is not None and servant(g, ref).destroyed:
-            raise Violation("E2D-ACT-2", f"{ref} is destroyed; its ether never pays", "PAYMENT")
-        pl = pool(g, ref)
-        if pl.off < n:
+        s, i = pool_at(ref)
+        p = g.players[s]
+        if i is None:
+            pl = p.master
+        else:
+            sv = p.servants[i]
+            if sv.destroyed:
+                raise Violation("E2D-ACT-2", f"{ref} is destroyed; its ether never pays", "PAYMENT")
+            pl = sv.pool
+        if pl.size - pl.on < n:
             raise Violation("E2D-ACT-2", f"{ref} has {pl.off} off unit(s); {what} tried to pay {n} from it", "PAYMENT")
     return units
 
@@ -65,11 +74,17 @@ def pay(g: GameState, units: dict[str, int]) -> GameState:
 def payable(g: GameState, pools: Iterable[str]) -> int:
     """Off units across ``pools`` that may pay (destroyed servants' pools never pay)."""
     total = 0
+    players = g.players
     for ref in pools:
-        seat, i = parse_pool(ref)
-        if i is not None and servant(g, ref).destroyed:
-            continue
-        total += pool(g, ref).off
+        s, i = pool_at(ref)
+        if i is None:
+            pl = players[s].master
+        else:
+            sv = players[s].servants[i]
+            if sv.destroyed:
+                continue
+            pl = sv.pool
+        total += pl.size - pl.on
     return total
 
 

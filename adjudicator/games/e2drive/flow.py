@@ -128,15 +128,16 @@ def on_select_actor(state: State, ev: SelectActor, ctx) -> State:
 def compelled(g: GameState, ref: str, options) -> bool:
     """E2D-LIM-13: an active Blocker overdrive of the opponent and the servant is able to ATK."""
     opp = g.players[1 if owner(ref) == "P1" else 0]
-    if not any(sv.od.blocker > 0 and not sv.destroyed for sv in opp.servants):
-        return False
-    return able_to_attack(g, ref, options)
+    for sv in opp.servants:
+        if sv.od.blocker > 0 and not sv.destroyed:
+            return able_to_attack(g, ref, options)
+    return False
 
 
 def on_end_action(state: State, ev: EndAction, ctx) -> State:
     g = state.game
-    parse_slot(ev.servant, "$.servant")
-    require_sender(state, ev, owner(ev.servant), "E2D-ACT-34", f"the end of {ev.servant}'s action")
+    seat = parse_slot(ev.servant, "$.servant")[0]
+    require_sender(state, ev, seat, "E2D-ACT-34", f"the end of {ev.servant}'s action")
     if g.acting != ev.servant:
         reject("E2D-ACT-34", f"{ev.servant} is not acting ({g.acting or 'none is'})", "NOT_ACTING")
     if compelled(g, ev.servant, state.options):
@@ -170,25 +171,27 @@ def on_designate_upkeep(state: State, ev: DesignateUpkeep, ctx) -> State:
     if sum(units.values()) != due:
         reject("E2D-ACT-35", f"exactly {due} unit(s) of upkeep are due from {seat}, not {sum(units.values())}", "UPKEEP")
     own = designatable(g, seat)
+    pools = {r: pool(g, r) for r in own}  # each pool read once for the checks and the writes below
     for ref, n in units.items():
-        if ref not in own:
+        if ref not in pools:
             reject("E2D-ACT-35", f"{ref} is not a pool {seat} may designate ({', '.join(own)})", "UPKEEP")
-        pl = pool(g, ref)
+        pl = pools[ref]
         if n > pl.size - pl.held_lock - pl.held_invisible:
             reject("E2D-ACT-35", f"{ref} has only {pl.size - pl.held_lock - pl.held_invisible} unheld unit(s)", "UPKEEP")
-    total_on = sum(unheld_on(g, r) for r in own)
+    unheld = {r: pl.on - pl.held for r, pl in pools.items()}  # unheld_on of each
+    total_on = sum(unheld.values())
     for ref, n in units.items():
-        if total_on >= due and n > unheld_on(g, ref):
+        if total_on >= due and n > unheld[ref]:
             reject("E2D-ACT-35", f"{total_on} unheld on unit(s) exist, so only on units may be designated; "
-                                 f"{ref} has {unheld_on(g, ref)} on", "UPKEEP")
+                                 f"{ref} has {unheld[ref]} on", "UPKEEP")
     if total_on < due:
-        short = [r for r in own if units.get(r, 0) < unheld_on(g, r)]
+        short = [r for r in own if units.get(r, 0) < unheld[r]]
         if short:
-            reject("E2D-ACT-35", f"every unheld on unit must be designated first ({short[0]} has {unheld_on(g, short[0])})",
+            reject("E2D-ACT-35", f"every unheld on unit must be designated first ({short[0]} has {unheld[short[0]]})",
                    "UPKEEP")
     changes = {}
     for ref, n in units.items():
-        pl = pool(g, ref)
+        pl = pools[ref]
         changes[ref] = rep(pl, held_upkeep=n, on=max(pl.on, pl.held_lock + pl.held_invisible + n))
     if changes:
         g = with_pools(g, changes)

@@ -7,7 +7,7 @@ from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive import ether
 from adjudicator.games.e2drive.config import Options
-from adjudicator.games.e2drive.state import GameState, TiePending, both_fields, note, parse_slot, player, servant, with_servant
+from adjudicator.games.e2drive.state import GameState, TiePending, both_fields, note, parse_slot, player, servant, update_servant
 from adjudicator.games.e2drive.stats import stat
 
 
@@ -28,7 +28,11 @@ def top_tied(g: GameState, options: Options) -> list[str]:
     for r, sv in both_fields(g):
         if sv.destroyed or sv.action != "unacted":
             continue
-        spd = stat(sv, "SPD", options)
+        st = sv.status
+        if sv.modifiers or st.invisible or st.wait:
+            spd = stat(sv, "SPD", options)
+        else:  # no SET, no addition, no invisibility nor wait: what ``stat`` reads for SPD
+            spd = sv.printed.SPD + sv.od.slicer_spd
         if not tied or spd > best:
             best, tied = spd, [r]
         elif spd == best:
@@ -39,17 +43,21 @@ def top_tied(g: GameState, options: Options) -> list[str]:
 def become_acting(g: GameState, ref: str) -> GameState:
     """E2D-TURN-5: the selected servant acts; its ATK count and paid flag start afresh."""
     sv = servant(g, ref)
-    g = with_servant(g, ref, rep(sv, action="acting", atk_count=0, atk_paid=False))
+    g = update_servant(g, ref, action="acting", atk_count=0, atk_paid=False)
     who = ref if sv.face_down else f"{ref} ({sv.name})"  # a face-down card is not named (E2D-HID-1)
     return rep(g, acting=ref, tie=None, notes=g.notes + (f"{who} acts",))
 
 
 def upkeep_due(g: GameState, seat: str) -> int:
     """Sum of the upkeep of the tool cards ``seat`` owns in play (E2D-STATE-6)."""
-    total = sum(t.upkeep for t in player(g, seat).tool_field)
+    total = 0
+    for t in player(g, seat).tool_field:
+        total += t.upkeep
     for p in g.players:
         for sv in p.servants:
-            total += sum(t.upkeep for t in sv.equipment if t.owner == seat)
+            for t in sv.equipment:  # most servants carry none
+                if t.owner == seat:
+                    total += t.upkeep
     return total
 
 

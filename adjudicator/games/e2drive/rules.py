@@ -56,7 +56,10 @@ def gate(state: State, ev: Action) -> None:
     name = type(ev).__struct_config__.tag  # type: ignore[attr-defined]
     if g.status != "in_progress":
         reject("E2D-TURN-9", f"{name}: game {g.number} is {'not started' if g.status == 'setup' else g.status}", "NOT_RUNNING")
-    pending = answers(state)
+    if g.attack is None and g.tie is None and not g.forced_revival and not g.upkeep:
+        pending = None  # what ``answers`` finds when nothing is pending, without building it
+    else:
+        pending = answers(state)
     if pending is not None:
         if not isinstance(ev, pending):
             reject("E2D-ACT-6", f"{name} cannot be entered while {pending_text(g)} is pending", "PENDING")
@@ -161,7 +164,8 @@ def step(state: State, ev: Action, ctx: Context) -> State:
         reject("E2D-ACT-1", f"{type(ev).__name__} is not an E2Drive event")
     if isinstance(ev, NO_SETTLE):
         return handler(state, ev, ctx)
+    start = state.game
     if not isinstance(ev, E.GameStarted):
-        state = rep(state, game=rep(state.game, notes=()))
+        state = rep(state, game=rep(start, notes=()))
     new = handler(state, ev, ctx)
-    return sbc.settle(new, new.game)
+    return sbc.settle(new, new.game, start if start.status == "in_progress" else None)

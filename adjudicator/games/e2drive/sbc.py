@@ -19,6 +19,7 @@ from adjudicator.games.e2drive.state import (
     player,
     servant,
     slots_of,
+    update_servant,
     with_player,
     with_servant,
 )
@@ -121,8 +122,7 @@ def end_overdrives_outside_limited(g: GameState) -> GameState:
 
 
 def end_action(g: GameState, ref: str) -> GameState:
-    sv = servant(g, ref)
-    g = with_servant(g, ref, rep(sv, action="acted"))
+    g = update_servant(g, ref, action="acted")
     return rep(g, acting=None if g.acting == ref else g.acting, notes=g.notes + (f"{ref}'s action ends",))
 
 
@@ -142,17 +142,20 @@ def finish(state: State, g: GameState) -> State:
     return rep(state, game=g, games=state.games + (GameRecord(number=g.number, result=result, reason=reason),))
 
 
-def settle(state: State, g: GameState) -> State:
+def settle(state: State, g: GameState, start: GameState | None = None) -> State:
     """Run the state-based checks to a fixed point, then the action determination when due.
 
     ``state`` is the handler's result, a state made by this step: when the checks change nothing,
-    it is returned itself."""
+    it is returned itself. ``start`` is the game the step started from, settled by the step
+    before it: the first destruction check reads only the fields the event changed."""
     options = state.options
     if g.status != "in_progress":
         return state if g is state.game else rep(state, game=g)
+    since = start.players if start is not None else ()
     for _ in range(8):
         before = g
-        g = damage.destruction_check(g, options)
+        g = damage.destruction_check(g, options, since)
+        since = ()
         p1, p2 = g.players
         if not (has_alive(p1) and has_alive(p2)):  # else no forced revival is due
             g = forced_revivals(g)

@@ -227,6 +227,8 @@ ALL_SLOTS = _SLOTS_OF["P1"] + _SLOTS_OF["P2"]
 #: the eight pool references (six slots, two masters), parsed once: ref -> (seat, slot index or None)
 _POOL_OF: dict[str, tuple[str, int | None]] = {**_SLOT_OF, "P1.M": ("P1", None), "P2.M": ("P2", None)}
 _POOL_AT = {ref: (seat_index(seat), i) for ref, (seat, i) in _POOL_OF.items()}
+#: every well-formed pool reference (what ``parse_pool`` accepts)
+POOL_REFS = frozenset(_POOL_OF)
 
 
 def parse_slot(ref: str, path: str = "$") -> tuple[str, int]:
@@ -259,7 +261,7 @@ def with_player(g: GameState, p: PlayerState) -> GameState:
     return rep(g, players=(p, p2) if p.seat == "P1" else (p1, p))
 
 
-def _slot_at(ref: str) -> tuple[int, int]:
+def slot_at(ref: str) -> tuple[int, int]:
     """(player index, slot index) of a slot reference: from the table, else parsed (an error for
     a reference that is not a slot)."""
     at = _SLOT_AT.get(ref)
@@ -269,7 +271,7 @@ def _slot_at(ref: str) -> tuple[int, int]:
     return at
 
 
-def _pool_at(ref: str) -> tuple[int, int | None]:
+def pool_at(ref: str) -> tuple[int, int | None]:
     """(player index, slot index or None for the master pool) of a pool reference."""
     at = _POOL_AT.get(ref)
     if at is None:
@@ -279,16 +281,27 @@ def _pool_at(ref: str) -> tuple[int, int | None]:
 
 
 def servant(g: GameState, ref: str) -> Servant:
-    s, i = _slot_at(ref)
+    s, i = slot_at(ref)
     return g.players[s].servants[i]
 
 
 def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
-    s, i = _slot_at(ref)
+    s, i = slot_at(ref)
     players = g.players
     p = players[s]
     svs = p.servants
     p = rep(p, servants=svs[:i] + (sv,) + svs[i + 1:])
+    return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
+
+
+def update_servant(g: GameState, ref: str, **changes: object) -> GameState:
+    """The servant at ``ref`` with ``changes`` replaced: one look-up of the slot where
+    ``with_servant(g, ref, rep(servant(g, ref), ...))`` makes two."""
+    s, i = slot_at(ref)
+    players = g.players
+    p = players[s]
+    svs = p.servants
+    p = rep(p, servants=svs[:i] + (rep(svs[i], **changes),) + svs[i + 1:])
     return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
 
 
@@ -312,13 +325,13 @@ def both_fields(g: GameState) -> zip:
 
 
 def pool(g: GameState, ref: str) -> Pool:
-    s, i = _pool_at(ref)
+    s, i = pool_at(ref)
     p = g.players[s]
     return p.master if i is None else p.servants[i].pool
 
 
 def with_pool(g: GameState, ref: str, pl: Pool) -> GameState:
-    s, i = _pool_at(ref)
+    s, i = pool_at(ref)
     players = g.players
     p = players[s]
     if i is None:
@@ -335,7 +348,7 @@ def with_pools(g: GameState, changes: dict[str, Pool]) -> GameState:
     players = list(g.players)
     touched: dict[int, tuple[Pool | None, list[Servant] | None]] = {}
     for ref, pl in changes.items():
-        s, i = _pool_at(ref)
+        s, i = pool_at(ref)
         master, svs = touched.get(s, (None, None))
         if i is None:
             master = pl

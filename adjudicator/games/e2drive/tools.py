@@ -13,12 +13,13 @@ from adjudicator.games.e2drive.state import (
     SEATS,
     GameState,
     InPlayTool,
+    PlayerState,
     State,
     alive,
     limited,
     note,
     other,
-    parse_pool,
+    pool_at,
     parse_slot,
     player,
     servant,
@@ -53,16 +54,18 @@ def tool_costs(state: State, g: GameState, seat: str, card_id: str, card: ToolCa
     return [cost]
 
 
-def from_hand(g: GameState, seat: str, card_id: str, rule: str) -> GameState:
-    p = player(g, seat)
+def hand_without(p: PlayerState, card_id: str, rule: str) -> tuple[str, ...]:
+    """The known hand of ``p`` once ``card_id`` leaves it; a rejection when it is not there."""
     if p.hand_count < 1:
-        reject(rule, f"{seat}'s hand is empty", "NOT_IN_HAND")
-    if len(p.hand_known) == p.hand_count and card_id not in p.hand_known:
-        reject(rule, f"{card_id} is not in {seat}'s hand", "NOT_IN_HAND")
-    hand = list(p.hand_known)
-    if card_id in hand:
-        hand.remove(card_id)
-    return with_player(g, rep(p, hand_count=p.hand_count - 1, hand_known=tuple(hand)))
+        reject(rule, f"{p.seat}'s hand is empty", "NOT_IN_HAND")
+    known = p.hand_known
+    if card_id not in known:
+        if len(known) == p.hand_count:
+            reject(rule, f"{card_id} is not in {p.seat}'s hand", "NOT_IN_HAND")
+        return known
+    hand = list(known)
+    hand.remove(card_id)
+    return tuple(hand)
 
 
 def check_targets(g: GameState, targets: tuple[str, ...]) -> None:
@@ -80,7 +83,7 @@ def _play(state: State, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quic
     if quick and card.kind != 4:
         reject("E2D-ACT-20", f"{ev.card} is a kind-{card.kind} tool; only quick tools (kind 4) are played in the "
                              "opponent's action", "NOT_QUICK")
-    from_hand(g, seat, ev.card, rule)
+    hand = hand_without(player(g, seat), ev.card, rule)  # checked first; the card leaves after the payment
     check_targets(g, ev.targets)
     if card.kind == 2:
         if len(ev.targets) != 1:
@@ -91,10 +94,12 @@ def _play(state: State, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quic
         reject("E2D-LIM-3", f"{seat}'s tool field already holds 3 cards; {ev.card} stays in hand", "TOOL_FIELD_FULL")
     pools = [f"{seat}.M"] if quick else ether.acting_pools(seat, g.acting or "")
     units = ether.totals(ev.payment)
-    master_only = all(parse_pool(r)[1] is None for r in units)
+    master_only = all(pool_at(r)[1] is None for r in units)
     costs = tool_costs(state, g, seat, ev.card, card, master_only)
-    units = ether.check_payment(g, ev.payment, costs, pools, ev.card)
-    g = from_hand(ether.pay(g, units), seat, ev.card, rule)
+    units = ether.check_payment(g, ev.payment, costs, pools, ev.card, units=units)
+    g = ether.pay(g, units)
+    p = player(g, seat)
+    g = with_player(g, rep(p, hand_count=p.hand_count - 1, hand_known=hand))
     g = note(g, f"{seat} plays {ev.card} (kind {card.kind})")
     ctx = ops.OpContext(rank=KIND_RANK[card.kind], source=ev.card, seat=seat)
     g, targeted = ops.apply_all(state, g, ev.ops, ctx)
@@ -148,7 +153,8 @@ def on_activate_field_tool(state: State, ev: ActivateFieldTool, ctx) -> State:
                "NOT_DECLARABLE")
     check_targets(g, ev.targets)
     units = ether.totals(ev.payment)
-    units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, g.acting), ev.card)
+    units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, g.acting), ev.card,
+                                units=units)
     g = note(ether.pay(g, units), f"{seat} declares {ev.card} from the tool field")
     g, targeted = ops.apply_all(state, g, ev.ops, ops.OpContext(rank=5, source=ev.card, seat=seat))
     return rep(state, game=ops.close(state, g, list(ev.targets) + targeted, seat))
@@ -167,7 +173,7 @@ def on_use_effect(state: State, ev: UseEffect, ctx) -> State:
     check_targets(g, ev.targets)
     units = ether.totals(ev.payment)
     units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, ev.servant),
-                                f"{ev.servant}'s effect")
+                                f"{ev.servant}'s effect", units=units)
     g = note(ether.pay(g, units), f"{ev.servant} uses its effect")
     g, targeted = ops.apply_all(state, g, ev.ops, ops.OpContext(rank=7, source=ev.servant, seat=seat))
     return rep(state, game=ops.close(state, g, list(ev.targets) + targeted, seat))
@@ -198,7 +204,7 @@ def on_judge_effect(state: State, ev: JudgeEffect, ctx) -> State:
         units = ether.totals(ev.payment)
         eligible = ([ev.source, f"{src_seat}.M"] if src_seat else
                     [r for s in SEATS for r in slots_of(s) + [f"{s}.M"]])
-        units = ether.check_payment(g, ev.payment, [sum(units.values())], eligible, "this effect")
+        units = ether.check_payment(g, ev.payment, [sum(units.values())], eligible, "this effect", units=units)
         g = ether.pay(g, units)
     ctx_ = ops.OpContext(rank=rank, source=ev.source, seat=src_seat, overrides=frozenset(ev.overrides))
     g, targeted = ops.apply_all(state, g, ev.ops, ctx_)
