@@ -35,44 +35,38 @@ from adjudicator.protocol import JUDGE
 MAX_STEPS = 10_000  # a bound on automatic steps per event: more is a bug, not a rule
 
 
-class Engine:
-    """Carries out ops and automatic steps on a working copy of the state.
+def settle(s: State, strict: str | None = None) -> None:
+    """Carry out ops and automatic steps on the working copy ``s`` until the table must act.
 
     ``strict`` is the source of the op list the current event entered (an instance id,
-    ``F:<card>``, ``end:<source>``): its ops are checked strictly (``effects``)."""
+    ``F:<card>``, ``end:<source>``): its ops are checked strictly (``effects``). A plain loop over
+    the state, with no object of its own: it runs once for every event."""
+    for _ in range(MAX_STEPS):
+        st = s.set
+        if st is None or st.stage != "turns" or st.turn is None:  # not in a turn (state.in_turn)
+            return
+        t = st.turn
+        if t.awaiting is not None:
+            return
+        if t.work:
+            work(s, t, strict)
+        elif not ADVANCE[t.step](s):
+            return
+    raise RuntimeError("BACDEF engine did not settle")
 
-    def __init__(self, s: State, strict: str | None = None):
-        self.s = s
-        self.strict = strict
 
-    def run(self) -> None:
-        s = self.s
-        for _ in range(MAX_STEPS):
-            st = s.set
-            if st is None or st.stage != "turns" or st.turn is None:  # not in a turn (state.in_turn)
-                return
-            t = st.turn
-            if t.awaiting is not None:
-                return
-            if t.work:
-                self.work(t)
-                continue
-            if not ADVANCE[t.step](s):
-                return
-        raise RuntimeError("BACDEF engine did not settle")
-
-    def work(self, t: TurnState) -> None:
-        """One piece of the innermost pending work: an F decision to wait for, or one op."""
-        f = t.work[-1]
-        if f.kind == "f_decision":
-            t.awaiting = Await(kind="f_decision", player=f.controller, ref=f.card_id)
-        elif not f.ops:
-            pop(t)
-        else:
-            # the frame is frozen: the one with the rest of its ops replaces it before its first op runs
-            op, f = f.ops[0], msgspec.structs.replace(f, ops=f.ops[1:])
-            t.work = (*t.work[:-1], f)
-            apply_op(self.s, op, f, strict=f.source == self.strict)
+def work(s: State, t: TurnState, strict: str | None) -> None:
+    """One piece of the innermost pending work: an F decision to wait for, or one op."""
+    f = t.work[-1]
+    if f.kind == "f_decision":
+        t.awaiting = Await(kind="f_decision", player=f.controller, ref=f.card_id)
+    elif not f.ops:
+        pop(t)
+    else:
+        # the frame is frozen: the one with the rest of its ops replaces it before its first op runs
+        op, f = f.ops[0], msgspec.structs.replace(f, ops=f.ops[1:])
+        t.work = (*t.work[:-1], f)
+        apply_op(s, op, f, strict=f.source == strict)
 
 
 # -- the steps ------------------------------------------------------------------------------------
@@ -126,19 +120,25 @@ def _resolution(s: State) -> bool:
 
 
 def _damage(s: State) -> bool:
-    """BAC-RES-9: the defender's packets first, one at a time; then the F triggers queued."""
+    """BAC-RES-9: the defender's packets first, one at a time; then the F triggers queued.
+
+    The packets are applied in one pass while nothing waits: a packet that awaits a player's slots
+    (or leaves work) stops the pass, and the engine comes back for the next one afterwards."""
     t = s.set.turn
-    order = [p for p in t.packets if p.source_side == "defender"] + [p for p in t.packets if p.source_side == "attacker"]
-    for p in order:
-        if not p.applied:
+    for side in ("defender", "attacker"):
+        for p in t.packets:
+            if p.applied or p.source_side != side:
+                continue
             nullified = damage(s, p.target, p.amount, p.kind, p.id)  # recorded (BAC-RES-10)
             t.packets = replace_in(t.packets, p, applied=True, nullified=nullified)
-            return True
+            if t.awaiting is not None or t.work:
+                return True
     t.step = "fall"
-    queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
-    t.fall_queue = ()
-    for cid in reversed(queued):
-        push(t, f_decision(s.set.cards[cid]))
+    if t.fall_queue:
+        queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
+        t.fall_queue = ()
+        for cid in reversed(queued):
+            push(t, f_decision(s.set.cards[cid]))
     return True
 
 

@@ -35,7 +35,7 @@ from adjudicator.games.bacdef.config import Options
 from adjudicator.games.bacdef.damage import heal, hit
 from adjudicator.games.bacdef.deck import check_deck_letters, create_cards
 from adjudicator.games.bacdef.effects import validate_ops
-from adjudicator.games.bacdef.engine import Engine
+from adjudicator.games.bacdef.engine import settle
 from adjudicator.games.bacdef.rewind import check_rewind, check_replay
 from adjudicator.games.bacdef.state import (
     SPECIALS,
@@ -489,5 +489,5 @@ def step(state: State, ev: Action, ctx: Context) -> State:
     if s.set is not None and s.set.turn is not None:
         s.set.turn.notes = ()
     strict = handler(s, ev, ctx)
-    Engine(s, strict).run()
+    settle(s, strict)
     return s
