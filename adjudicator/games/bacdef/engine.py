@@ -20,7 +20,6 @@ from adjudicator.games.bacdef.state import (
     State,
     TurnState,
     find_instance,
-    instances_of,
     orders_missing,
     pop,
     push,
@@ -88,7 +87,7 @@ def build_queue(t: TurnState) -> None:
     """BAC-RES-3: the defender's instances first, each player's in the order chosen."""
     queue: list[str] = []
     for p in (t.defender, t.attacker):
-        queue.extend(t.order.get(p) or [i.id for i in instances_of(t, p)])
+        queue.extend(t.order.get(p) or [i.id for i in t.instances if i.controller == p])
     t.queue = tuple(queue)
     t.queue_fixed = True
 
@@ -165,23 +164,28 @@ def _drop(s: State) -> bool:
 def drop_phase(s: State) -> None:
     """BAC-TURN-8 / BAC-RES-17: skill-used (and, under the option, knocked) field cards drop."""
     t = s.set.turn
+    instances = t.instances
     moved: list[Card] = []
-    # Cards of one player enter the pile in declaration order (I1 first), as BAC-EX-14 lists them.
+    # The defender's cards enter the pile first; one player's in declaration order (I1 first), as
+    # BAC-EX-14 lists them, and the cards never declared after them, by id.
     declared: dict[str, int] = {}
-    for n, inst in enumerate(t.instances):
+    for n, inst in enumerate(instances):
         declared.setdefault(inst.card_id, n)
+    last, d = len(instances), t.defender
     on_field = [c for c in s.set.cards.values() if c.zone == "field"]
-    for p in (t.defender, t.attacker):
-        field = [c for c in on_field if c.owner == p]
-        for c in sorted(field, key=lambda c: (declared.get(c.id, len(t.instances)), c.id)):
-            if c.skill_used or (c.knocked and s.options.knock_card_fate == "drop"):
-                c = change_card(s, c, zone="discard", orientation="upright")
-                ps = s.set.players[p]
-                ps.discard = (*ps.discard, c.id)
-                moved.append(c)
-                what = c.id if c.face == "up" else f"{p}'s knocked card (face-down)"  # BAC-HID-2
-                note(s, f"auto: {what} dropped in the Drop phase")
+    on_field.sort(key=lambda c: (c.owner != d, declared.get(c.id, last), c.id))
+    drop_knocked = s.options.knock_card_fate == "drop"
+    for c in on_field:
+        if c.skill_used or (c.knocked and drop_knocked):
+            c = change_card(s, c, zone="discard", orientation="upright")
+            ps = s.set.players[c.owner]
+            ps.discard = (*ps.discard, c.id)
+            moved.append(c)
+            what = c.id if c.face == "up" else f"{c.owner}'s knocked card (face-down)"  # BAC-HID-2
+            note(s, f"auto: {what} dropped in the Drop phase")
     triggered = [c for c in moved if c.letter == "F" and not special_used(s, c.owner, "F")]
+    if not triggered:
+        return
     first = t.defender if s.options.drop_phase_f_order == "defender_first" else t.attacker
     triggered.sort(key=lambda c: 0 if c.owner == first else 1)
     for c in reversed(triggered):
@@ -191,19 +195,18 @@ def drop_phase(s: State) -> None:
 def end_phase_returns(s: State) -> None:
     """BAC-TURN-9: every card still on the field goes back to its owner's hand.
 
-    A hand is kept in card order (``hand_sorted`` after every card that enters it), so only the
-    hands a card went back to are sorted again."""
-    back: list[str] = []
+    A hand is kept in card order (``hand_sorted``): each hand a card went back to takes its cards
+    and is sorted again once."""
+    back: dict[str, list[str]] = {}
     for c in [c for c in s.set.cards.values() if c.zone == "field"]:
         change_card(s, c, zone="hand", orientation="upright", knocked=False)
-        ps = s.set.players[c.owner]
-        ps.hand = (*ps.hand, c.id)
-        if c.owner not in back:
-            back.append(c.owner)
+        back.setdefault(c.owner, []).append(c.id)
         # a knocked or through card going back is never revealed (BAC-HID-2)
         what = c.id if c.face == "up" else f"{c.owner}'s field card"
         note(s, f"auto: {what} returns to {c.owner}'s hand")
-    for p in back:
+    for p, ids in back.items():
+        ps = s.set.players[p]
+        ps.hand = (*ps.hand, *ids)
         hand_sorted(s, p)
 
 

@@ -308,7 +308,7 @@ def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
     if t.step != "resolution":
         raise wrong_step(t, "resolve_effect")
     require_judge(ev, "BAC-ACT-11", "resolve_effect")
-    if orders_missing(t) and not t.queue_fixed:
+    if not t.queue_fixed and orders_missing(t):  # a fixed queue has every order it needs
         raise reject("BAC-ACT-10", "E_ORDER", f"the resolution order of {', '.join(orders_missing(t))} is still missing")
     if t.awaiting is not None and t.awaiting.kind != "effect":
         raise reject("BAC-TURN-10", "E_WRONG_STEP", f"waiting for {t.awaiting.player}'s {t.awaiting.kind} choice first")
