@@ -41,7 +41,8 @@ def damage(s: State, target: str, amount: int, kind: DamageKind, source: str) ->
     """Apply damage per BAC-RES-10; returns the points nullified by the cap."""
     t = s.set.turn
     ps = s.set.players[target]
-    amount = shielded(s, target, amount, kind)
+    if t.shields:
+        amount = shielded(s, target, amount, kind)
     eff = min(amount, CAP - t.damage_received[target])
     if amount > eff:
         note(s, f"auto: {amount - eff} point(s) to {target} nullified by the 3-point cap")

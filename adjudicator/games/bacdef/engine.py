@@ -20,7 +20,6 @@ from adjudicator.games.bacdef.state import (
     State,
     TurnState,
     find_instance,
-    instances_of,
     orders_missing,
     pop,
     push,
@@ -35,44 +34,38 @@ from adjudicator.protocol import JUDGE
 MAX_STEPS = 10_000  # a bound on automatic steps per event: more is a bug, not a rule
 
 
-class Engine:
-    """Carries out ops and automatic steps on a working copy of the state.
+def settle(s: State, strict: str | None = None) -> None:
+    """Carry out ops and automatic steps on the working copy ``s`` until the table must act.
 
     ``strict`` is the source of the op list the current event entered (an instance id,
-    ``F:<card>``, ``end:<source>``): its ops are checked strictly (``effects``)."""
+    ``F:<card>``, ``end:<source>``): its ops are checked strictly (``effects``). A plain loop over
+    the state, with no object of its own: it runs once for every event."""
+    for _ in range(MAX_STEPS):
+        st = s.set
+        if st is None or st.stage != "turns" or st.turn is None:  # not in a turn (state.in_turn)
+            return
+        t = st.turn
+        if t.awaiting is not None:
+            return
+        if t.work:
+            work(s, t, strict)
+        elif not ADVANCE[t.step](s):
+            return
+    raise RuntimeError("BACDEF engine did not settle")
 
-    def __init__(self, s: State, strict: str | None = None):
-        self.s = s
-        self.strict = strict
 
-    def run(self) -> None:
-        s = self.s
-        for _ in range(MAX_STEPS):
-            st = s.set
-            if st is None or st.stage != "turns" or st.turn is None:  # not in a turn (state.in_turn)
-                return
-            t = st.turn
-            if t.awaiting is not None:
-                return
-            if t.work:
-                self.work(t)
-                continue
-            if not ADVANCE[t.step](s):
-                return
-        raise RuntimeError("BACDEF engine did not settle")
-
-    def work(self, t: TurnState) -> None:
-        """One piece of the innermost pending work: an F decision to wait for, or one op."""
-        f = t.work[-1]
-        if f.kind == "f_decision":
-            t.awaiting = Await(kind="f_decision", player=f.controller, ref=f.card_id)
-        elif not f.ops:
-            pop(t)
-        else:
-            # the frame is frozen: the one with the rest of its ops replaces it before its first op runs
-            op, f = f.ops[0], msgspec.structs.replace(f, ops=f.ops[1:])
-            t.work = (*t.work[:-1], f)
-            apply_op(self.s, op, f, strict=f.source == self.strict)
+def work(s: State, t: TurnState, strict: str | None) -> None:
+    """One piece of the innermost pending work: an F decision to wait for, or one op."""
+    f = t.work[-1]
+    if f.kind == "f_decision":
+        t.awaiting = Await(kind="f_decision", player=f.controller, ref=f.card_id)
+    elif not f.ops:
+        pop(t)
+    else:
+        # the frame is frozen: the one with the rest of its ops replaces it before its first op runs
+        op, f = f.ops[0], msgspec.structs.replace(f, ops=f.ops[1:])
+        t.work = (*t.work[:-1], f)
+        apply_op(s, op, f, strict=f.source == strict)
 
 
 # -- the steps ------------------------------------------------------------------------------------
@@ -94,7 +87,7 @@ def build_queue(t: TurnState) -> None:
     """BAC-RES-3: the defender's instances first, each player's in the order chosen."""
     queue: list[str] = []
     for p in (t.defender, t.attacker):
-        queue.extend(t.order.get(p) or [i.id for i in instances_of(t, p)])
+        queue.extend(t.order.get(p) or [i.id for i in t.instances if i.controller == p])
     t.queue = tuple(queue)
     t.queue_fixed = True
 
@@ -126,19 +119,25 @@ def _resolution(s: State) -> bool:
 
 
 def _damage(s: State) -> bool:
-    """BAC-RES-9: the defender's packets first, one at a time; then the F triggers queued."""
+    """BAC-RES-9: the defender's packets first, one at a time; then the F triggers queued.
+
+    The packets are applied in one pass while nothing waits: a packet that awaits a player's slots
+    (or leaves work) stops the pass, and the engine comes back for the next one afterwards."""
     t = s.set.turn
-    order = [p for p in t.packets if p.source_side == "defender"] + [p for p in t.packets if p.source_side == "attacker"]
-    for p in order:
-        if not p.applied:
+    for side in ("defender", "attacker"):
+        for p in t.packets:
+            if p.applied or p.source_side != side:
+                continue
             nullified = damage(s, p.target, p.amount, p.kind, p.id)  # recorded (BAC-RES-10)
             t.packets = replace_in(t.packets, p, applied=True, nullified=nullified)
-            return True
+            if t.awaiting is not None or t.work:
+                return True
     t.step = "fall"
-    queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
-    t.fall_queue = ()
-    for cid in reversed(queued):
-        push(t, f_decision(s.set.cards[cid]))
+    if t.fall_queue:
+        queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
+        t.fall_queue = ()
+        for cid in reversed(queued):
+            push(t, f_decision(s.set.cards[cid]))
     return True
 
 
@@ -165,23 +164,28 @@ def _drop(s: State) -> bool:
 def drop_phase(s: State) -> None:
     """BAC-TURN-8 / BAC-RES-17: skill-used (and, under the option, knocked) field cards drop."""
     t = s.set.turn
+    instances = t.instances
     moved: list[Card] = []
-    # Cards of one player enter the pile in declaration order (I1 first), as BAC-EX-14 lists them.
+    # The defender's cards enter the pile first; one player's in declaration order (I1 first), as
+    # BAC-EX-14 lists them, and the cards never declared after them, by id.
     declared: dict[str, int] = {}
-    for n, inst in enumerate(t.instances):
+    for n, inst in enumerate(instances):
         declared.setdefault(inst.card_id, n)
+    last, d = len(instances), t.defender
     on_field = [c for c in s.set.cards.values() if c.zone == "field"]
-    for p in (t.defender, t.attacker):
-        field = [c for c in on_field if c.owner == p]
-        for c in sorted(field, key=lambda c: (declared.get(c.id, len(t.instances)), c.id)):
-            if c.skill_used or (c.knocked and s.options.knock_card_fate == "drop"):
-                c = change_card(s, c, zone="discard", orientation="upright")
-                ps = s.set.players[p]
-                ps.discard = (*ps.discard, c.id)
-                moved.append(c)
-                what = c.id if c.face == "up" else f"{p}'s knocked card (face-down)"  # BAC-HID-2
-                note(s, f"auto: {what} dropped in the Drop phase")
+    on_field.sort(key=lambda c: (c.owner != d, declared.get(c.id, last), c.id))
+    drop_knocked = s.options.knock_card_fate == "drop"
+    for c in on_field:
+        if c.skill_used or (c.knocked and drop_knocked):
+            c = change_card(s, c, zone="discard", orientation="upright")
+            ps = s.set.players[c.owner]
+            ps.discard = (*ps.discard, c.id)
+            moved.append(c)
+            what = c.id if c.face == "up" else f"{c.owner}'s knocked card (face-down)"  # BAC-HID-2
+            note(s, f"auto: {what} dropped in the Drop phase")
     triggered = [c for c in moved if c.letter == "F" and not special_used(s, c.owner, "F")]
+    if not triggered:
+        return
     first = t.defender if s.options.drop_phase_f_order == "defender_first" else t.attacker
     triggered.sort(key=lambda c: 0 if c.owner == first else 1)
     for c in reversed(triggered):
@@ -191,19 +195,18 @@ def drop_phase(s: State) -> None:
 def end_phase_returns(s: State) -> None:
     """BAC-TURN-9: every card still on the field goes back to its owner's hand.
 
-    A hand is kept in card order (``hand_sorted`` after every card that enters it), so only the
-    hands a card went back to are sorted again."""
-    back: list[str] = []
+    A hand is kept in card order (``hand_sorted``): each hand a card went back to takes its cards
+    and is sorted again once."""
+    back: dict[str, list[str]] = {}
     for c in [c for c in s.set.cards.values() if c.zone == "field"]:
         change_card(s, c, zone="hand", orientation="upright", knocked=False)
-        ps = s.set.players[c.owner]
-        ps.hand = (*ps.hand, c.id)
-        if c.owner not in back:
-            back.append(c.owner)
+        back.setdefault(c.owner, []).append(c.id)
         # a knocked or through card going back is never revealed (BAC-HID-2)
         what = c.id if c.face == "up" else f"{c.owner}'s field card"
         note(s, f"auto: {what} returns to {c.owner}'s hand")
-    for p in back:
+    for p, ids in back.items():
+        ps = s.set.players[p]
+        ps.hand = (*ps.hand, *ids)
         hand_sorted(s, p)
 
 

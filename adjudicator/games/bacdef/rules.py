@@ -35,7 +35,7 @@ from adjudicator.games.bacdef.config import Options
 from adjudicator.games.bacdef.damage import heal, hit
 from adjudicator.games.bacdef.deck import check_deck_letters, create_cards
 from adjudicator.games.bacdef.effects import validate_ops
-from adjudicator.games.bacdef.engine import Engine
+from adjudicator.games.bacdef.engine import settle
 from adjudicator.games.bacdef.rewind import check_rewind, check_replay
 from adjudicator.games.bacdef.state import (
     SPECIALS,
@@ -308,7 +308,7 @@ def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
     if t.step != "resolution":
         raise wrong_step(t, "resolve_effect")
     require_judge(ev, "BAC-ACT-11", "resolve_effect")
-    if orders_missing(t) and not t.queue_fixed:
+    if not t.queue_fixed and orders_missing(t):  # a fixed queue has every order it needs
         raise reject("BAC-ACT-10", "E_ORDER", f"the resolution order of {', '.join(orders_missing(t))} is still missing")
     if t.awaiting is not None and t.awaiting.kind != "effect":
         raise reject("BAC-TURN-10", "E_WRONG_STEP", f"waiting for {t.awaiting.player}'s {t.awaiting.kind} choice first")
@@ -489,5 +489,5 @@ def step(state: State, ev: Action, ctx: Context) -> State:
     if s.set is not None and s.set.turn is not None:
         s.set.turn.notes = ()
     strict = handler(s, ev, ctx)
-    Engine(s, strict).run()
+    settle(s, strict)
     return s
