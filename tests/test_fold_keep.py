@@ -5,6 +5,8 @@ effective history and the same outcome after every event."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from adjudicator import fold as fold_module
@@ -33,3 +35,15 @@ def test_a_match_keeping_one_state_in_three_is_the_match_keeping_all(path, monke
     for seq in every.fold.history:
         assert some.fold.state_at(seq) == every.fold.state_at(seq), seq
         assert some.fold.outcome(seq) == every.fold.outcome(seq), seq
+
+
+@pytest.mark.parametrize("game", real_games())
+def test_the_states_and_entries_a_fold_keeps_are_not_walked_by_the_collector(game):
+    """A fold keeps an entry an event and one state in ``KEEP``: both are trees of values with no
+    cycle through them, declared ``gc=False`` so that a full collection does not walk them all."""
+    path = min((FIXTURES / game / "golden").glob("*.jsonl"))
+    match = MatchService(MemoryStore(), clock=lambda: "2026-01-01T00:00:00Z").check_lines(
+        path.read_text(encoding="utf-8").splitlines()).match
+    assert match is not None and match.fold.entries
+    assert not any(gc.is_tracked(e) for e in match.fold.entries)
+    assert not gc.is_tracked(match.fold.state)

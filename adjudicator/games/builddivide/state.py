@@ -14,18 +14,18 @@ from adjudicator.games.builddivide.config import Options
 from adjudicator.games.builddivide.events import DeckList
 
 
-class Modifier(msgspec.Struct, frozen=True, kw_only=True):
+class Modifier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     stat: str  # POWER | HIT
     delta: int
     duration: str  # END_OF_TURN | WHILE_ON_FIELD
 
 
-class Status(msgspec.Struct, frozen=True, kw_only=True):
+class Status(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     tag: str
     duration: str
 
 
-class Unit(msgspec.Struct, frozen=True, kw_only=True):
+class Unit(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     name: str
     iid: int = 0  # the instance: a unit that leaves and comes back is a new one (BD-RES-19)
     standing: bool = True
@@ -36,19 +36,19 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     printed: dict[str, int] = {}  # POWER/HIT set by a judge's PATCH in place of the catalog's (BD-EFF-27)
 
 
-class Energy(msgspec.Struct, frozen=True, kw_only=True):
+class Energy(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     name: str
     standing: bool = True
 
 
-class Territory(msgspec.Struct, frozen=True, kw_only=True):
+class Territory(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     name: str
     face: str = "CHARACTER"  # CHARACTER (closed) | RELEASED
     standing: bool = True
     placed: bool = False
 
 
-class Player(msgspec.Struct, frozen=True, kw_only=True):
+class Player(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     name: str
     deck_count: int = 0
     deck_draws: int = 0  # cards drawn from the deck this game (BD-REW-8: what a rewind returns)
@@ -68,7 +68,7 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     disclosed_abandoned: tuple[str, ...] = ()  # BD-REW-8: revealed by events a rewind abandoned
 
 
-class StackItem(msgspec.Struct, frozen=True, kw_only=True):
+class StackItem(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: int
     kind: str  # CARD | ABILITY
     controller: str
@@ -80,7 +80,7 @@ class StackItem(msgspec.Struct, frozen=True, kw_only=True):
     hand_play: bool = False  # a card played from hand with its cost paid (release window)
 
 
-class Attack(msgspec.Struct, frozen=True, kw_only=True):
+class Attack(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     attacker: str
     original_target: str
     current_target: str
@@ -90,7 +90,7 @@ class Attack(msgspec.Struct, frozen=True, kw_only=True):
     step: str = "BLOCK"  # BLOCK | BATTLE | DAMAGE
 
 
-class DamageProc(msgspec.Struct, frozen=True, kw_only=True):
+class DamageProc(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     victim: str
     source: str
     attack: bool
@@ -102,7 +102,7 @@ class DamageProc(msgspec.Struct, frozen=True, kw_only=True):
     shot_card: str | None = None
 
 
-class PaymentNote(msgspec.Struct, frozen=True, kw_only=True):
+class PaymentNote(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The last payment made: who paid, for what, the cost, and which energy paid which part."""
 
     payer: str
@@ -111,13 +111,13 @@ class PaymentNote(msgspec.Struct, frozen=True, kw_only=True):
     entries: tuple[tuple[str, str, str], ...]  # (energy, as, the part it pays)
 
 
-class Result(msgspec.Struct, frozen=True, kw_only=True):
+class Result(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     winner: str | None
     reason: str  # a Reason value
     detail: str = ""
 
 
-class GameState(msgspec.Struct, frozen=True, kw_only=True):
+class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     game_no: int = 1
     status: str = "SETUP"  # SETUP | IN_PROGRESS | ENDED | VOID
     setup_step: int = 1
@@ -148,7 +148,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     last_payment: PaymentNote | None = None
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     names: tuple[str, str]
     options: Options
     catalog: dict[str, Card]

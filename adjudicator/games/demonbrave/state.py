@@ -17,7 +17,7 @@ Phase = Literal["DRAW", "MAIN", "BATTLE", "END"]
 GameStatus = Literal["SETUP", "IN_PROGRESS", "FINISHED", "VOID"]
 
 
-class Unit(msgspec.Struct, frozen=True, kw_only=True):
+class Unit(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A single (one card; its id is the card id) or a pair (2+ cards; ``PAIR-n``)."""
 
     unit_id: str
@@ -34,7 +34,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
         return "PAIR" if self.is_pair else "SINGLE"
 
 
-class EffectUse(msgspec.Struct, frozen=True, kw_only=True):
+class EffectUse(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     rule_card: str
     effect_id: str
     turn_number: int
@@ -42,7 +42,7 @@ class EffectUse(msgspec.Struct, frozen=True, kw_only=True):
     this_game: int
 
 
-class Player(msgspec.Struct, frozen=True, kw_only=True):
+class Player(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     name: str
     life: int
     deck_count: int = 54
@@ -72,7 +72,7 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
         return None
 
 
-class Attack(msgspec.Struct, frozen=True, kw_only=True):
+class Attack(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     attacker: str
     attacker_player: str
     target: str  # unit id or PLAYER
@@ -82,7 +82,7 @@ class Attack(msgspec.Struct, frozen=True, kw_only=True):
     declared_seq: int = 0
 
 
-class ChainEntry(msgspec.Struct, frozen=True, kw_only=True):
+class ChainEntry(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     entry_id: str
     controller: str
     rule_card: str
@@ -92,12 +92,12 @@ class ChainEntry(msgspec.Struct, frozen=True, kw_only=True):
     source_seq: int = 0
 
 
-class Reversal(msgspec.Struct, frozen=True, kw_only=True):
+class Reversal(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     source_seq: int
     expires_turn: int | None  # None = permanent
 
 
-class Modifier(msgspec.Struct, frozen=True, kw_only=True):
+class Modifier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     owner: str
     card: str
     mode: Literal["SET_NUMBER", "SHIFT"]
@@ -106,7 +106,7 @@ class Modifier(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
 
 
-class StatusEntry(msgspec.Struct, frozen=True, kw_only=True):
+class StatusEntry(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A status on a unit or card of ``owner``'s field, or (owner None) on a player."""
 
     owner: str | None
@@ -116,20 +116,20 @@ class StatusEntry(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
 
 
-class Result(msgspec.Struct, frozen=True, kw_only=True):
+class Result(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     outcome: Literal["WIN", "DRAW", "VOID"]
     winner: str | None = None
     reason: str = ""
 
 
-class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
+class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     game_index: int
     outcome: Literal["WIN", "DRAW", "VOID"]
     winner: str | None = None
     reason: str = ""
 
 
-class MatchProgress(msgspec.Struct, frozen=True, kw_only=True):
+class MatchProgress(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Where the match around the games stands: the game being played and the games done."""
 
     game_index: int = 1
@@ -137,7 +137,7 @@ class MatchProgress(msgspec.Struct, frozen=True, kw_only=True):
     previous_first_player: str | None = None  # of the game before this one (DB-RUL-30)
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     players: tuple[Player, Player]
     config: Config
     catalog: tuple[RuleCard, ...]

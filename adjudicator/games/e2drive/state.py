@@ -21,7 +21,7 @@ POOL_RE = re.compile(r"^(P[12])\.(S[123]|M)$")
 ActionMark = Literal["unacted", "acting", "acted"]
 
 
-class Pool(msgspec.Struct, frozen=True, kw_only=True):
+class Pool(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """E2D-STATE-4: held_upkeep + held_lock + held_invisible <= on <= size; off units pay."""
 
     size: int
@@ -39,7 +39,7 @@ class Pool(msgspec.Struct, frozen=True, kw_only=True):
         return self.held_upkeep + self.held_lock + self.held_invisible
 
 
-class Statuses(msgspec.Struct, frozen=True, kw_only=True):
+class Statuses(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     invisible: bool = False
     freeze: bool = False
     heat: bool = False
@@ -50,14 +50,14 @@ class Statuses(msgspec.Struct, frozen=True, kw_only=True):
         return [n for n, on in flags.items() if on]
 
 
-class Stats(msgspec.Struct, frozen=True, kw_only=True):
+class Stats(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     DUR: int
     ATK: int
     DEF: int
     SPD: int
 
 
-class InPlayTool(msgspec.Struct, frozen=True, kw_only=True):
+class InPlayTool(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     card: str
     owner: str  # seat
     kind: int
@@ -65,7 +65,7 @@ class InPlayTool(msgspec.Struct, frozen=True, kw_only=True):
     instance: int = 0
 
 
-class Modifier(msgspec.Struct, frozen=True, kw_only=True):
+class Modifier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: int
     stat: Literal["DUR", "ATK", "DEF", "SPD", "EXTRA"]
     op: Literal["add", "set"]
@@ -75,7 +75,7 @@ class Modifier(msgspec.Struct, frozen=True, kw_only=True):
     source: str = ""
 
 
-class Overdrive(msgspec.Struct, frozen=True, kw_only=True):
+class Overdrive(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Active overdrive effects of one servant, all *until targeted* (E2D-ACT-27…29)."""
 
     buster: int = 0  # the buster bonus B (ATK +P)
@@ -88,7 +88,7 @@ class Overdrive(msgspec.Struct, frozen=True, kw_only=True):
         return bool(self.buster or self.blocker or self.slicer_spd or self.slicer_extra)
 
 
-class Servant(msgspec.Struct, frozen=True, kw_only=True):
+class Servant(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     instance: int
     card: str
     name: str
@@ -110,7 +110,7 @@ class Servant(msgspec.Struct, frozen=True, kw_only=True):
         return self.status.invisible
 
 
-class Restriction(msgspec.Struct, frozen=True, kw_only=True):
+class Restriction(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     subject: str
     action: str
     permit: bool
@@ -119,21 +119,21 @@ class Restriction(msgspec.Struct, frozen=True, kw_only=True):
     source: str = ""
 
 
-class CostMod(msgspec.Struct, frozen=True, kw_only=True):
+class CostMod(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     scope: str
     delta: int
     duration: str
     source: str = ""
 
 
-class Lock(msgspec.Struct, frozen=True, kw_only=True):
+class Lock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     by_instance: int
     by_slot: str
     pool: str
     n: int
 
 
-class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
+class PlayerState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seat: str
     name: str
     deck_count: int = 30
@@ -148,7 +148,7 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     lost: str | None = None
 
 
-class AttackSeq(msgspec.Struct, frozen=True, kw_only=True):
+class AttackSeq(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     attacker: str
     target: str
     target_was_unacted: bool
@@ -162,12 +162,12 @@ class AttackSeq(msgspec.Struct, frozen=True, kw_only=True):
     why: tuple[str, ...] = ()
 
 
-class TiePending(msgspec.Struct, frozen=True, kw_only=True):
+class TiePending(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     candidates: tuple[str, ...]
     winner: str | None = None  # the seat who picks; None while a tie-break between players is due
 
 
-class GameState(msgspec.Struct, frozen=True, kw_only=True):
+class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     number: int = 1
     status: Literal["setup", "in_progress", "finished", "void"] = "setup"
     result: str | None = None  # "P1" | "P2" | "draw" | "both_lose"
@@ -192,13 +192,13 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     voided_random: tuple[tuple[str, str], ...] = ()  # (decision point, result) of abandoned branches (E2D-RWD-7)
 
 
-class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
+class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     number: int
     result: str  # "P1" | "P2" | "draw" | "both_lose" | "void"
     reason: str
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     names: tuple[str, str]
     options: Options
     catalog: Catalog

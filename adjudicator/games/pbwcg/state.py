@@ -16,7 +16,7 @@ Step = Literal["SETUP", "READY", "T1", "T2", "PL", "FIELD", "MAIN", "M1", "M2", 
 MAIN_STEPS = ("M1", "M2", "M3", "M5")
 
 
-class _S(msgspec.Struct, frozen=True, kw_only=True):
+class _S(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     pass
 
 
