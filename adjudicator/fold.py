@@ -323,11 +323,12 @@ class Fold:
                 penalties: Sequence[tuple[int, judging.Penalty]], effective: Sequence[int]) -> Fold:
         """A fold that goes on from ``state``, the state after ``seq``, without the events before
         it: enough for plain events. ``effective`` is the effective history up to ``seq``, which
-        contexts give as it was. Whatever needs the events before ``seq`` (a rewind, a correction,
+        contexts give as it was (an ``array`` of them is taken over, not copied). Whatever needs the events before ``seq`` (a rewind, a correction,
         a look at the log or at an earlier state) raises ``NeedsHistory``, and nothing is changed."""
         if not effective or effective[-1] != seq:
             raise ValueError(f"the effective history of a snapshot at seq {seq} ends with it")
-        return cls._resume(game, match_id, seq, state, players, penalties, array("q", effective))
+        taken = effective if isinstance(effective, array) else array("q", effective)  # an array is taken over
+        return cls._resume(game, match_id, seq, state, players, penalties, taken)
 
     @classmethod
     def _resume(cls, game: Game, match_id: str, seq: int, state: Any, players: Sequence[str],
@@ -744,6 +745,19 @@ def runs(seqs: Iterable[int]) -> list[tuple[int, int]]:
 def unrun(pairs: Iterable[tuple[int, int]]) -> list[int]:
     """The seqs of ``runs``."""
     return [s for a, b in pairs for s in range(a, b + 1)]
+
+
+def unrun_within(pairs: Iterable[tuple[int, int]], last: int) -> array | None:
+    """The seqs of ``runs`` as 8-byte integers (``Fold.resumed`` keeps them so), or None unless the
+    runs are increasing seqs from 1 to ``last`` (read from a store: never trusted to be small)."""
+    out = array("q")
+    low = 1
+    for a, b in pairs:
+        if not (type(a) is int and type(b) is int and low <= a <= b <= last):
+            return None
+        out.extend(range(a, b + 1))
+        low = b + 2
+    return out
 
 
 def event_type(event: Action) -> str:

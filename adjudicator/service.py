@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from adjudicator import registry
-from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields, event_type, runs, unrun
+from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields, event_type, runs, unrun_within
 from adjudicator.kit import Game
 from adjudicator.inputs import check_event, check_match_id
 from adjudicator.judging import CALL_TYPES
@@ -151,7 +151,7 @@ class MatchService:
             return self.load(match_id)
         snap, state = found
         verify_chain(events[1:], match_id, from_seq=seq + 1, prev=snap.hash)
-        effective = unrun(snap.effective)
+        effective = unrun_within(snap.effective, seq)
         if not effective or effective[-1] != seq:
             return self.load(match_id)
         try:

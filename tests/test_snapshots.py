@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from adjudicator import fold as fold_module
 from adjudicator import registry, snapshot
 from adjudicator.service import IntegrityError, MatchService, MemoryStore
 from tests.gamekit import FIXTURES, real_games
@@ -132,6 +133,28 @@ def test_verify_finds_a_snapshot_whose_effective_history_was_altered(monkeypatch
     with pytest.raises(IntegrityError) as got:
         svc.verify("m")
     assert got.value.detail == "the snapshot kept for this seq does not match the state the log folds to"
+
+
+@pytest.mark.parametrize("effective", [
+    [[1, 10**12]],  # a range far past the snapshot: never expanded
+    [[5, 4]], [[0, 3]], [[1, 3], [3, 4]], [[1, 2], [3, 4]],  # reversed, from 0, overlapping, not merged
+    [["1", 4]], [[1, 2.0]],
+])
+def test_a_snapshot_whose_effective_history_cannot_be_is_set_aside(monkeypatch, effective):
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    long_match(svc, monkeypatch)
+    seq, data = svc.store.snapshot("m")
+    snap = msgspec.msgpack.decode(data)
+    snap["effective"] = effective
+    svc.store.save_snapshot("m", seq, msgspec.msgpack.encode(snap))
+    assert svc.current("m").fold.resumed_at == 0  # folded whole
+    assert svc.current("m").state == svc.load("m").state
+
+
+def test_effective_runs_read_back_as_the_seqs_they_stand_for():
+    assert list(fold_module.unrun_within([(1, 3), (5, 5), (7, 9)], 9)) == [1, 2, 3, 5, 7, 8, 9]
+    assert list(fold_module.unrun_within([], 4)) == []
+    assert fold_module.unrun_within([(1, 3), (5, 10)], 9) is None
 
 
 def test_plain_actions_after_a_snapshot_do_not_fold_the_whole_log(monkeypatch):
