@@ -323,11 +323,12 @@ class Fold:
                 penalties: Sequence[tuple[int, judging.Penalty]], effective: Sequence[int]) -> Fold:
         """A fold that goes on from ``state``, the state after ``seq``, without the events before
         it: enough for plain events. ``effective`` is the effective history up to ``seq``, which
-        contexts give as it was (an ``array`` of them is taken over, not copied). Whatever needs the events before ``seq`` (a rewind, a correction,
-        a look at the log or at an earlier state) raises ``NeedsHistory``, and nothing is changed."""
+        contexts give as it was (an ``array`` of them is taken over, not copied). Whatever needs
+        the events before ``seq`` (a rewind, a correction, a look at the log or at an earlier
+        state) raises ``NeedsHistory``, and nothing is changed."""
         if not effective or effective[-1] != seq:
             raise ValueError(f"the effective history of a snapshot at seq {seq} ends with it")
-        taken = effective if isinstance(effective, array) else array("q", effective)  # an array is taken over
+        taken = effective if isinstance(effective, array) else array("q", effective)
         return cls._resume(game, match_id, seq, state, players, penalties, taken)
 
     @classmethod
