@@ -38,7 +38,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
@@ -54,6 +54,7 @@ from adjudicator.protocol import (
     Rewind,
     Violation,
 )
+from events.chain import IntegrityError
 from events.envelope import ENVELOPE_KEYS, StoredEvent
 
 #: Rule IDs of the spine itself, for what no game chapter covers.
@@ -509,6 +510,19 @@ class Fold:
         except msgspec.ValidationError as exc:
             raise malformed_from(exc, type_) from None
 
+    def replay(self, events: Iterable[StoredEvent], progress: Callable[[int, int], None] | None = None,
+               last: int = 0) -> None:
+        """Fold in stored events, every one accepted when it was written: one that no longer
+        adjudicates is an ``IntegrityError`` (the log was altered, or written under other rules).
+        ``progress`` is told ``(seq, last)`` after each."""
+        for ev in events:
+            try:
+                self.advance(self.decode(ev), ev.seq)
+            except (Violation, Malformed) as exc:
+                raise IntegrityError(self.match_id, ev.seq, f"stored {ev.type!r} no longer adjudicates: {exc}") from None
+            if progress is not None:
+                progress(ev.seq, last)
+
     def advance(self, event: Action, seq: int) -> Any:
         """Check ``event`` as the event at ``seq`` and fold it in; raise and change nothing if illegal."""
         if seq <= self.head:
@@ -730,6 +744,41 @@ class Fold:
             rule_id, code = conflict
             return Violation(rule_id, f"{what}: it now fails {v.rule_id} ({v.code}): {v.message}", code)
         return Violation(v.rule_id, f"{what}: {v.message}", v.code)
+
+
+_T = TypeVar("_T")
+
+
+class Rolling:
+    """The fold of a match read a batch at a time (``adj import``, ``adj verify``), which lets go
+    of the past between batches (``compact``). What needs the past raises ``NeedsHistory`` in
+    ``apply``; ``whole()``, the caller's fold of every event so far, then takes the fold's place
+    for good, and the call is made again on it. Without ``whole`` nothing is let go of."""
+
+    def __init__(self, fold: Fold, whole: Callable[[], Fold] | None = None):
+        self.fold = fold
+        self._whole = whole
+
+    def apply(self, call: Callable[..., _T], *args: Any) -> _T:
+        """``call(fold, *args)``; once more on the whole fold if it needs the past."""
+        try:
+            return call(self.fold, *args)
+        except NeedsHistory:
+            if self._whole is None:  # never compacted: it has all of it
+                raise
+            self.fold, self._whole = self._whole(), None
+            return call(self.fold, *args)
+
+    def compact(self) -> bool:
+        """``Fold.compacted``, unless the fold is whole for good, has nothing new since it was
+        compacted, or stands at a judge's call (outside the effective history: a later event can
+        be compacted at). True if it let go of the past."""
+        fold = self.fold
+        eff = fold._effective_seqs
+        if self._whole is None or fold.resumed_at == fold.head or not eff or eff[-1] != fold.head:
+            return False
+        self.fold = fold.compacted()
+        return True
 
 
 def runs(seqs: Iterable[int]) -> list[tuple[int, int]]:

@@ -22,9 +22,8 @@ from typing import Annotated, Any
 import msgspec
 
 from adjudicator import registry
-from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields
+from adjudicator.fold import Fold, Rolling, decode_event, event_fields
 from adjudicator.inputs import check_event, check_match_id, read_json
-from adjudicator.judging import CALL_TYPES
 from adjudicator.kit import Game
 from adjudicator.protocol import Malformed, Violation
 from events.chain import IntegrityError, verify_chain
@@ -167,11 +166,10 @@ class FileFold:
         if not self.sealed and fields.get("rules_version") is None:
             fields["rules_version"] = self.game.rules_versions[-1]
         self._first = (no, fields)
-        self.fold = Fold(self.game, self.match_id)
+        self.rolling = Rolling(Fold(self.game, self.match_id), self._whole if history is not None else None)
         self.events: list[StoredEvent] = []
         self.last: StoredEvent | None = None  # the last event accepted
         self.history = history
-        self.whole = history is None  # folded whole from seq 1, for good
         self._clock = clock
         self._prev = ""
 
@@ -208,25 +206,25 @@ class FileFold:
         self.events.append(stored)
         return LineVerdict(no, env["type"], env["by"], True), stored
 
+    @property
+    def fold(self) -> Fold:
+        return self.rolling.fold
+
     def _advance(self, event: Any, seq: int) -> None:
-        try:
-            self.fold.advance(event, seq)
-        except NeedsHistory:
-            assert self.history is not None  # a fold never compacted has all of it
-            fold = Fold(self.game, self.match_id)
-            events = self.history()
-            for ev in events:
-                fold.advance(fold.decode(ev), ev.seq)
-            self.fold, self.events, self.whole = fold, events, True
-            fold.advance(event, seq)
+        self.rolling.apply(Fold.advance, event, seq)
+
+    def _whole(self) -> Fold:
+        """Every event accepted so far (``history``), folded again: the fold from here on."""
+        events = self.history()  # type: ignore[misc]
+        fold = Fold(self.game, self.match_id)
+        fold.replay(events)
+        self.events = events
+        return fold
 
     def compact(self) -> bool:
-        """Let go of the past, unless the file is folded whole or its last event is a judge's
-        call (outside the effective history: the next event can). True if it did."""
-        last = self.last
-        if self.whole or last is None or last.type in CALL_TYPES or self.fold.head != last.seq or self.fold.resumed_at == last.seq:
+        """Let go of the past (``Rolling.compact``); True if it did."""
+        if not self.rolling.compact():
             return False
-        self.fold = self.fold.compacted()
         self.events = []
         return True
 

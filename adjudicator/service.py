@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from adjudicator import registry
-from adjudicator.fold import Fold, NeedsHistory, decode_event, event_fields, event_type, runs, unrun_within
+from adjudicator.fold import Fold, NeedsHistory, Rolling, decode_event, event_fields, event_type, runs, unrun_within
 from adjudicator.kit import Game
 from adjudicator.inputs import check_event, check_match_id
 from adjudicator.judging import CALL_TYPES
@@ -161,7 +161,7 @@ class MatchService:
             game.legal(state)
             game.view(state)
             fold = Fold.resumed(game, match_id, seq, state, snap.players, snap.penalties, effective)
-            _fold_into(fold, events[1:])
+            fold.replay(events[1:])
         except Exception:  # noqa: BLE001 - NeedsHistory, or the game failing on it: the log decides
             return self.load(match_id)
         return Match(match_id, game, fold, events[1:], snapshot_seq=seq)
@@ -472,60 +472,57 @@ class MatchService:
             tried.setdefault(r.head_seq, []).append(r)
         first = self.store.read(match_id, 1, 1)
         verify_chain(first, match_id)
-        match = fold_stored(first)  # match_started: its game, or the integrity failure
-        fold, game, events = match.fold, match.game, match.events  # events: since the fold's start
-        snap = self._kept_snapshot(match_id, game)
-        checked = sum(_check_attempt(match_id, game, fold, 0, r) for r in tried.pop(0, ()))
-        whole = False
+        events = list(first)  # since the fold's start
 
-        def again(head: int) -> None:  # what came before the batch: read again, folded whole from here on
-            nonlocal fold, events, whole
-            events = self.store.read(match_id, 1, head)
+        def whole() -> Fold:  # what came before the batch, read again: folded whole from here on
+            nonlocal events
+            events = self.store.read(match_id, 1, rolling.fold.head)
             verify_chain(events, match_id)
-            fold, whole = fold_stored(events).fold, True
+            return fold_stored(events).fold
+
+        # match_started: its game, or the integrity failure; only the rolling fold holds the fold,
+        # so that it lets go of the past for good
+        rolling = Rolling(fold_stored(events).fold, whole)
+        game = rolling.fold.game
+        snap = self._kept_snapshot(match_id, game)
+        checked = 0
 
         def attempts(head: int) -> None:  # those tried at ``head``, where the fold stands
             nonlocal checked
             for r in tried.pop(head, ()):
-                try:
-                    checked += _check_attempt(match_id, game, fold, head, r)
-                except NeedsHistory:
-                    again(head)
-                    checked += _check_attempt(match_id, game, fold, head, r)
+                checked += rolling.apply(_check_attempt, match_id, game, head, r)
 
-        def fold_in(ev: StoredEvent) -> None:
-            attempts(ev.seq - 1)
-            try:
-                _fold_into(fold, (ev,))
-            except NeedsHistory:
-                again(ev.seq - 1)
-                _fold_into(fold, (ev,))
-            events.append(ev)
+        def snapshot_at(ev: StoredEvent) -> None:  # the snapshot, against the fold right after its event
+            fold = rolling.fold
+            _snapshot_fits(match_id, ev.seq, snap[1], snap[2], ev.hash, fold.state, fold.players,  # type: ignore[index]
+                           list(fold.penalties), fold.effective_runs())
 
+        attempts(0)
         batch = first
         while True:
             for ev in batch:
                 if ev.seq > 1:
-                    fold_in(ev)
+                    attempts(ev.seq - 1)
+                    rolling.apply(Fold.replay, (ev,))
+                    events.append(ev)
                 if snap is not None and snap[0] == ev.seq:
-                    _snapshot_fits(match_id, ev.seq, snap[1], snap[2], ev.hash, fold.state, fold.players,
-                                   list(fold.penalties), fold.effective_runs())
+                    snapshot_at(ev)
                 if progress is not None:
                     progress(ev.seq, total)
             last = events[-1]
-            if len(batch) == VERIFY_BATCH and not whole and last.type not in CALL_TYPES:
-                fold, events = fold.compacted(), []  # more may come: the fold lets go of the past
+            if len(batch) == VERIFY_BATCH and rolling.compact():  # more may come: the fold lets go of the past
+                events = []
             batch = self.store.read(match_id, last.seq + 1, last.seq + VERIFY_BATCH)
             if not batch:
                 break
             verify_chain(batch, match_id, from_seq=last.seq + 1, prev=last.hash)
-        head = fold.head
+        head = rolling.fold.head
         attempts(head)
         if tried:
             raise IntegrityError(match_id, None, f"an attempt is recorded at head seq {min(tried)}, beyond the log's head")
         if snap is not None and not 1 <= snap[0] <= head:
             raise IntegrityError(match_id, snap[0], "the snapshot kept for this seq is not of the event stored there")
-        return Match(match_id, game, fold, events), checked
+        return Match(match_id, game, rolling.fold, events), checked
 
     def verify_each(self, match_ids: Sequence[str], progress: Progress | None = None) -> list[Verified]:
         """``verify`` and ``recheck_rejections`` of every match, in order, each one's result
@@ -591,7 +588,7 @@ class MatchService:
         checked = 0
         for head in range(match.head + 1):
             for r in pending.pop(head, ()):
-                checked += _check_attempt(match.match_id, match.game, fold, head, r)
+                checked += _check_attempt(fold, match.match_id, match.game, head, r)
             if head < match.head:
                 ev = match.events[head]
                 fold.advance(fold.decode(ev), ev.seq)
@@ -602,7 +599,7 @@ class MatchService:
         return checked
 
 
-def _check_attempt(match_id: str, game: Game, fold: Fold, head: int, r: Rejection) -> int:
+def _check_attempt(fold: Fold, match_id: str, game: Game, head: int, r: Rejection) -> int:
     """Re-adjudicate a rejected attempt at ``head``, where ``fold`` stands: it must still be refused,
     by the same rule (``IntegrityError`` otherwise). ``NeedsHistory`` from a fold resumed from its
     present, when the attempt needs the past. Returns 1, the attempt checked."""
@@ -691,18 +688,8 @@ def fold_stored(events: Sequence[StoredEvent], progress: Progress | None = None)
     except Malformed as exc:
         raise IntegrityError(match_id, 1, exc.message) from None
     fold = Fold(game, match_id)
-    _fold_into(fold, events, progress)
+    fold.replay(events, progress, events[-1].seq)
     return Match(match_id, game, fold, list(events))
-
-
-def _fold_into(fold: Fold, events: Sequence[StoredEvent], progress: Progress | None = None) -> None:
-    for ev in events:
-        try:
-            fold.advance(fold.decode(ev), ev.seq)
-        except (Violation, Malformed) as exc:
-            raise IntegrityError(fold.match_id, ev.seq, f"stored {ev.type!r} no longer adjudicates: {exc}") from None
-        if progress is not None:
-            progress(ev.seq, events[-1].seq)
 
 
 def walk_effective(events: Sequence[StoredEvent]) -> tuple[list[int], dict[int, int]]:
