@@ -36,7 +36,7 @@ from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
 from events.ledger_sql import PostgresLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
-from events.store import IDEM_END, Appending, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
+from events.store import IDEM_END, Appending, ConflictError, InTransaction, MatchInfo, Store, StoreError, check_idempotency_key
 
 try:
     import psycopg
@@ -332,13 +332,14 @@ class PostgresStore(PostgresLedger, Store):
         doing = f"append to match {match_id!r}"
         with self._lock:
             conn = self._connection()
-            batches: _Appending | None = None
+            batches: InTransaction | None = None
             try:
                 with conn.transaction(), conn.cursor() as cur:
                     head, prev, _ = self._probe(cur, match_id, None)
                     if head != expected_seq:
                         raise ConflictError(match_id, expected_seq, head)
-                    batches = _Appending(self, cur, match_id, head, prev)
+                    batches = InTransaction(match_id, head, prev, lambda rows: self._insert(cur, rows),
+                                            lambda lo, hi: self._read(cur, match_id, lo, hi))
                     yield batches
             except pg_errors.UniqueViolation:
                 pass
@@ -422,15 +423,3 @@ class PostgresStore(PostgresLedger, Store):
             )
             rows = cur.fetchall()
         return [rejection_from_row(r) for r in rows]
-
-
-class _Appending(Appending):
-    def __init__(self, store: PostgresStore, cur: psycopg.Cursor, match_id: str, head: int, prev: str):
-        super().__init__(match_id, head, prev)
-        self.store, self.cur = store, cur
-
-    def _write(self, events: Sequence[StoredEvent]) -> None:
-        self.store._insert(self.cur, [event_row(ev) + (None,) for ev in events])
-
-    def read(self, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
-        return self.store._read(self.cur, self.match_id, from_seq, to_seq if to_seq is not None else 2**62)

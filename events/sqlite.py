@@ -20,7 +20,7 @@ from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
 from events.ledger_sql import SQLiteLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
-from events.store import IDEM_END, Appending, ConflictError, MatchInfo, Store, StoreError, check_idempotency_key
+from events.store import IDEM_END, Appending, ConflictError, InTransaction, MatchInfo, Store, StoreError, check_idempotency_key
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -249,7 +249,8 @@ class SQLiteStore(SQLiteLedger, Store):
             head, prev = self._head(db, match_id)
             if head != expected_seq:
                 raise ConflictError(match_id, expected_seq, head)
-            yield _Appending(self, db, match_id, head, prev)
+            yield InTransaction(match_id, head, prev, lambda rows: self._insert(db, match_id, head, rows),
+                                lambda lo, hi: self._read(db, match_id, lo, hi))
 
     def events_for_key(self, match_id: str, idempotency_key: str) -> tuple[StoredEvent, ...]:
         with self._using(f"look-up in match {match_id!r}") as db:
@@ -322,15 +323,3 @@ class SQLiteStore(SQLiteLedger, Store):
                 (match_id,),
             ).fetchall()
         return [rejection_from_row(r) for r in rows]
-
-
-class _Appending(Appending):
-    def __init__(self, store: SQLiteStore, db: sqlite3.Connection, match_id: str, head: int, prev: str):
-        super().__init__(match_id, head, prev)
-        self.store, self.db, self.expected = store, db, head
-
-    def _write(self, events: Sequence[StoredEvent]) -> None:
-        self.store._insert(self.db, self.match_id, self.expected, [event_row(ev) + (None,) for ev in events])
-
-    def read(self, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
-        return self.store._read(self.db, self.match_id, from_seq, to_seq if to_seq is not None else 2**62)

@@ -24,13 +24,14 @@ Contract (tests/test_store_contract.py runs it against every backend):
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import msgspec
 
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent
+from events.rows import event_row
 
 
 class StoreError(Exception):
@@ -116,6 +117,22 @@ class Appending:
 
     def read(self, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
         raise NotImplementedError
+
+
+class InTransaction(Appending):
+    """``Appending`` inside a backend's own open transaction: ``insert`` writes event rows
+    (``events.rows.event_row`` and no idempotency key), ``select(lo, hi)`` reads events back."""
+
+    def __init__(self, match_id: str, head: int, prev: str, insert: Callable[[list[tuple]], None],
+                 select: Callable[[int, int], list[StoredEvent]]):
+        super().__init__(match_id, head, prev)
+        self._insert, self._select = insert, select
+
+    def _write(self, events: Sequence[StoredEvent]) -> None:
+        self._insert([event_row(ev) + (None,) for ev in events])
+
+    def read(self, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
+        return self._select(from_seq, to_seq if to_seq is not None else 2**62)
 
 
 class _Held(Appending):
