@@ -39,9 +39,6 @@ class _Lines(LineFile):
         return fill_first_line(lines, *self.catalog) if self.catalog else lines
 
 
-def _lines(file: str, catalog_file: str | None) -> _Lines:
-    return _Lines(file, catalog_file)
-
 
 @command(uses_store=False)
 @click.argument("file", metavar="FILE.jsonl", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
@@ -53,7 +50,7 @@ def check(env: Env, file: str, catalog_file: str | None) -> None:
     from adjudicator.service import MemoryStore
 
     with progress(f"checking {file}", env.as_json) as bar:
-        report = MatchService(MemoryStore()).check_lines(_lines(file, catalog_file), progress=bar)
+        report = MatchService(MemoryStore()).check_lines(_Lines(file, catalog_file), progress=bar)
     m = report.match
     rejected = report.rejections
     out = m.outcome() if m else None
@@ -87,7 +84,7 @@ def import_(env: Env, file: str, match_id: str | None, catalog_file: str | None)
 
     stem = Path(file).stem if file != "-" else "imported"
     with progress(f"importing {file}", env.as_json) as bar:
-        match = env.service(write=True).import_lines(_lines(file, catalog_file), match_id=match_id, default_id=stem,
+        match = env.service(write=True).import_lines(_Lines(file, catalog_file), match_id=match_id, default_id=stem,
                                                      progress=bar)
     out = match.outcome()
     env.emit({"match_id": match.match_id, "events": match.head, "outcome": plain(out)},

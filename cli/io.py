@@ -22,10 +22,14 @@ def read_text(path: str) -> str:
         return data.decode("utf-8-sig")  # a BOM some editors write is not data
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - data.rfind(b"\n", 0, exc.start)
-        name = "stdin" if path == "-" else path
-        raise BadInput(f"{name} line {line} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at column {column})",
-                       {"error": "malformed", "message": f"line {line} is not valid UTF-8", "path": f"line {line}"}) from None
+        raise not_utf8(path, line, data[exc.start], exc.start - data.rfind(b"\n", 0, exc.start)) from None
+
+
+def not_utf8(path: str, line: int, byte: int, column: int) -> BadInput:
+    """The bad input of a file (``-``: stdin) whose line is not UTF-8, at ``byte`` in ``column``."""
+    name = "stdin" if path == "-" else path
+    return BadInput(f"{name} line {line} is not valid UTF-8 (byte 0x{byte:02x} at column {column})",
+                    {"error": "malformed", "message": f"line {line} is not valid UTF-8", "path": f"line {line}"})
 
 
 class LineFile:
@@ -55,9 +59,7 @@ class LineFile:
                 try:
                     yield raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
-                    name = "stdin" if self.path == "-" else self.path
-                    raise BadInput(f"{name} line {no} is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
-                                   {"error": "malformed", "message": f"line {no} is not valid UTF-8", "path": f"line {no}"}) from None
+                    raise not_utf8(self.path, no, raw[exc.start], exc.start + 1) from None
 
 
 def check_arguments(values: dict[str, Any]) -> None:
