@@ -39,7 +39,6 @@ class _Lines(LineFile):
         return fill_first_line(lines, *self.catalog) if self.catalog else lines
 
 
-
 @command(uses_store=False)
 @click.argument("file", metavar="FILE.jsonl", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--catalog", "catalog_file", metavar="FILE", help=CATALOG_HELP)
