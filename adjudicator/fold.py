@@ -43,7 +43,7 @@ from typing import Any, NamedTuple, TypeVar
 import msgspec
 
 from adjudicator import judging
-from adjudicator.kit import Game
+from adjudicator.kit import Game, event_type
 from adjudicator.protocol import (
     Action,
     Context,
@@ -808,10 +808,6 @@ def unrun_within(pairs: Iterable[tuple[int, int]], last: int) -> array | None:
         out.extend(range(a, b + 1))
         low = b + 2
     return out
-
-
-def event_type(event: Action) -> str:
-    return type(event).__struct_config__.tag  # type: ignore[attr-defined]
 
 
 def event_fields(event: Action) -> dict[str, Any]:

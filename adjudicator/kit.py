@@ -111,6 +111,11 @@ def _metas(tp: Any) -> list[msgspec.Meta]:
     return []
 
 
+def event_type(event: Action) -> str:
+    """An event's tag (its ``type``)."""
+    return type(event).__struct_config__.tag  # type: ignore[attr-defined]
+
+
 def tagged_classes(union: Any) -> dict[str, type]:
     """Tag -> Struct class of a tagged union of Structs."""
     return {c.__struct_config__.tag: c for c in typing.get_args(union)}

@@ -10,7 +10,9 @@ from adjudicator.games.builddivide import deck as D
 from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.catalog import decode_catalog
+from adjudicator.games.builddivide.config import Options
 from adjudicator.games.builddivide.state import Energy, GameState, Player, Result, State, Territory, replace
+from adjudicator.kit import decode_options
 from adjudicator.protocol import JUDGE, Context, Malformed, Violation
 
 STEP_NAMES = {1: "shuffle", 3: "place_territory", 4: "decide_first_player", 5: "draw_opening", 6: "mulligan",
@@ -18,9 +20,7 @@ STEP_NAMES = {1: "shuffle", 3: "place_territory", 4: "decide_first_player", 5: "
 
 
 def initial(started: E.BdMatchStarted, ctx: Context) -> State:
-    from adjudicator.games.builddivide.game import GAME
-
-    options = GAME.decode_options(started.options)
+    options = decode_options(Options, started.options, "Build")
     catalog = decode_catalog(started.catalog)
     names = tuple(started.players)
     for who in started.decks:

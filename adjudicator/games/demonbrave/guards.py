@@ -4,7 +4,7 @@ DB-ACT-19). Every check raises ``Violation(rule_id, message, code)`` and changes
 
 from __future__ import annotations
 
-from adjudicator.fold import event_type
+from adjudicator.kit import event_type
 from adjudicator.games.demonbrave.events import (
     ActivateEffect,
     AdvancePhase,

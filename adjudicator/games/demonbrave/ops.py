@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.fold import event_type
+from adjudicator.kit import event_type
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.events import (

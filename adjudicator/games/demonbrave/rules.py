@@ -16,7 +16,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
-from adjudicator.fold import event_type
+from adjudicator.kit import event_type
 from adjudicator.games.demonbrave import battle as B
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import chain as CH

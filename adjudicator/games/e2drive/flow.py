@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace as rep
 
-from adjudicator.games.e2drive import ether, order, sbc
+from adjudicator.games.e2drive import ether, ops, order, sbc
 from adjudicator.games.e2drive import voided as reuse
 from adjudicator.games.e2drive.attack import able_to_attack
 from adjudicator.games.e2drive.common import owner, reject, require_judge, require_sender, restricted, seat_of_name
@@ -21,13 +21,13 @@ from adjudicator.games.e2drive.events import (
     TieBreak,
 )
 from adjudicator.games.e2drive.state import (
+    new_servant,
     SEATS,
     GameState,
     PlayerState,
     Pool,
     Servant,
     State,
-    Stats,
     Statuses,
     note,
     parse_slot,
@@ -47,12 +47,6 @@ def match_decided(state: State) -> bool:
         return True
     used = sum(1 for r in state.games if r.result != "void")
     return used >= n
-
-
-def new_servant(state: State, card_id: str, instance: int) -> Servant:
-    c = state.catalog.servants[card_id]
-    return Servant(instance=instance, card=card_id, name=c.name, type=c.type,
-                   printed=Stats(DUR=c.DUR, ATK=c.ATK, DEF=c.DEF, SPD=c.SPD))
 
 
 def on_game_started(state: State, ev: GameStarted, ctx) -> State:
@@ -209,9 +203,7 @@ def on_discard_upkeep_card(state: State, ev: DiscardUpkeepCard, ctx) -> State:
     if due <= cap:
         reject("E2D-ACT-36", f"{seat}'s upkeep {due} fits the {cap} unit(s) they can designate; no card may be discarded",
                "UPKEEP")
-    from adjudicator.games.e2drive.tools import take_in_play
-
-    g, found = take_in_play(g, ev.card, seat)
+    g, found = ops.take_in_play(g, ev.card, seat)
     if not found:
         reject("E2D-ACT-36", f"{seat} has no tool card {ev.card!r} in play", "NO_CARD")
     g = note(g, f"{seat} discards {ev.card} (upkeep)")

@@ -310,8 +310,6 @@ def _cost(state, g, o: E.Cost, c, i):
 def _remove_tool(state, g, o: E.RemoveTool, c, i):
     if c.source is None and "E2D-LIM-11" not in c.overrides:
         reject("E2D-LIM-11", f"{o.card} is in play: it leaves only by a card text (name the source card)", "IN_PLAY")
-    from adjudicator.games.e2drive.tools import take_in_play
-
     seat = seat_of_name(state, o.player, "$.ops.player") if o.player else None
     g, found = take_in_play(g, o.card, seat)
     if not found:
@@ -371,3 +369,20 @@ def apply_all(state: State, g: GameState, op_list: Sequence[E.AnyOp], c: OpConte
 def close(state: State, g: GameState, targeted: list[str], seat: str | None) -> GameState:
     """E2D-RES-1: the until-targeted effects of each targeted servant end after the resolution."""
     return damage.end_until_targeted(g, targeted, state.options, seat)
+
+
+def take_in_play(g: GameState, card: str, seat: str | None) -> tuple[GameState, bool]:
+    """Take an in-play tool card (``seat``'s, or anyone's when None) to its owner's trash."""
+    for s in SEATS:
+        p = player(g, s)
+        for i, t in enumerate(p.tool_field):
+            if t.card == card and (seat is None or t.owner == seat):
+                g = with_player(g, rep(p, tool_field=p.tool_field[:i] + p.tool_field[i + 1:]))
+                return left_play(to_trash(g, t.owner, card), card), True
+    for ref in slots_of("P1") + slots_of("P2"):
+        sv = servant(g, ref)
+        for i, t in enumerate(sv.equipment):
+            if t.card == card and (seat is None or t.owner == seat):
+                g = with_servant(g, ref, rep(sv, equipment=sv.equipment[:i] + sv.equipment[i + 1:]))
+                return left_play(to_trash(g, t.owner, card), card), True
+    return g, False

@@ -8,6 +8,7 @@ from adjudicator.games.e2drive import damage, sbc
 from adjudicator.games.e2drive.common import owner, reject, require_sender, restricted
 from adjudicator.games.e2drive.events import Change, ForcedRevival, ReviveServant
 from adjudicator.games.e2drive.state import (
+    new_servant,
     GameState,
     Pool,
     State,
@@ -83,7 +84,6 @@ def on_change(state: State, ev: Change, ctx) -> State:
     if ev.in_card in hand:
         hand.remove(ev.in_card)
     g = with_player(g, rep(p, hand_count=p.hand_count - 1, hand_known=tuple(hand)))
-    from adjudicator.games.e2drive.flow import new_servant
 
     new = new_servant(state, ev.in_card, g.next_instance)
     mode = state.options.change_action_state

@@ -384,3 +384,10 @@ def limited(g: GameState, seat: str) -> bool:
 
 def note(g: GameState, text: str) -> GameState:
     return rep(g, notes=g.notes + (text,))
+
+
+def new_servant(state: State, card_id: str, instance: int) -> Servant:
+    """A servant entering play from the catalog, with its printed stats (E2D-SETUP-1, E2D-ACT-24)."""
+    c = state.catalog.servants[card_id]
+    return Servant(instance=instance, card=card_id, name=c.name, type=c.type,
+                   printed=Stats(DUR=c.DUR, ATK=c.ATK, DEF=c.DEF, SPD=c.SPD))

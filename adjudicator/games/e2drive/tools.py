@@ -210,20 +210,3 @@ def on_judge_effect(state: State, ev: JudgeEffect, ctx) -> State:
     g, targeted = ops.apply_all(state, g, ev.ops, ctx_)
     g = note(g, f"judge effect ({len(ev.ops)} op(s), rank {rank})" + (f" overriding {', '.join(ev.overrides)}" if ev.overrides else ""))
     return rep(state, game=ops.close(state, g, targeted, src_seat))
-
-
-def take_in_play(g: GameState, card: str, seat: str | None) -> tuple[GameState, bool]:
-    """Take an in-play tool card (``seat``'s, or anyone's when None) to its owner's trash."""
-    for s in SEATS:
-        p = player(g, s)
-        for i, t in enumerate(p.tool_field):
-            if t.card == card and (seat is None or t.owner == seat):
-                g = with_player(g, rep(p, tool_field=p.tool_field[:i] + p.tool_field[i + 1:]))
-                return ops.left_play(ops.to_trash(g, t.owner, card), card), True
-    for ref in slots_of("P1") + slots_of("P2"):
-        sv = servant(g, ref)
-        for i, t in enumerate(sv.equipment):
-            if t.card == card and (seat is None or t.owner == seat):
-                g = with_servant(g, ref, rep(sv, equipment=sv.equipment[:i] + sv.equipment[i + 1:]))
-                return ops.left_play(ops.to_trash(g, t.owner, card), card), True
-    return g, False

@@ -7,6 +7,7 @@ from typing import Any
 from adjudicator.games.e2drive import order
 from adjudicator.games.e2drive.explain import explain
 from adjudicator.games.e2drive.legal import legal
+from adjudicator.games.e2drive.reasons import TEXT, Reason
 from adjudicator.games.e2drive.flow import match_decided
 from adjudicator.games.e2drive.rules import pending_text
 from adjudicator.games.e2drive.state import SEATS, Pool, Servant, State, limited, player, servant, slots_of
@@ -146,8 +147,6 @@ def waiting(state: State) -> str:
 
 
 def outcome(state: State) -> Outcome:
-    from adjudicator.games.e2drive.game import Reason
-
     n = state.options.games_per_match
     score = {name: sum(1 for r in state.games if r.result == s) for s, name in zip(SEATS, state.names)} if n > 1 else None
     if state.voided:
@@ -174,9 +173,7 @@ def outcome(state: State) -> Outcome:
 
 
 def _detail(reason) -> str:
-    from adjudicator.games.e2drive.game import _TEXT
-
-    return _TEXT[reason]
+    return TEXT[reason]
 
 
 def describe(state: State, viewer: str | None = None) -> str:
