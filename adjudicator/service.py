@@ -17,13 +17,13 @@ from typing import Any
 
 import msgspec
 
-from adjudicator import registry
-from adjudicator.fold import Fold, NeedsHistory, Rolling, decode_event, event_fields, event_type, runs, unrun_within
-from adjudicator.kit import Game
-from adjudicator.inputs import check_event, check_match_id
-from adjudicator.judging import CALL_TYPES
-from adjudicator.matchfile import EMPTY, Envelopes, FileFold, LineVerdict, parse_lines, read_lines
-from adjudicator.protocol import JUDGE, Malformed, Outcome, Violation
+from adjudicator.engine import registry
+from adjudicator.engine.fold import Fold, NeedsHistory, Rolling, decode_event, event_fields, event_type, runs, unrun_within
+from adjudicator.engine.kit import Game
+from adjudicator.engine.inputs import check_event, check_match_id
+from adjudicator.engine.judging import CALL_TYPES
+from adjudicator.records.matchfile import EMPTY, Envelopes, FileFold, LineVerdict, parse_lines, read_lines
+from adjudicator.engine.protocol import JUDGE, Malformed, Outcome, Violation
 from events.chain import IntegrityError, verify_chain
 from events.copy import copy_matches
 from events.envelope import Draft, Rejection, StoredEvent, canonical, to_line
@@ -131,9 +131,9 @@ class MatchService:
         """The match now, for what needs only the present (its state, what is open, the next
         plain action): folded from the snapshot the store keeps and the events after it, whose
         chain is verified from the snapshot's event on; the whole log when there is no snapshot
-        that fits (adjudicator/snapshot.py), or when an event after it needs what came before.
+        that fits (adjudicator/engine/snapshot.py), or when an event after it needs what came before.
         Its ``events`` are then the events after the snapshot only."""
-        from adjudicator import snapshot
+        from adjudicator.engine import snapshot
 
         kept = self.store.snapshot(match_id)
         if kept is None:
@@ -170,7 +170,7 @@ class MatchService:
         """Keep a snapshot of ``match`` at its head (the event ``head``, by default the last of its
         events) when the last one is ``snapshot.EVERY`` events behind. A snapshot is a cache: a
         store that cannot keep one changes nothing."""
-        from adjudicator import snapshot
+        from adjudicator.engine import snapshot
 
         head = head or (match.events[-1] if match.events else None)
         if match.head - match.snapshot_seq < snapshot.EVERY or head is None or head.seq != match.head:
@@ -205,7 +205,7 @@ class MatchService:
     def _kept_snapshot(self, match_id: str, game: Game) -> tuple[int, Any, Any] | None:
         """``(seq, snapshot, state)`` of the snapshot kept for the match, when it is one of
         ``game``'s by this code."""
-        from adjudicator import snapshot
+        from adjudicator.engine import snapshot
 
         kept = self.store.snapshot(match_id)
         if kept is None:
@@ -668,7 +668,7 @@ def _same_action(done: StoredEvent, event: Any, key: str) -> None:
     fields = event_fields(event)
     if (done.type, done.by) == (event_type(event), event.by) and canonical(done.fields) == canonical(fields):
         return
-    from adjudicator.render import event_line
+    from adjudicator.presentation.render import event_line
 
     raise Malformed(
         f"the key {key!r} was used for seq {event_line(done.seq, done.by, done.type, done.fields)}; "

@@ -103,7 +103,7 @@ def child(tree: str, workload: str, frozen: bool) -> dict[str, float]:
 def fold_figures(folds: list) -> dict[str, float]:
     """Events per second through ``Fold.advance``, one clone alone, and the share of the fold's
     time spent in ``clone`` (patched with a timer where the transition looks it up)."""
-    from adjudicator.fold import Fold
+    from adjudicator.engine.fold import Fold
     from adjudicator.games.bacdef import GAME
     from adjudicator.games.bacdef import rules as R
     from adjudicator.games.bacdef import state as S

@@ -12,9 +12,9 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from adjudicator import registry
-from adjudicator.fold import Fold, decode_event, event_fields
-from adjudicator.protocol import Choice, LegalAction, Violation
+from adjudicator.engine import registry
+from adjudicator.engine.fold import Fold, decode_event, event_fields
+from adjudicator.engine.protocol import Choice, LegalAction, Violation
 from adjudicator.service import MatchService, MemoryStore
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -37,7 +37,7 @@ if ROOT not in sys.path:
 
 import msgspec  # noqa: E402
 
-from adjudicator import registry  # noqa: E402
+from adjudicator.engine import registry  # noqa: E402
 from adjudicator.service import MatchService, parse_lines  # noqa: E402
 from events.envelope import split_flat  # noqa: E402
 from events.memory import MemoryStore  # noqa: E402

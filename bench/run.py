@@ -32,7 +32,7 @@ if ROOT not in sys.path:
 
 import msgspec  # noqa: E402
 
-from adjudicator import registry  # noqa: E402
+from adjudicator.engine import registry  # noqa: E402
 from adjudicator.service import MatchService, MemoryStore, fold_stored, open_store  # noqa: E402
 from bench import gen  # noqa: E402
 from events.chain import verify_chain  # noqa: E402

@@ -1,6 +1,6 @@
 """``adj audit`` (checkpoints and proofs), ``adj judges`` and ``adj players`` (registered keys); docs/audit.md.
 
-Registered on ``cli.main.main`` when that module is loaded. Like every command, these import the
+Registered on ``adj`` (``cli.app.main``) when one of its commands is asked for. Like every command, these import the
 library inside the command; ``cryptography`` is imported only when a key is made, read or checked.
 """
 
@@ -14,27 +14,15 @@ import click
 
 from cli.help import epilog
 from cli.errors import BadInput, IntegrityFailure
-from cli.main import Env, command, main, read_text
+from cli.app import Env, command, main
+from cli.io import read_text
+from cli.keys import key_file as _key
 
 KEY_HELP = "The checkpoint signing key (PEM); default: this user's, created on first use."
 
 
-def _key(path: str | None, *, create: bool = True) -> Any:
-    from adjudicator.audit import signing_key
-
-    try:
-        return signing_key(path, create=create)
-    except ValueError as exc:
-        raise BadInput(str(exc), {"error": "key", "message": str(exc)}) from None
-
-
-def signing_key_or_none(path: str | None) -> Any:
-    """A judge's or player's key (--judge-key, --player-key or their variables); None if not given."""
-    return _key(path, create=False) if path else None
-
-
 def _pubkeys(paths: Sequence[str]) -> list[str]:
-    from adjudicator.audit import read_public_key
+    from adjudicator.authority.audit import read_public_key
 
     try:
         return [read_public_key(p) for p in paths]
@@ -53,7 +41,7 @@ def _write_or_print(data: dict[str, Any], out: str | None, summary: str) -> None
 
 
 def _auditor(env: Env, write: bool = False) -> Any:
-    from adjudicator.audit import Auditor
+    from adjudicator.authority.audit import Auditor
 
     return Auditor(env.store(write))
 
@@ -68,7 +56,7 @@ def audit_group() -> None:
 @click.option("--list", "list_", is_flag=True, help="List the checkpoints recorded so far instead.")
 def audit_checkpoint(env: Env, key_path: str | None, list_: bool) -> None:
     """Bring everything recorded into the tree and sign its size and root (at a round's end)."""
-    from adjudicator.audit import fingerprint
+    from adjudicator.authority.audit import fingerprint
 
     auditor = _auditor(env, write=not list_)
     if list_:
@@ -87,7 +75,7 @@ def audit_checkpoint(env: Env, key_path: str | None, list_: bool) -> None:
 @click.option("--key", "key_path", metavar="FILE", help=KEY_HELP)
 def audit_pubkey(env: Env, key_path: str | None) -> None:
     """Print the public half of the checkpoint key (PEM), to hand to auditors."""
-    from adjudicator.audit import fingerprint, public_pem
+    from adjudicator.authority.audit import fingerprint, public_pem
 
     key = _key(key_path)
     env.emit({"public_key": key.public_key, "key": fingerprint(key.public_key)}, [public_pem(key.public_key).rstrip()])
@@ -105,7 +93,7 @@ def audit_prove(env: Env, match_id: str, seq: int | None, out: str | None) -> No
 
 def _checkpoint_arg(auditor: Any, text: str) -> Any:
     """A checkpoint file, or the tree size of a checkpoint in the store."""
-    from adjudicator.audit import parse_checkpoint
+    from adjudicator.authority.audit import parse_checkpoint
 
     if text.isdigit():
         return auditor.stored_checkpoint(int(text))
@@ -133,7 +121,7 @@ def audit_consistency(env: Env, old: str, new: str, out: str | None) -> None:
               help="A public key trusted to sign checkpoints (repeatable).")
 def audit_check_proof(env: Env, file: str, pubkeys: Sequence[str]) -> None:
     """Check a proof file with nothing but the proof and the public key (exit 3 if it fails)."""
-    from adjudicator.audit import ProofError, check_proof
+    from adjudicator.authority.audit import ProofError, check_proof
 
     keys = _pubkeys(pubkeys)
     try:
@@ -166,8 +154,8 @@ def judges_group() -> None:
 def _add_key(env: Env, role: str, name: str, pubkey: str, key_path: str | None) -> None:
     """Register NAME's key for ROLE: by the organiser while no judge is registered, then only with
     a registered judge's key; recorded and checkpointed at once."""
-    from adjudicator.audit import Auditor, fingerprint
-    from adjudicator.judges import register_key
+    from adjudicator.authority.audit import Auditor, fingerprint
+    from adjudicator.authority.judges import register_key
 
     store = env.store(write=True)
     public_key = _pubkeys([pubkey])[0]
@@ -192,7 +180,7 @@ def _add_key(env: Env, role: str, name: str, pubkey: str, key_path: str | None) 
 
 
 def _list_keys(env: Env, role: str, empty: str) -> None:
-    from adjudicator.audit import fingerprint
+    from adjudicator.authority.audit import fingerprint
 
     rows = [{"name": k.name, "public_key": k.public_key, "key": fingerprint(k.public_key), "by": k.by,
              "recorded_at": k.recorded_at} for k in env.store().audit_keys() if k.role == role]
@@ -238,14 +226,6 @@ def players_list(env: Env) -> None:
     _list_keys(env, "player", "no players registered: players' actions are accepted unsigned")
 
 
-def signing_modes(store: Any) -> dict[str, str]:
-    """For ``adj matches``: "players" for a match its players sign, "judges" for one with signed
-    judges' decisions only; matches with no signature are left out."""
-    from adjudicator.judges import match_signing_modes
-
-    return match_signing_modes(store)
-
-
 # -- export and verify with proofs ------------------------------------------------------------------
 def write_match_proof(env: Env, match_id: str, path: str) -> None:
     """``adj export MATCH --with-proof PATH``: the proof that the exported file is complete."""
@@ -258,7 +238,7 @@ def verify_file(env: Env, file: str, proof_path: str | None, pubkeys: Sequence[s
     """``adj verify FILE``: adjudicate the sealed file, and check its proof when there is one."""
     import os
 
-    from adjudicator.audit import ProofError, check_match_file
+    from adjudicator.authority.audit import ProofError, check_match_file
     from adjudicator.service import MatchService, MemoryStore
 
     if proof_path is None:
@@ -290,7 +270,7 @@ def verify_file(env: Env, file: str, proof_path: str | None, pubkeys: Sequence[s
 
 def verify_store_ledger(env: Env, pubkeys: Sequence[str], data: dict[str, Any], lines: list[str]) -> bool:
     """``adj verify`` over the whole store: the audit tree, checkpoints and signatures."""
-    from adjudicator.audit import Auditor
+    from adjudicator.authority.audit import Auditor
 
     report = Auditor(env.store()).verify(_pubkeys(pubkeys))
     data["audit"] = {"ok": report.ok, "leaves": report.leaves, "pending": report.pending,

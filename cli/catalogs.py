@@ -4,7 +4,7 @@ The file is JSONL (one entry a line) or a JSON array. ``adj new`` puts the entri
 ``match_started.catalog``; ``adj check`` and ``adj import`` put them into the file's first line when
 that line carries no catalog. The game checks the entries themselves (a bad entry is malformed
 input naming the entry and the field). Every JSON value is read by the bounded reader of
-``adjudicator.inputs`` (nesting, sizes, duplicate keys), like every other input."""
+``adjudicator.engine.inputs`` (nesting, sizes, duplicate keys), like every other input."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def takes_catalog(game: Any) -> bool:
 
 def read_catalog(path: str, text: str) -> Any:
     """The entries of a JSONL file or a JSON array (a JSON object, a game's catalog by key, as is)."""
-    from adjudicator.inputs import read_json
+    from adjudicator.engine.inputs import read_json
 
     s = text.strip()
     if s.startswith("[") or s.startswith("{") and "\n{" not in s:
@@ -41,7 +41,7 @@ def read_catalog(path: str, text: str) -> Any:
 
 
 def catalog_for(game_name: str, path: str, text: str) -> Any:
-    from adjudicator import registry
+    from adjudicator.engine import registry
 
     if not takes_catalog(registry.get(game_name)):
         raise click.BadParameter(f"{game_name} matches carry no catalog", param_hint="'--catalog'")
@@ -61,8 +61,8 @@ def fill_first_line(lines: Iterable[str], path: str, text: str) -> Iterator[str]
 
 
 def _with_catalog(line: str, path: str, text: str) -> str:
-    from adjudicator.inputs import read_json
-    from adjudicator.protocol import Malformed
+    from adjudicator.engine.inputs import read_json
+    from adjudicator.engine.protocol import Malformed
 
     try:
         first = read_json(line, "line 1")

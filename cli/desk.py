@@ -1,7 +1,7 @@
 """The judge's desk on the command line: the replay page (``adj replay --html``), judge's notes
 and penalties in the chain (``adj note``, ``adj penalty``), and ``adj diff`` between two points.
 
-Registered on ``adj`` by ``cli.main``; like every command, the library (and Jinja2, for the page)
+Registered on ``adj`` (``cli.app.main``); like every command, the library (and Jinja2, for the page)
 is imported inside the command.
 """
 
@@ -11,15 +11,15 @@ from typing import Any
 
 import click
 
-from cli.main import Env, check_viewer, command, main, match_argument, viewer_label
+from cli.app import Env, check_viewer, command, main, match_argument, viewer_label
 
-#: as ``adjudicator.judging.PENALTIES`` (not imported at start-up; a test keeps the two equal)
+#: as ``adjudicator.engine.judging.PENALTIES`` (not imported at start-up; a test keeps the two equal)
 PENALTIES = ("caution", "warning", "game_loss", "match_loss", "disqualification")
 
 
 def write_page(env: Env, match_id: str, path: str, player: str | None) -> None:
     """``adj replay MATCH --html FILE``: the self-contained page, for the judge or one player."""
-    from adjudicator.page import render_page
+    from adjudicator.presentation.page import render_page
 
     service = env.service()
     match = service.load(match_id)
@@ -36,7 +36,7 @@ def write_page(env: Env, match_id: str, path: str, player: str | None) -> None:
 
 # -- the judge's calls ------------------------------------------------------------------------------
 def _call(env: Env, match_id: str, type_: str, by: str, fields: dict[str, Any]) -> None:
-    from cli.main import _report
+    from cli.report import report as _report
 
     _report(env, env.service(write=True).submit(match_id, type_, by, fields, strict=True))
 
@@ -75,7 +75,7 @@ def penalty(env: Env, match_id: str, player: str, infraction: str, penalty_: str
 def diff(env: Env, match_id: str, a: int, b: int, player: str | None) -> None:
     """What changed on the table from right after event A to right after event B: per player and
     zone, in the words of adj state (cards moved, counters changed)."""
-    from adjudicator.changes import board_changes, grouped_lines
+    from adjudicator.presentation.changes import board_changes, grouped_lines
 
     match = env.service().load(match_id)
     viewer = check_viewer(match, player)

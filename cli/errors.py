@@ -76,8 +76,8 @@ def translate(exc: BaseException) -> AdjError | None:
         return exc
     if isinstance(exc, click.UsageError):  # raised by a command's body, after parsing
         return BadInput(exc.format_message(), {"error": "usage", "message": exc.format_message()})
-    from adjudicator.protocol import Malformed, Violation
-    from adjudicator.render import refusal_json
+    from adjudicator.engine.protocol import Malformed, Violation
+    from adjudicator.presentation.render import refusal_json
     from adjudicator.service import ConflictError, IntegrityError, LineRefused, StoreError, UnknownMatch
 
     if isinstance(exc, LineRefused):

@@ -1,5 +1,5 @@
 """The commands on whole files and the whole store: adj check, import, export, verify and deck
-check (registered on ``adj`` when ``cli.main`` is imported)."""
+check (registered on ``adj``, ``cli.app.main``, when one of them is asked for)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from cli.catalogs import CATALOG_HELP, fill_first_line
 from cli.errors import IntegrityFailure, Rejected, dumps
 from cli.help import epilog
 from cli.io import LineFile, read_text
-from cli.main import Env, check_viewer, command, main, match_argument
+from cli.app import Env, check_viewer, command, main, match_argument
 from cli.progress import progress
 from cli.values import json_value, pairs
 
 
 # -- whole files and audits -----------------------------------------------------------------------
 def _verdict_json(v: Any) -> dict[str, Any]:
-    from adjudicator.render import refusal_json
+    from adjudicator.presentation.render import refusal_json
 
     return refusal_json(None, v.head_seq, v.type, v.by, v.rule, v.code, v.message, v.line)
 
@@ -44,7 +44,8 @@ class _Lines(LineFile):
 @click.option("--catalog", "catalog_file", metavar="FILE", help=CATALOG_HELP)
 def check(env: Env, file: str, catalog_file: str | None) -> None:
     """Adjudicate a whole match file, storing nothing. A sealed (exported) file is verified too."""
-    from adjudicator.render import outcome_text, plain
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import plain
     from adjudicator.service import MatchService
     from adjudicator.service import MemoryStore
 
@@ -79,7 +80,8 @@ def check(env: Env, file: str, catalog_file: str | None) -> None:
 @click.option("--catalog", "catalog_file", metavar="FILE", help=CATALOG_HELP)
 def import_(env: Env, file: str, match_id: str | None, catalog_file: str | None) -> None:
     """Store a whole match file, all or nothing (every line must be accepted)."""
-    from adjudicator.render import outcome_text, plain
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import plain
 
     stem = Path(file).stem if file != "-" else "imported"
     with progress(f"importing {file}", env.as_json) as bar:
@@ -108,7 +110,7 @@ def export(env: Env, match_id: str, player: str | None, proof_path: str | None) 
 
         write_match_proof(env, match_id, proof_path)
     if env.as_json:
-        from adjudicator.render import event_json_from_line
+        from adjudicator.presentation.render import event_json_from_line
 
         history = [event_json_from_line(line) for line in lines]
         click.echo(dumps({"match_id": match_id, "events": len(history), "history": history}))
@@ -171,8 +173,8 @@ def deck() -> None:
 @click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE", help="A house-rule option that changes deck rules.")
 def deck_check(env: Env, game: str, file: str, opts: Sequence[str]) -> None:
     """Validate a deck list for GAME: ok (exit 0), or every violated rule (exit 1)."""
-    from adjudicator import registry
-    from adjudicator.render import plain
+    from adjudicator.engine import registry
+    from adjudicator.presentation.render import plain
 
     g = registry.get(game)
     options = g.decode_options(pairs(opts, json_value, "KEY=VALUE"))

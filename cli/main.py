@@ -1,180 +1,40 @@
-"""The ``adj`` command (design.md, "The command line").
+"""The ``adj`` command (design.md, "The command line"): its entry point, and the commands of the
+table (games, matches, new, legal, act, rewind, correct, state, log, replay, store copy).
 
 Each command parses its words, calls ``adjudicator``, and prints text (or JSON with ``--json``).
 Exit codes: 0 done; 1 rejected by a rule, or another entry landed first; 2 bad usage or
 malformed input, nothing written; 3 integrity failure. Only click is imported at start-up;
-the library is imported inside each command.
+the library is imported inside each command. The group, ``Env`` and ``command`` are in
+``cli.app``, where every command module registers.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import click
 
+from cli.app import Env, check_viewer, command, fields_argument, main, match_argument, viewer_label
 from cli.catalogs import CATALOG_HELP, catalog_for
-from cli.errors import IntegrityFailure, Rejected, Unsupported, dumps, translate
-from cli.help import complete_action, complete_match, epilog, version
-from cli.io import check_arguments, closed_pipe, read_text
+from cli.errors import IntegrityFailure, Unsupported
+from cli.help import complete_action, epilog
+from cli.io import read_text
 from cli.progress import progress
+from cli.report import report
 from cli.values import json_value, pairs
 
-JSON_HELP = "Print one JSON object on stdout (also for a failure)."
-STORE_HELP = ("Store: a SQLite file path (or sqlite:///PATH), a postgresql:// URL, or memory: (kept for this command "
-              "only) (default: $ADJ_STORE, then a per-user file).")
-
-
-class Env:
-    """What a command needs: where the store is, and whether to print JSON."""
-
-    def __init__(self, store_url: str | None):
-        self.store_url = store_url
-        self.as_json = False
-        self._store = None
-        self.judge_key: str | None = None  # --judge-key / ADJ_JUDGE_KEY: signs judges' decisions
-        self.player_key: str | None = None  # --player-key / ADJ_PLAYER_KEY: a table terminal's player
-
-    def store(self, write: bool = False):
-        """The store, opened for reading only unless ``write``: reading never creates a store."""
-        if self._store is None:
-            from adjudicator.service import open_store
-
-            self._store = open_store(self.store_url, write=write)
-            click.get_current_context().call_on_close(self._store.close)
-        return self._store
-
-    def service(self, write: bool = False):
-        from adjudicator.judges import SignedStore
-        from adjudicator.service import MatchService
-
-        return MatchService(SignedStore(self.store(write), self.judge_signing_key, self.player_signing_key))
-
-    def judge_signing_key(self):
-        from cli.audit import signing_key_or_none
-
-        return signing_key_or_none(self.judge_key)
-
-    def player_signing_key(self):
-        from cli.audit import signing_key_or_none
-
-        return signing_key_or_none(self.player_key)
-
-    def emit(self, data: Any, lines: Iterable[str]) -> None:
-        if self.as_json:
-            click.echo(dumps(data))
-        else:
-            for line in lines:
-                click.echo(line)
-
-
-#: Commands defined in other modules, and the module of each: a command loads only what it runs
-#: (the modules register their commands on ``main`` when imported; help lists them all).
-ELSEWHERE = {
-    **dict.fromkeys(("check", "import", "export", "verify", "deck"), "cli.files"),
-    **dict.fromkeys(("note", "penalty", "diff"), "cli.desk"),
-    **dict.fromkeys(("audit", "judges", "players"), "cli.audit"),
-}
-
-
-class Adj(click.Group):
-    """The ``adj`` group: a command defined elsewhere is imported when it is asked for."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | set(ELSEWHERE))
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in self.commands and name in ELSEWHERE:
-            importlib.import_module(ELSEWHERE[name])
-        return super().get_command(ctx, name)
-
-
-@click.group(cls=Adj, context_settings={"help_option_names": ["-h", "--help"]}, epilog=epilog("adj"))
-@click.option("--store", "store_url", metavar="URL", help=STORE_HELP)
-@version()
-@click.pass_context
-def main(ctx: click.Context, store_url: str | None) -> None:
-    """Adjudicate card-game matches: every table action is checked by the rules and kept in
-    an append-only, hash-chained log.
-
-    Exit codes: 0 done; 1 rejected by a rule (or another entry landed first); 2 bad usage or
-    malformed input (nothing written); 3 integrity failure.
-    """
-    ctx.obj = Env(store_url)
-
-
-def command(group: click.Group | None = None, name: str | None = None, *, uses_store: bool = True) -> Callable:
-    """Declare a command: adds ``--json`` (and ``--store``), passes the ``Env`` as first
-    argument, and turns domain errors into exits 1/2/3."""
-
-    def deco(f: Callable) -> click.Command:
-        @functools.wraps(f)
-        def run(as_json: bool, store_url: str | None = None, judge_key: str | None = None,
-                player_key: str | None = None, **kwargs: Any) -> None:
-            env = click.get_current_context().find_object(Env)
-            env.as_json = as_json
-            if store_url:
-                env.store_url = store_url
-            env.judge_key, env.player_key = judge_key, player_key
-            try:
-                check_arguments({"store": env.store_url, **kwargs})
-                f(env, **kwargs)
-            except BrokenPipeError:
-                closed_pipe()
-            except Exception as exc:
-                err = translate(exc)
-                if err is None:
-                    raise
-                err.as_json = as_json
-                if err is exc:
-                    raise
-                raise err from exc
-
-        if uses_store:
-            run = click.option("--store", "store_url", metavar="URL", help=STORE_HELP)(run)
-            run = click.option("--judge-key", "judge_key", metavar="FILE", envvar="ADJ_JUDGE_KEY",
-                               help="A registered judge's private key: signs the judge's decisions.")(run)
-            run = click.option("--player-key", "player_key", metavar="FILE", envvar="ADJ_PLAYER_KEY",
-                               help="This terminal's player's private key: signs that player's actions.")(run)
-        run = click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(run)
-        parent = group or main
-        full = " ".join(filter(None, (parent.name if parent is not main else None, name or f.__name__.rstrip("_"))))
-        return parent.command(name, epilog=epilog(full))(run)
-
-    return deco
-
-
-def match_argument(f: Callable) -> Callable:
-    return click.argument("match_id", metavar="MATCH", shell_complete=complete_match)(f)
-
-
-def fields_argument(f: Callable) -> Callable:
-    return click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")(f)
-
-
-def check_viewer(match: Any, player: str | None) -> str | None:
-    """``--as``: a player of the match sees what that player may see, ``judge`` (or None)
-    everything, and any other name what a spectator may see."""
-    if player is None or player == "judge":
-        return None
-    if not player.strip():
-        raise click.BadParameter("name a player, judge, or a spectator", param_hint="'--as'")
-    return player
-
-
-def viewer_label(match: Any, player: str) -> str:
-    return player if player in match.players or player == "judge" else f"{player} (spectator)"
+__all__ = ["main"]  # the entry point of ``adj`` (pyproject.toml)
 
 
 # -- the games and the store ---------------------------------------------------------------------
 @command(uses_store=False)
 def games(env: Env) -> None:
     """Supported games, rules versions and house-rule options."""
-    from adjudicator import registry
-    from adjudicator.render import format_value, plain
+    from adjudicator.engine import registry
+    from adjudicator.engine.words import format_value
+    from adjudicator.presentation.render import plain
 
     rows = []
     for name in registry.names():
@@ -215,14 +75,15 @@ def games(env: Env) -> None:
 @command()
 def matches(env: Env) -> None:
     """The matches in the store, with game, players and status."""
-    from adjudicator.render import outcome_text, plain
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import plain
     from adjudicator.service import IntegrityError
 
     service = env.service()
     rows, lines, broken = [], [], 0
-    from cli.audit import signing_modes
+    from adjudicator.authority.judges import match_signing_modes
 
-    signed = signing_modes(env.store())  # match id -> "players" or "judges", for signed matches
+    signed = match_signing_modes(env.store())  # match id -> "players" or "judges", for signed matches
     for info in env.store().matches():
         row: dict[str, Any] = {"match_id": info.match_id, "head_seq": info.head_seq, "updated_at": info.updated_at,
                                "signed": info.match_id in signed, "signed_by": signed.get(info.match_id)}
@@ -294,7 +155,7 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
 
 # -- starting and playing ------------------------------------------------------------------------
 def _setup_value(text: str) -> Any:
-    from adjudicator.inputs import read_json
+    from adjudicator.engine.inputs import read_json
 
     where = "the --setup value"
     if text.startswith("@"):
@@ -315,8 +176,8 @@ def _setup_value(text: str) -> Any:
 def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks: Sequence[str],
         setups: Sequence[str], match_id: str | None, by: str, catalog_file: str | None) -> None:
     """Start a match of GAME."""
-    from adjudicator import registry
-    from adjudicator.render import plain
+    from adjudicator.engine import registry
+    from adjudicator.presentation.render import plain
 
     g = registry.get(game)
     options = pairs(opts, json_value, "KEY=VALUE")
@@ -342,7 +203,7 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
     if catalog_file and not setup.get("catalog"):
         setup["catalog"] = catalog_for(game, catalog_file, read_text(catalog_file))
     verdict = env.service(write=True).new(game, players, options=options, setup=setup, match_id=match_id, by=by)
-    _report(env, verdict, brief=True)  # just the id, for mid=$(adj new ...)
+    report(env, verdict, brief=True)  # just the id, for mid=$(adj new ...)
 
 
 @command()
@@ -350,7 +211,8 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
 @click.option("--as", "player", metavar="PLAYER", help="Only this person's own actions (default: all, as the judge sees them).")
 def legal(env: Env, match_id: str, player: str | None) -> None:
     """Which actions are open now, and for whom."""
-    from adjudicator.render import action_json, legal_lines, outcome_text, plain
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import action_json, legal_lines, plain
 
     match = env.service().current(match_id)
     check_viewer(match, player)
@@ -369,8 +231,9 @@ def legal(env: Env, match_id: str, player: str | None) -> None:
 def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None) -> None:
     """Why the rules decide as they do: compare two units (A B), rank one (A), or, with none,
     explain what is in progress (for games that can explain themselves)."""
-    from adjudicator.kit import Game
-    from adjudicator.render import outline, plain
+    from adjudicator.engine.kit import Game
+    from adjudicator.engine.words import outline
+    from adjudicator.presentation.render import plain
 
     service = env.service()
     match = service.current(match_id) if at_seq is None else service.load(match_id)
@@ -398,7 +261,7 @@ def act(env: Env, match_id: str, action: str, fields: Sequence[str], by: str, id
     VALUE is a word (3, alice, true), a list [a,b,c], null, or JSON ({...} or [{...}])."""
     data = pairs(fields, reserved=("by", "type"))
     verdict = env.service(write=True).submit(match_id, action, by, data, strict=False, idempotency_key=idem_key)
-    _report(env, verdict)
+    report(env, verdict)
 
 
 @command()
@@ -423,7 +286,7 @@ def rewind(env: Env, match_id: str, fields: Sequence[str], to_seq: int, reason: 
         gone = list(branches[-1].abandoned)
         extra_json["abandoned"] = gone
         extra.append("abandoned: " + (", ".join(map(str, gone)) or "nothing"))
-    _report(env, verdict, extra, extra_json)
+    report(env, verdict, extra, extra_json)
 
 
 @command()
@@ -437,7 +300,7 @@ def rewind(env: Env, match_id: str, fields: Sequence[str], to_seq: int, reason: 
 def correct(env: Env, match_id: str, action: str, fields: Sequence[str], at_seq: int, reason: str, by: str,
             with_: Sequence[str]) -> None:
     """Insert a forgotten ACTION before event --at; every later event is re-checked."""
-    from adjudicator.render import event_line
+    from adjudicator.presentation.render import event_line
 
     inner = pairs(fields, reserved=("type",))
     inner_by = inner.pop("by", by)
@@ -450,36 +313,7 @@ def correct(env: Env, match_id: str, action: str, fields: Sequence[str], at_seq:
     if verdict.accepted:  # the stored event holds the inserted action in its declared types
         event = dict(verdict.event.fields["event"])
         extra.append(f"inserted before seq {at_seq}: " + event_line("+", event.pop("by"), event.pop("type"), event))
-    _report(env, verdict, extra)
-
-
-def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[str, Any] | None = None,
-            brief: bool = False) -> None:
-    """Print an accepted action, or raise the rejection (exit 1)."""
-    from adjudicator.render import effect, event_json, event_line, outcome_text, plain, refusal_json, to_move
-
-    match = verdict.match
-    if not verdict.accepted:
-        v = verdict.violation
-        raise Rejected(f"{v.rule_id}: {v.message}",
-                       refusal_json(match.match_id, match.head, verdict.type, verdict.by, v.rule_id, v.code, v.message))
-    ev = verdict.event
-    out = match.outcome()
-    movers = to_move(match.game.legal(match.state)) if out.status == "in_progress" else []
-    notes = list(match.game.notes(match.state))
-    did = effect(match.game, match.fold.history, ev.seq)  # in the table's words: public facts only
-    data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": event_json(ev),
-            "outcome": plain(out), "to_move": movers, "notes": notes, **did.to_json(), **(extra_json or {})}
-    if brief:
-        return env.emit(data, [match.match_id])
-    lines = [f"{match.match_id} seq {event_line(ev.seq, ev.by, ev.type, ev.fields)}", *extra]
-    lines.extend(f"  {n}" for n in notes)
-    lines.extend(did.lines())
-    if out.status != "in_progress" and not did.milestones:  # a result just decided is among the milestones
-        lines.append(f"outcome: {outcome_text(out)}")
-    if movers:
-        lines.append(f"to move: {', '.join(movers)}")
-    env.emit(data, lines)
+    report(env, verdict, extra)
 
 
 # -- looking back ---------------------------------------------------------------------------------
@@ -489,7 +323,8 @@ def _report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[
 @click.option("--as", "player", metavar="PLAYER", help="What this player may see (default: the judge's view).")
 def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> None:
     """The state now, or right after any event (abandoned ones included)."""
-    from adjudicator.render import outcome_text, plain, to_move
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import plain, to_move
 
     service = env.service()
     if at_seq is None:  # the present: from the snapshot kept beside the log, where there is one
@@ -526,7 +361,8 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
 @click.option("--as", "player", metavar="PLAYER", help="The history as this player may see it (private fields hidden).")
 def log(env: Env, match_id: str, player: str | None) -> None:
     """The whole history: abandoned branches (~) and rejected attempts (x) included."""
-    from adjudicator.render import history, history_lines, milestones, outcome_text, plain, redacted
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import history, history_lines, milestones, plain, redacted
 
     service = env.service()
     match = service.load(match_id)
@@ -556,8 +392,9 @@ def log(env: Env, match_id: str, player: str | None) -> None:
 @click.option("--html", "html", metavar="FILE", help="Write the match as one self-contained page (docs/desk.md).")
 def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str | None, html: str | None) -> None:
     """Step through the events, with what each one changed."""
-    from adjudicator.changes import step_changes
-    from adjudicator.render import change_line, diff, history, history_lines, outcome_text, plain, redacted
+    from adjudicator.presentation.changes import step_changes
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import change_line, diff, history, history_lines, plain, redacted
 
     if html:
         from cli import desk
@@ -600,7 +437,4 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
 
 
 if __name__ == "__main__":  # pragma: no cover
-    # ``python -m cli.main``: run the module the other command modules register on
-    from cli.main import main as adj
-
-    adj()
+    main()

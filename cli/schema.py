@@ -14,7 +14,7 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-from adjudicator.protocol import Choice, Outcome
+from adjudicator.engine.protocol import Choice, Outcome
 
 
 class _Out(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

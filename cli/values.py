@@ -18,8 +18,8 @@ _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 def field_value(text: str) -> Any:
     """One VALUE: a JSON object, or a JSON array holding objects or arrays, is that JSON;
     ``[a,b,c]`` is a list of strings; ``null`` is None; anything else is the string itself.
-    JSON is read within the input limits (``adjudicator.inputs``)."""
-    from adjudicator.inputs import NotJSON, read_json
+    JSON is read within the input limits (``adjudicator.engine.inputs``)."""
+    from adjudicator.engine.inputs import NotJSON, read_json
 
     s = text.strip()
     if s == "null":
@@ -49,7 +49,7 @@ def _where(text: str) -> str:
 
 def json_value(text: str) -> Any:
     """A house-rule option: JSON when it parses (``2``, ``true``, ``null``, ``"x"``), else the word."""
-    from adjudicator.inputs import NotJSON, read_json
+    from adjudicator.engine.inputs import NotJSON, read_json
 
     try:
         return read_json(text, _where(text))

@@ -85,6 +85,9 @@ Run = Callable[..., list[tuple]]
 #: Leaves per INSERT statement (6 parameters each: under SQLite's oldest limit of 999).
 _BATCH = 160
 
+#: Advisory lock key held while the schema is created ("adj_stor" as a 64-bit integer).
+SCHEMA_LOCK = 0x61646A5F73746F72
+
 
 def _signature(row: tuple) -> Signature:
     h, m, s, role, signer, pk, value = row
@@ -223,8 +226,6 @@ class PostgresLedger(SQLLedger):
             with self._using("creating the audit tables") as cur:  # type: ignore[attr-defined]
                 cur.execute("SELECT to_regclass('audit_signatures') IS NOT NULL")
                 if not cur.fetchone()[0]:
-                    from events.postgres import SCHEMA_LOCK
-
                     with cur.connection.transaction():
                         cur.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
                         cur.execute(POSTGRES_SCHEMA)

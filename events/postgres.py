@@ -34,7 +34,7 @@ from contextlib import contextmanager
 
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
-from events.ledger_sql import PostgresLedger
+from events.ledger_sql import SCHEMA_LOCK, PostgresLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
 from events.store import IDEM_END, Appending, ConflictError, InTransaction, MatchInfo, Store, StoreError, check_idempotency_key
 
@@ -79,9 +79,6 @@ CREATE TABLE IF NOT EXISTS snapshots (
     data        bytea  NOT NULL
 );
 """
-
-#: Advisory lock key held while the schema is created ("adj_stor" as a 64-bit integer).
-SCHEMA_LOCK = 0x61646A5F73746F72
 
 _COLS = ", ".join(f'"{c}"' if c == "by" else c for c in EVENT_COLUMNS)
 _ROW = "(" + ", ".join(["%s"] * (len(EVENT_COLUMNS) + 1)) + ")"

@@ -219,7 +219,7 @@ class Store(ABC):
         the caller verifies what it relies on."""
         return [(e.seq, e.fields.get("to_seq")) for e in self.read(match_id, seq + 1) if e.type == "rewind"]
 
-    # -- snapshots: derived data kept beside the log (adjudicator/snapshot.py) -------------------
+    # -- snapshots: derived data kept beside the log (adjudicator/engine/snapshot.py) -------------------
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
         """Keep ``data`` as the match's snapshot at ``seq``, in place of the one kept before. Not
         part of the log: the hash chain does not cover it, and ``adj verify`` checks it against

@@ -3,7 +3,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from adjudicator import registry
+from adjudicator.engine import registry
 
 # Profiles: "ci" (the default of `make test`) keeps the suite inside its time budget on a
 # 2-core machine; "deep" (`make test-deep`) explores much further.

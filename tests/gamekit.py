@@ -9,9 +9,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from adjudicator import registry
-from adjudicator.kit import HIDDEN
-from adjudicator.protocol import Choice, LegalAction
+from adjudicator.engine import registry
+from adjudicator.engine.kit import HIDDEN
+from adjudicator.engine.protocol import Choice, LegalAction
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"

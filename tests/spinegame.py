@@ -15,8 +15,8 @@ from typing import Union
 
 import msgspec
 
-from adjudicator import registry
-from adjudicator.protocol import JUDGE, Action, Context, Correct, Violation
+from adjudicator.engine import registry
+from adjudicator.engine.protocol import JUDGE, Action, Context, Correct, Violation
 from tests.toygame import Nim, NimCorrect, NimRewind, NimStarted, State, Take
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.audit import ProofError, check_proof
+from adjudicator.authority.audit import ProofError, check_proof
 from events.checkpoint import Checkpoint, event_leaf
 from events.merkle import leaf_hash, root
 from events.envelope import chain_hash
@@ -174,7 +174,7 @@ def test_a_replaced_checkpoint_is_caught(rig, key, tmp_path):
 
 def _worker(out, url: str, match_id: str, key_path: str, rounds: int) -> None:
     register_nim()
-    from adjudicator.audit import Auditor, signing_key
+    from adjudicator.authority.audit import Auditor, signing_key
     from adjudicator.service import MatchService
     from events.factory import open_store
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from adjudicator.judges import JUDGE_DECISIONS, SignatureRequired, SignedStore, is_judge_decision, register_key
+from adjudicator.authority.judges import JUDGE_DECISIONS, SignatureRequired, SignedStore, is_judge_decision, register_key
 from events.checkpoint import Signature
 from events.signing import create_signing_key
 from tests.test_audit_cli import adj  # noqa: F401  (fixture)

@@ -9,7 +9,7 @@ import sqlite3
 import msgspec
 import pytest
 
-from adjudicator.audit import Auditor
+from adjudicator.authority.audit import Auditor
 from adjudicator.service import IntegrityError, MatchService
 from events.memory import MemoryStore
 from events.rows import EVENT_COLUMNS, event_row

@@ -11,8 +11,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import registry
-from adjudicator.protocol import Violation
+from adjudicator.engine import registry
+from adjudicator.engine.protocol import Violation
 from adjudicator.service import MatchService
 from cli.main import main
 from events.sqlite import SQLiteStore

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.changes import step_changes
-from adjudicator.render import PUBLIC, diff, plain
+from adjudicator.presentation.changes import step_changes
+from adjudicator.presentation.render import PUBLIC, diff, plain
 from adjudicator.service import MatchService, MemoryStore
 from tests.test_cli import Adj, ok
 

@@ -1,22 +1,11 @@
-"""adjudicator/render.py: the text the command line prints, apart from any game."""
+"""adjudicator/presentation/render.py: the text the command line prints, apart from any game."""
 
 from __future__ import annotations
 
-from adjudicator.fold import Branch
-from adjudicator.protocol import LegalAction, Outcome
-from adjudicator.render import (
-    MISSING,
-    Change,
-    change_line,
-    diff,
-    format_fields,
-    format_value,
-    history,
-    history_lines,
-    legal_lines,
-    outcome_text,
-    to_move,
-)
+from adjudicator.engine.fold import Branch
+from adjudicator.engine.protocol import LegalAction, Outcome
+from adjudicator.engine.words import format_value, outcome_text
+from adjudicator.presentation.render import MISSING, Change, change_line, diff, format_fields, history, history_lines, legal_lines, to_move
 from events.envelope import Rejection, StoredEvent
 
 
@@ -101,9 +90,9 @@ def test_history_places_attempts_after_the_head_they_were_tried_at():
 
 
 def test_legal_lines_show_structured_choices_where_the_game_gives_no_text():
-    from adjudicator.kit import integer, one, some
-    from adjudicator.protocol import LegalAction
-    from adjudicator.render import action_json, legal_lines
+    from adjudicator.engine.kit import integer, one, some
+    from adjudicator.engine.protocol import LegalAction
+    from adjudicator.presentation.render import action_json, legal_lines
 
     acts = [LegalAction(who="bob", type="assign", choices={"player": one("bob"), "slots": some([1, 2, 3], 1, 2)}),
             LegalAction(who="bob", type="take", fields="count=<1-3>", choices={"count": integer(1, 3)})]

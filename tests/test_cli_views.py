@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.render import plain, to_move
+from adjudicator.presentation.render import plain, to_move
 from adjudicator.service import MatchService, MemoryStore
 from tests.test_cli import Adj, ok
 

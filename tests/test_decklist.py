@@ -2,8 +2,8 @@
 
 import pytest
 
-from adjudicator.decklist import entries
-from adjudicator.protocol import Malformed
+from adjudicator.engine.decklist import entries
+from adjudicator.engine.protocol import Malformed
 
 
 def test_entries_split_on_spaces_commas_semicolons_and_lines_and_skip_comments():

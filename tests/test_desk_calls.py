@@ -1,4 +1,4 @@
-"""Judge's calls in the chain (adjudicator/judging.py): notes and penalties for every game without
+"""Judge's calls in the chain (adjudicator/engine/judging.py): notes and penalties for every game without
 code of its own, the state never changed, the outcome decided by a match loss, ADJ-JDG-1..4."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator import judging
-from adjudicator.page import page_data
-from adjudicator.protocol import Malformed
+from adjudicator.engine import judging
+from adjudicator.presentation.page import page_data
+from adjudicator.engine.protocol import Malformed
 from adjudicator.service import MatchService, MemoryStore, fold_stored
 from cli import desk
 from tests.test_cli import Adj, fails, ok

@@ -1,4 +1,4 @@
-"""``adj diff`` and the wording of changes (adjudicator/changes.py): per player and zone, in the
+"""``adj diff`` and the wording of changes (adjudicator/presentation/changes.py): per player and zone, in the
 table's words, derived from the board model so every game that draws its table gets it."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from adjudicator.changes import board_changes, step_changes
-from adjudicator.kit import Board, BoardCard, Zone
+from adjudicator.presentation.changes import board_changes, step_changes
+from adjudicator.engine.kit import Board, BoardCard, Zone
 from adjudicator.service import MatchService, MemoryStore
 from events.sqlite import SQLiteStore
 from tests.test_cli import Adj, fails, ok

@@ -7,7 +7,7 @@ import copy
 import msgspec
 import pytest
 
-from adjudicator.fold import (
+from adjudicator.engine.fold import (
     RULE_CORRECT_TARGET,
     RULE_REWIND_TARGET,
     Branch,
@@ -17,9 +17,9 @@ from adjudicator.fold import (
     event_fields,
     malformed_from,
 )
-from adjudicator.protocol import Malformed, NotEffective, Violation
-from adjudicator import fold as fold_module
-from adjudicator import registry
+from adjudicator.engine.protocol import Malformed, NotEffective, Violation
+from adjudicator.engine import fold as fold_module
+from adjudicator.engine import registry
 from tests import spinegame
 from tests.toygame import NimCorrect, NimRewind, Take
 
@@ -628,7 +628,7 @@ class _Counting:
 
 
 def test_advance_after_a_preview_of_the_same_event_does_no_second_pass():
-    from adjudicator.fold import Fold
+    from adjudicator.engine.fold import Fold
     from tests.toygame import NimStarted
 
     game = _Counting()

@@ -1,4 +1,4 @@
-"""States given up and computed again (``adjudicator.fold``, ``KEEP``) are the states the fold
+"""States given up and computed again (``adjudicator.engine.fold``, ``KEEP``) are the states the fold
 had: every golden match of every game, folded keeping every state and keeping one in three,
 gives the same history (the state after every stored event, abandoned ones included), the same
 effective history and the same outcome after every event."""
@@ -9,7 +9,7 @@ import gc
 
 import pytest
 
-from adjudicator import fold as fold_module
+from adjudicator.engine import fold as fold_module
 from adjudicator.service import MatchService, MemoryStore
 from tests.gamekit import FIXTURES, real_games
 

@@ -12,9 +12,9 @@ import msgspec
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from adjudicator import registry
-from adjudicator.fold import Fold, decode_event, event_fields
-from adjudicator.protocol import JUDGE, Context, Correct, Malformed, MatchStarted, Rewind, Violation
+from adjudicator.engine import registry
+from adjudicator.engine.fold import Fold, decode_event, event_fields
+from adjudicator.engine.protocol import JUDGE, Context, Correct, Malformed, MatchStarted, Rewind, Violation
 from adjudicator.service import MatchService, fold_stored
 from events.memory import MemoryStore
 from tests import spinegame

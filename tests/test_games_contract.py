@@ -22,10 +22,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator import registry
-from adjudicator.fold import Fold, decode_event, event_fields
-from adjudicator.kit import Board, Game, option_specs
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.engine import registry
+from adjudicator.engine.fold import Fold, decode_event, event_fields
+from adjudicator.engine.kit import Board, Game, option_specs
+from adjudicator.engine.protocol import Malformed, Violation
 from tests.gamekit import MASKS, action_fields, conformance_games, real_games, start_lines, strings
 
 STEPS = 40

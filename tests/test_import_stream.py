@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from adjudicator import service as service_module
-from adjudicator.matchfile import FileFold
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.records.matchfile import FileFold
+from adjudicator.engine.protocol import Malformed, Violation
 from adjudicator.service import IntegrityError, MatchService, MemoryStore
 from cli.errors import BadInput
 from cli.io import LineFile
@@ -148,7 +148,7 @@ def test_a_long_plain_match_is_held_a_batch_at_a_time(tmp_path, monkeypatch):
 
 
 def test_an_import_keeps_a_snapshot_at_its_head(tmp_path, monkeypatch):
-    from adjudicator import snapshot
+    from adjudicator.engine import snapshot
 
     monkeypatch.setattr(snapshot, "EVERY", 10)
     store = SQLiteStore(str(tmp_path / "s.sqlite3"))

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.inputs import MAX_DEPTH, read_json
-from adjudicator.protocol import Malformed
+from adjudicator.engine.inputs import MAX_DEPTH, read_json
+from adjudicator.engine.protocol import Malformed
 from events.envelope import canonical
 
 json_values = st.recursive(

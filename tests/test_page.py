@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.page import page_data, render_page, script_json
-from adjudicator.render import outcome_text
+from adjudicator.presentation.page import page_data, render_page, script_json
+from adjudicator.engine.words import outcome_text
 from adjudicator.service import MatchService, MemoryStore, parse_lines
 from cli.main import main
 

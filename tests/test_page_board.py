@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from adjudicator.kit import Board
+from adjudicator.engine.kit import Board
 from adjudicator.service import MatchService, MemoryStore
 
 BACDEF_DEMO = "fixtures/bacdef/demo-contradiction.jsonl"

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from adjudicator import registry
-from adjudicator.fold import Fold, decode_event
-from adjudicator.page import render_page
-from adjudicator.protocol import Violation
-from adjudicator.render import outcome_text
+from adjudicator.engine import registry
+from adjudicator.engine.fold import Fold, decode_event
+from adjudicator.presentation.page import render_page
+from adjudicator.engine.protocol import Violation
+from adjudicator.engine.words import outcome_text
 from adjudicator.service import MatchService, MemoryStore
 from tests.test_page import BACDEF_FORKS, DEMONBRAVE_CORRECTION, EVIL, enter, evil_catalog, hidden_ids
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from adjudicator import registry
-from adjudicator.kit import HIDDEN
+from adjudicator.engine import registry
+from adjudicator.engine.kit import HIDDEN
 from tests.test_cli import Adj, fails, ok
 from tests.test_cli_bacdef import deck, placed  # noqa: F401  (fixtures)
 

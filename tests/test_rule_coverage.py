@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from adjudicator import registry
+from adjudicator.engine import registry
 from tests.gamekit import FIXTURES, GAMES_DIR, ROOT, real_games
 
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from adjudicator import registry
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.engine import registry
+from adjudicator.engine.protocol import Malformed, Violation
 from adjudicator.service import MatchService, check_match_id, fold_stored
 from events.chain import IntegrityError
 from events.envelope import Draft, seal

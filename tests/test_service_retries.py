@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.protocol import Malformed
+from adjudicator.engine.protocol import Malformed
 from adjudicator.service import MatchService
 from events.memory import MemoryStore
 from events.sqlite import SQLiteStore

@@ -1,5 +1,5 @@
 """Snapshots: what needs only the present is folded from the snapshot kept beside the log and the
-events after it (adjudicator/snapshot.py), and gives what folding the whole log gives.
+events after it (adjudicator/engine/snapshot.py), and gives what folding the whole log gives.
 
 Every golden match of every game is entered action by action twice: once with a snapshot every
 3 events and no fold kept between actions (each action is checked against a match resumed from
@@ -15,8 +15,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from adjudicator import fold as fold_module
-from adjudicator import registry, snapshot
+from adjudicator.engine import fold as fold_module
+from adjudicator.engine import registry, snapshot
 from adjudicator.service import IntegrityError, MatchService, MemoryStore
 from tests.gamekit import FIXTURES, real_games
 

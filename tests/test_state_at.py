@@ -8,7 +8,7 @@ import json
 import msgspec
 import pytest
 
-from adjudicator.render import abandoned_by
+from adjudicator.presentation.render import abandoned_by
 from adjudicator.service import MatchService, MemoryStore, walk_effective
 from tests.gamekit import FIXTURES
 from tests.test_cli import Adj, fails, ok

@@ -374,7 +374,7 @@ def any_store(request, tmp_path):
         yield b.store
         b.close()
         return
-    from adjudicator.judges import SignedStore
+    from adjudicator.authority.judges import SignedStore
     from events.sqlite import SQLiteStore
 
     store = SignedStore(SQLiteStore(str(tmp_path / "signed.sqlite3")), lambda: None)

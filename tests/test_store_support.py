@@ -53,7 +53,7 @@ def pg_schema(pg_url):
 
 def register_nim() -> None:
     """Register the toy game (tests/conftest.py does it for pytest; spawned workers must too)."""
-    from adjudicator import registry
+    from adjudicator.engine import registry
 
     registry.register("nim", "tests.toygame:GAME")
 

@@ -17,8 +17,8 @@ import msgspec
 import pytest
 
 from adjudicator import service as service_module
-from adjudicator import snapshot
-from adjudicator.fold import Fold
+from adjudicator.engine import snapshot
+from adjudicator.engine.fold import Fold
 from adjudicator.service import IntegrityError, MatchService
 from events.sqlite import SQLiteStore
 from tests.test_snapshots import CLOCK, GOLDEN, enter, lines_of

@@ -10,8 +10,8 @@ from typing import Annotated, Union
 
 import msgspec
 
-from adjudicator.kit import Game, integer, one, option
-from adjudicator.protocol import (
+from adjudicator.engine.kit import Game, integer, one, option
+from adjudicator.engine.protocol import (
     JUDGE,
     Action,
     Context,

@@ -1,7 +1,7 @@
 """A small table for BACDEF rule tests: start a match, enter events in the chapter's notation,
 and read the state back in the chapter's terms (P1/P2, ``P1-3``, slot states ``U``/``S``/``X``).
 
-Events go through the generic fold (``adjudicator.fold.Fold``), the same path the match service
+Events go through the generic fold (``adjudicator.engine.fold.Fold``), the same path the match service
 uses, so rewinds see the whole log. ``Table.do`` insists that each line is accepted;
 ``Table.reject`` insists that it is refused, that the refusal names the given rule and code, that
 the message quotes what was tried, and that the refusal changed nothing.
@@ -13,10 +13,10 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.fold import Fold, decode_event
+from adjudicator.engine.fold import Fold, decode_event
 from adjudicator.games.bacdef import GAME
 from adjudicator.games.bacdef.state import PlayerState, State, TurnState, damage_level
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 from tests.bacdef.shorthand import Seats, parse
 
 P1, P2 = "alice", "bob"

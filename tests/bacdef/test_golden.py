@@ -163,7 +163,7 @@ def test_sample_catalog_and_decks() -> None:
     demo_start = json.loads((FIXTURES / "demo-contradiction.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert demo_start["catalog"] == catalog
 
-    from adjudicator import registry
+    from adjudicator.engine import registry
 
     game = registry.get("bacdef")
     decks = {p.stem: game.read_deck(p.read_text(encoding="utf-8")) for p in sorted((FIXTURES / "decks").glob("*.txt"))}

@@ -7,11 +7,11 @@ import itertools
 import json
 from typing import Any
 
-from adjudicator.fold import decode_event
+from adjudicator.engine.fold import decode_event
 from adjudicator.games.bacdef import GAME
 from adjudicator.games.bacdef.config import Options
 from adjudicator.games.bacdef.deck import legal_decks
-from adjudicator.protocol import Choice, LegalAction, Violation
+from adjudicator.engine.protocol import Choice, LegalAction, Violation
 from tests.bacdef.builders import P1, P2, Table, setup, start
 from tests.bacdef.test_rules_effects import end_step
 

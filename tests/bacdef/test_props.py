@@ -16,7 +16,7 @@ from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from adjudicator.fold import decode_event, event_fields
+from adjudicator.engine.fold import decode_event, event_fields
 from adjudicator.games.bacdef.rules import find_instance, instances_of, orders_missing
 from adjudicator.games.bacdef.state import State
 from adjudicator.service import MatchService, fold_stored

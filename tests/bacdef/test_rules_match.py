@@ -267,7 +267,7 @@ def test_BAC_RUL_6_decide_each_set_ignores_the_chooser():
 
 @pytest.mark.parametrize("bad", [{"no_such_flag": True}, {"contradiction_replays": -1}, {"void_set_limit": 0}, {"knock_card_fate": "burn"}])
 def test_BAC_GEN_5_option_values_are_checked(bad):
-    from adjudicator.protocol import Malformed
+    from adjudicator.engine.protocol import Malformed
 
     with pytest.raises(Malformed):
         Table(bad)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from adjudicator.fold import Branch
+from adjudicator.engine.fold import Branch
 from adjudicator.games.bacdef.state import clone
 from tests.bacdef.builders import P1, P2, Table, start
 

@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from adjudicator.games.bacdef import GAME
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 from tests.bacdef.builders import DECK1, DECK2, P1, P2, Table, setup, start
 
 
@@ -285,7 +285,7 @@ def test_BAC_GEN_2_a_rejected_event_is_recorded_beside_the_log_and_changes_nothi
 
 
 def test_BAC_ACT_1_the_judge_starts_the_match():
-    from adjudicator.fold import Fold, decode_event
+    from adjudicator.engine.fold import Fold, decode_event
 
     fold = Fold(GAME, "m")
     started = decode_event(GAME, "match_started", P1, {"game": "bacdef", "players": [P1, P2]})

@@ -9,9 +9,9 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from adjudicator import registry
-from adjudicator.fold import Fold, decode_event
-from adjudicator.protocol import Violation
+from adjudicator.engine import registry
+from adjudicator.engine.fold import Fold, decode_event
+from adjudicator.engine.protocol import Violation
 from tests.builddivide.helpers import A, B, ev, opening
 from tests.gamekit import action_fields
 

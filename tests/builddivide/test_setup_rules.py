@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 from tests.builddivide.helpers import A, B, accepted, catalog, clone, deck, ev, opening, refused, run, setup, started, to_main, view
 
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.fold import Fold, decode_event
+from adjudicator.engine.fold import Fold, decode_event
 from adjudicator.games.demonbrave import GAME
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.state import State
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 JUDGE = "judge"
 NOTSET = object()

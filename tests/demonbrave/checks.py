@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.fold import decode_event
+from adjudicator.engine.fold import decode_event
 from adjudicator.games.demonbrave import GAME
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 from tests.demonbrave.builder import NOTSET, Table
 
 A, B = "alice", "bob"

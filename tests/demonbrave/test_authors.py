@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.fold import Fold, decode_event
+from adjudicator.engine.fold import Fold, decode_event
 from adjudicator.games.demonbrave import GAME
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 from tests.demonbrave.builder import JUDGE, RULE_CARDS, Table
 from tests.test_cli import Adj
 

@@ -10,14 +10,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from adjudicator.fold import Fold, decode_event, event_fields, event_type
+from adjudicator.engine.fold import Fold, decode_event, event_fields, event_type
 from adjudicator.games.demonbrave import GAME
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.config import Config
 from adjudicator.games.demonbrave.ranking import ChoiceError, card_strength, compare_pairs, compare_ranks, rank_cards
 from adjudicator.games.demonbrave.state import PLAYER
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 from tests.gamekit import action_fields
 
 A, B = "alice", "bob"

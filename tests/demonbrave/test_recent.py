@@ -10,10 +10,10 @@ from bisect import bisect_left
 
 import pytest
 
-from adjudicator.fold import Fold, decode_event
+from adjudicator.engine.fold import Fold, decode_event
 from adjudicator.games.demonbrave import GAME
 from adjudicator.games.demonbrave import rules as R
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.engine.protocol import Malformed, Violation
 from tests.gamekit import FIXTURES
 
 CASES = sorted((FIXTURES / "demonbrave" / "golden").glob("*.jsonl"))

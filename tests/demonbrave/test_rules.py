@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.fold import decode_event
+from adjudicator.engine.fold import decode_event
 from adjudicator.games.demonbrave import GAME
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.engine.protocol import Malformed, Violation
 from tests.demonbrave.builder import JUDGE, RULE_CARDS, Table, play_any
 from tests.demonbrave.checks import battle_table, refuse, started
 from tests.demonbrave.replay import field
@@ -19,7 +19,7 @@ A, B = "alice", "bob"
 
 # -- setup (§3, §5.2) -------------------------------------------------------------------------
 def start(**fields):
-    from adjudicator.fold import Fold
+    from adjudicator.engine.fold import Fold
 
     return Fold(GAME, "t").advance(decode_event(GAME, "match_started", JUDGE, {"game": "demonbrave", **fields}), 1)
 

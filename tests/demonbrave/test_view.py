@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.games.demonbrave import GAME, compare, explain
-from adjudicator.kit import one
-from adjudicator.protocol import Malformed
+from adjudicator.engine.kit import one
+from adjudicator.engine.protocol import Malformed
 from tests.demonbrave.builder import Table
 from tests.demonbrave.replay import Replay
 
@@ -188,7 +188,7 @@ def test_docs_show_every_action_with_a_jsonl_line_that_decodes():
     import typing
     from pathlib import Path
 
-    from adjudicator.fold import decode_event
+    from adjudicator.engine.fold import decode_event
     from adjudicator.games.demonbrave.events import Event
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "games" / "demonbrave.md").read_text(encoding="utf-8")

@@ -6,9 +6,9 @@ from typing import Any
 
 import msgspec
 
-from adjudicator import registry
-from adjudicator.fold import Fold, decode_event
-from adjudicator.protocol import Violation
+from adjudicator.engine import registry
+from adjudicator.engine.fold import Fold, decode_event
+from adjudicator.engine.protocol import Violation
 from tests.e2drive.builder import catalog, ev, started
 from tests.e2drive.golden_kit import EXTRA
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from adjudicator.kit import HIDDEN
-from adjudicator.protocol import Malformed
+from adjudicator.engine.kit import HIDDEN
+from adjudicator.engine.protocol import Malformed
 from tests.e2drive.builder import ev, pay, started
 from tests.e2drive.harness import GAME, PAWNS, Table, table
 from tests.e2drive.golden_kit import acted, dcard, destroy, dmg, je, status

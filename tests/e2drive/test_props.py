@@ -17,7 +17,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 from tests.e2drive.builder import ev
 from tests.e2drive.harness import GAME, Table, table
 from tests.gamekit import action_fields

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from adjudicator.fold import Fold, decode_event
-from adjudicator.protocol import Violation
+from adjudicator.engine.fold import Fold, decode_event
+from adjudicator.engine.protocol import Violation
 from tests.e2drive.builder import ev, started
 from tests.e2drive.harness import GAME, PAWNS, table
 

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from adjudicator import registry
-from adjudicator.fold import Fold, decode_event
-from adjudicator.protocol import Violation
+from adjudicator.engine import registry
+from adjudicator.engine.fold import Fold, decode_event
+from adjudicator.engine.protocol import Violation
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "pbwcg"
 GAME = registry.get("pbwcg")

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from adjudicator import registry
-from adjudicator.fold import decode_event
+from adjudicator.engine import registry
+from adjudicator.engine.fold import decode_event
 from adjudicator.games.pbwcg import values as V
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 from tests.gamekit import action_fields
 from tests.pbwcg.builder import Table
 from tests.pbwcg.golden_a import TIE_B1_A2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator import registry
+from adjudicator.engine import registry
 from adjudicator.games.pbwcg import values as V
 from tests.pbwcg.builder import Table
 from tests.pbwcg.helpers import CHK, main1, turn1

@@ -5,12 +5,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from adjudicator import registry
-from adjudicator.fold import Fold, decode_event
+from adjudicator.engine import registry
+from adjudicator.engine.fold import Fold, decode_event
 from adjudicator.games.pbwcg.config import Options
 from adjudicator.games.pbwcg.decks import deck_warnings, read_deck
 from adjudicator.games.pbwcg.events import PlayerDeck
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.engine.protocol import Malformed, Violation
 from tests.pbwcg.builder import FIX, Table, sample_deck, started
 
 GAME = registry.get("pbwcg")

@@ -127,7 +127,7 @@ def test_registered_abilities_bind_the_name_PBW_ACT_20():
     t.idle("B1")
     t.idle("A2")
     t.begin("A1")
-    from adjudicator import registry
+    from adjudicator.engine import registry
 
     offered = [a for a in registry.get("pbwcg").legal(t.state) if a.type == "ability_used"]
     assert [a.choices["ability"].values for a in offered] == [({"name": "Smash", "attribute": "BODY", "modifier": 2, "wp_cost": 1},)]

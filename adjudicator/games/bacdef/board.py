@@ -11,7 +11,7 @@ from typing import Any
 from adjudicator.games.bacdef.checks import STEP_LABELS
 from adjudicator.games.bacdef.state import Card, State, damage_level, losing
 from adjudicator.games.bacdef.view import view as public_view
-from adjudicator.kit import Board, BoardCard, Zone
+from adjudicator.engine.kit import Board, BoardCard, Zone
 
 #: damage a guard slot shows, by its state (U upright, S sideways, X destroyed)
 SLOT_DAMAGE = {"U": 0, "S": 1, "X": 2}

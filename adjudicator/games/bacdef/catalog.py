@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 LETTERS = ("A", "B", "C", "D", "E", "F")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.games.bacdef.state import Stage, State, TurnState, in_turn
-from adjudicator.protocol import JUDGE, Action, Violation
+from adjudicator.engine.protocol import JUDGE, Action, Violation
 
 STEP_LABELS = {
     "standby": "Standby",

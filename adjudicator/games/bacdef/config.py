@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from adjudicator.kit import option
+from adjudicator.engine.kit import option
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

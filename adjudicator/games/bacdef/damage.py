@@ -10,7 +10,7 @@ from itertools import product
 
 from adjudicator.games.bacdef.state import Await, DamageKind, Packet, Shield, State, capacity, live_slots, put, set_guard, without
 from adjudicator.games.bacdef.zones import change_card, note, to_discard
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 CAP = 3  # BAC-LIM-1: points a player can receive in one turn
 

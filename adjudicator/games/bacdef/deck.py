@@ -9,7 +9,7 @@ from itertools import combinations, combinations_with_replacement
 from adjudicator.games.bacdef.catalog import LETTERS
 from adjudicator.games.bacdef.config import Options
 from adjudicator.games.bacdef.state import SPECIALS, Card, State
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 DECK_SIZE = 7
 

@@ -36,7 +36,7 @@ from adjudicator.games.bacdef.ops import (
 )
 from adjudicator.games.bacdef.state import Await, Frame, LastingEffect, Shield, State, find_instance, other, set_guard, set_instance
 from adjudicator.games.bacdef.zones import change_card, note, return_to_hand, to_discard
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 
 # -- checks at entry ------------------------------------------------------------------------------

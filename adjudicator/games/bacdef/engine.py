@@ -29,7 +29,7 @@ from adjudicator.games.bacdef.state import (
     special_used,
 )
 from adjudicator.games.bacdef.zones import change_card, f_decision, hand_sorted, note
-from adjudicator.protocol import JUDGE
+from adjudicator.engine.protocol import JUDGE
 
 MAX_STEPS = 10_000  # a bound on automatic steps per event: more is a bug, not a rule
 

@@ -11,7 +11,7 @@ from typing import Literal, Union
 
 from adjudicator.games.bacdef.catalog import CatalogEntry
 from adjudicator.games.bacdef.ops import AnyOp
-from adjudicator.protocol import Action, Correct, MatchStarted, Rewind
+from adjudicator.engine.protocol import Action, Correct, MatchStarted, Rewind
 
 
 # -- setup events (§5.2) ------------------------------------------------------------------------

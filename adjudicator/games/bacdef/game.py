@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from adjudicator.decklist import entries
+from adjudicator.engine.decklist import entries
 from adjudicator.games.bacdef import events as E
 from adjudicator.games.bacdef import rules as R
 from adjudicator.games.bacdef import view as V
@@ -14,8 +14,8 @@ from adjudicator.games.bacdef.deck import deck_problems
 from adjudicator.games.bacdef.legal import legal
 from adjudicator.games.bacdef.rewind import apply_rewind
 from adjudicator.games.bacdef.state import State
-from adjudicator.kit import Game
-from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Outcome, Violation
+from adjudicator.engine.kit import Game
+from adjudicator.engine.protocol import JUDGE, Action, Context, LegalAction, Outcome, Violation
 
 RULES_VERSION = "bacdef-2026.1"
 

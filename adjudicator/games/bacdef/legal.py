@@ -20,8 +20,8 @@ from adjudicator.games.bacdef.damage import damage_orders, heal_orders
 from adjudicator.games.bacdef.deck import legal_decks
 from adjudicator.games.bacdef.rules import end_sources, set_loser, skill_problem
 from adjudicator.games.bacdef.state import Await, State, TurnState, find_instance, in_turn, instances_of, orders_missing, other, special_used
-from adjudicator.kit import fields_text, one, some, text
-from adjudicator.protocol import JUDGE, Choice, LegalAction
+from adjudicator.engine.kit import fields_text, one, some, text
+from adjudicator.engine.protocol import JUDGE, Choice, LegalAction
 
 
 def act(who: str, type_: str, choices: dict[str, Choice] | None = None, *, fields: str = "", note: str = "", anytime: bool = False) -> LegalAction:

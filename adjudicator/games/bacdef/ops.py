@@ -8,7 +8,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 
 class Op(msgspec.Struct, frozen=True, kw_only=True, tag_field="op", forbid_unknown_fields=True):

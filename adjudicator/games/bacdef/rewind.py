@@ -12,7 +12,7 @@ from adjudicator.games.bacdef import events as E
 from adjudicator.games.bacdef.checks import reject, require_judge
 from adjudicator.games.bacdef.state import State, clone, in_turn
 from adjudicator.games.bacdef.turns import end_set
-from adjudicator.protocol import Action, Context
+from adjudicator.engine.protocol import Action, Context
 
 
 def contradiction_count(ctx: Context, start_seq: int) -> int:

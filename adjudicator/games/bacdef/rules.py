@@ -61,7 +61,7 @@ from adjudicator.games.bacdef.state import (
 )
 from adjudicator.games.bacdef.turns import end_set, new_set, set_floor, start_turn
 from adjudicator.games.bacdef.zones import change_card, mark_special, note, to_discard
-from adjudicator.protocol import Action, Context, Malformed, Violation
+from adjudicator.engine.protocol import Action, Context, Malformed, Violation
 
 Handler = Callable[[State, Any, Context], str | None]
 

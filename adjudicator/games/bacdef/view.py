@@ -8,7 +8,7 @@ import msgspec
 
 from adjudicator.games.bacdef.checks import STEP_LABELS
 from adjudicator.games.bacdef.state import Card, State, TurnState, damage_level, losing, orders_missing
-from adjudicator.protocol import JUDGE
+from adjudicator.engine.protocol import JUDGE
 
 ARROW = {"up": "↑", "down": "↓"}
 

@@ -9,7 +9,7 @@ from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.payment import card_cost, note, pay
 from adjudicator.games.builddivide.rules import in_play, tp_only
 from adjudicator.games.builddivide.state import Attack, StackItem, State, replace
-from adjudicator.protocol import JUDGE, Context, Violation
+from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 
 def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:

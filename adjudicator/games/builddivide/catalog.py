@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.protocol import Malformed
+from adjudicator.engine.protocol import Malformed
 
 COLOURS = ("BLACK", "BLUE", "WHITE", "RED")
 ICONS = ("BUSTER", "SHOT")

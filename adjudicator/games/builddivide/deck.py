@@ -11,7 +11,7 @@ from typing import Any
 from adjudicator.games.builddivide.catalog import Card
 from adjudicator.games.builddivide.config import Options
 from adjudicator.games.builddivide.events import DeckList
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.engine.protocol import Malformed, Violation
 
 DEFAULTS = {"main_min": 40, "main_max": 50, "buster_exact": 12, "shot_max": 12, "d_deck_min": 0, "d_deck_max": 12, "copy_limit": 4}
 

@@ -11,7 +11,7 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-from adjudicator.protocol import Action, Correct, MatchStarted, Rewind
+from adjudicator.engine.protocol import Action, Correct, MatchStarted, Rewind
 
 Colour = Literal["BLACK", "BLUE", "WHITE", "RED", "GENERIC"]
 ZoneName = Literal["DECK", "HAND", "LIFE", "ENERGY", "FIELD", "GRAVEYARD", "REMOVE", "D_DECK"]

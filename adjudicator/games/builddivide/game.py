@@ -20,8 +20,8 @@ from adjudicator.games.builddivide.config import Options
 from adjudicator.games.builddivide.sample import sample_catalog
 from adjudicator.games.builddivide.state import State, replace
 from adjudicator.games.builddivide.zones import keep_disclosures
-from adjudicator.kit import Board, Game
-from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Malformed, Outcome, Violation
+from adjudicator.engine.kit import Board, Game
+from adjudicator.engine.protocol import JUDGE, Action, Context, LegalAction, Malformed, Outcome, Violation
 
 RULES_VERSIONS = ("2024-12-14",)
 

@@ -14,8 +14,8 @@ from adjudicator.games.builddivide.priority import holder
 from adjudicator.games.builddivide.rules import busy, hand_limit, trigger_out_of_order
 from adjudicator.games.builddivide.setup import loser_chooses
 from adjudicator.games.builddivide.state import Player, State
-from adjudicator.kit import one, some, text
-from adjudicator.protocol import JUDGE, LegalAction
+from adjudicator.engine.kit import one, some, text
+from adjudicator.engine.protocol import JUDGE, LegalAction
 
 
 def a_payment(s: State, p: Player, cost: Cost) -> list[dict[str, str]] | None:

@@ -12,7 +12,7 @@ from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.payment import note, pay, release_cost
 from adjudicator.games.builddivide.state import Energy, Modifier, Player, State, Status, Unit, replace
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 
 class OpContext:

@@ -11,7 +11,7 @@ from typing import Any
 from adjudicator.games.builddivide.catalog import Card
 from adjudicator.games.builddivide.events import Pay
 from adjudicator.games.builddivide.state import Energy, PaymentNote, Player, replace
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 
 class Cost:

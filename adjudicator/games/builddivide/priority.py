@@ -8,7 +8,7 @@ from __future__ import annotations
 from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.state import State
-from adjudicator.protocol import JUDGE, Action, Violation
+from adjudicator.engine.protocol import JUDGE, Action, Violation
 
 PLAYS = (E.PlayCard, E.ActivateAbility)
 NEED_BOTH = (E.ResolveTop, E.AdvancePhase)

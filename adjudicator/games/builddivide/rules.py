@@ -10,7 +10,7 @@ from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.ops import OpContext, apply_ops, release_territory
 from adjudicator.games.builddivide.payment import card_cost, check_entries, note, pay
 from adjudicator.games.builddivide.state import Energy, StackItem, State, replace
-from adjudicator.protocol import JUDGE, Context, Violation
+from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 PHASES = ("STAND", "DRAW", "MAIN", "ATTACK", "END")
 

@@ -12,8 +12,8 @@ from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.catalog import decode_catalog
 from adjudicator.games.builddivide.config import Options
 from adjudicator.games.builddivide.state import Energy, GameState, Player, Result, State, Territory, replace
-from adjudicator.kit import decode_options
-from adjudicator.protocol import JUDGE, Context, Malformed, Violation
+from adjudicator.engine.kit import decode_options
+from adjudicator.engine.protocol import JUDGE, Context, Malformed, Violation
 
 STEP_NAMES = {1: "shuffle", 3: "place_territory", 4: "decide_first_player", 5: "draw_opening", 6: "mulligan",
               7: "place_life", 8: "place_initial_energy"}

@@ -12,8 +12,8 @@ from adjudicator.games.builddivide.events import Pay
 from adjudicator.games.builddivide.legal import legal  # noqa: F401  (re-exported for game.py)
 from adjudicator.games.builddivide.payment import card_cost, release_cost, split
 from adjudicator.games.builddivide.state import Player, State, Unit
-from adjudicator.kit import Board, BoardCard, Zone
-from adjudicator.protocol import JUDGE, Malformed, Outcome
+from adjudicator.engine.kit import Board, BoardCard, Zone
+from adjudicator.engine.protocol import JUDGE, Malformed, Outcome
 
 
 def _sees(viewer: str | None, owner: str) -> bool:

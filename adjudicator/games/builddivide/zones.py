@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from adjudicator.games.builddivide.catalog import Card
 from adjudicator.games.builddivide.state import Player, Result, State, Unit, replace
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 
 # -- lookups --------------------------------------------------------------------------------------

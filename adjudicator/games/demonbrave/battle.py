@@ -9,7 +9,7 @@ from adjudicator.games.demonbrave.events import DeclareAttack, DeclareBlock, Res
 from adjudicator.games.demonbrave.guards import actor, illegal, need_chain_empty, need_phase, need_turn_player
 from adjudicator.games.demonbrave.ranking import ChoiceError, battle, card_protected, has_status
 from adjudicator.games.demonbrave.state import PLAYER, Attack, State, Unit
-from adjudicator.protocol import JUDGE, Context, Violation
+from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 
 def _check_target(state: State, ev: DeclareAttack, who: str, unit: Unit) -> None:

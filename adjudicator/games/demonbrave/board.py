@@ -14,8 +14,8 @@ from adjudicator.games.demonbrave.ranking import is_reversed
 from adjudicator.games.demonbrave.match import match_score
 from adjudicator.games.demonbrave.state import PLAYER, Player, State
 from adjudicator.games.demonbrave.view import legal
-from adjudicator.kit import Board, BoardCard, Zone
-from adjudicator.protocol import JUDGE
+from adjudicator.engine.kit import Board, BoardCard, Zone
+from adjudicator.engine.protocol import JUDGE
 
 
 def _sees_hand(viewer: str | None, owner: str) -> bool:

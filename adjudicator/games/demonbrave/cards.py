@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 SUITS = ("S", "H", "D", "C")
 #: Daifugo order, weakest first; the position + 1 is the index (DB-DECK-8).
@@ -97,7 +97,7 @@ def read_deck(text: str) -> tuple[str, ...]:
 
     Unambiguous spellings are written canonically (``s3`` -> ``S3``, ``3S`` -> ``S3``, ``ST`` ->
     ``S10``); anything else (``S1``, ``S11``) is kept as written so that ``check_deck`` names it."""
-    from adjudicator.decklist import entries
+    from adjudicator.engine.decklist import entries
 
     tokens = entries(text, "54 card ids (S3, HK, D10, JK1...)")
     return tuple(suggest(t, _SAFE_NUMBERS) or t for t in tokens)

@@ -11,7 +11,7 @@ from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.events import ActivateEffect, AnyOp, Effect, ResolveChainEntry, RuleCard
 from adjudicator.games.demonbrave.guards import actor, illegal
 from adjudicator.games.demonbrave.state import ChainEntry, EffectUse, State
-from adjudicator.protocol import JUDGE, Context, Violation
+from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 PLACEHOLDERS = ("$TARGET", "$CONTROLLER", "$OPPONENT")  # what ``entry_ops`` fills (DB-EFF-10)
 

@@ -8,8 +8,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from adjudicator.kit import option
-from adjudicator.protocol import Malformed
+from adjudicator.engine.kit import option
+from adjudicator.engine.protocol import Malformed
 
 Category = Literal["FREE", "SET", "RUN"]
 

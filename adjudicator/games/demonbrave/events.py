@@ -15,7 +15,7 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-from adjudicator.protocol import Action, Correct, MatchStarted, Rewind
+from adjudicator.engine.protocol import Action, Correct, MatchStarted, Rewind
 
 Zone = Literal["deck", "hand", "field", "trash"]
 StatusName = Literal["CANNOT_ATTACK", "CANNOT_BLOCK", "CANNOT_BE_ATTACKED", "CANNOT_BE_TRASHED", "MAY_ATTACK_PLAYER", "CANNOT_ACTIVATE"]

@@ -10,7 +10,7 @@ from typing import Any
 from adjudicator.games.demonbrave.ranking import ChoiceError, compare_ranks, is_reversed, rank_unit, rank_view, unit_vs_unit
 from adjudicator.games.demonbrave.state import PLAYER, State, Unit
 from adjudicator.games.demonbrave.view import attack_view, outcome_view, unit_text
-from adjudicator.protocol import Malformed
+from adjudicator.engine.protocol import Malformed
 
 
 # -- explaining a comparison ------------------------------------------------------------------------

@@ -18,8 +18,8 @@ from adjudicator.games.demonbrave.events import PRIVATE_FIELDS, DbMatchStarted, 
 from adjudicator.games.demonbrave.guards import outsider
 from adjudicator.games.demonbrave.match import match_result, match_score
 from adjudicator.games.demonbrave.state import Result, State
-from adjudicator.kit import Game
-from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Outcome, Violation
+from adjudicator.engine.kit import Game
+from adjudicator.engine.protocol import JUDGE, Action, Context, LegalAction, Outcome, Violation
 
 
 class Reason(enum.StrEnum):

@@ -4,7 +4,7 @@ DB-ACT-19). Every check raises ``Violation(rule_id, message, code)`` and changes
 
 from __future__ import annotations
 
-from adjudicator.kit import event_type
+from adjudicator.engine.kit import event_type
 from adjudicator.games.demonbrave.events import (
     ActivateEffect,
     AdvancePhase,
@@ -31,7 +31,7 @@ from adjudicator.games.demonbrave.events import (
     VoidGame,
 )
 from adjudicator.games.demonbrave.state import State
-from adjudicator.protocol import JUDGE, Action, Violation
+from adjudicator.engine.protocol import JUDGE, Action, Violation
 
 #: The DB-ACT rule of each event type: reported with WRONG_PHASE, UNIT_NOT_OWNED,
 #: CARD_NOT_IN_HAND and ILLEGAL_ACTION (§5.4, DB-ACT-19).

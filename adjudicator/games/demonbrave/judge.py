@@ -14,7 +14,7 @@ from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.events import DbCorrect, DbRewind, DeclareResult, JudgeAdjust, VoidGame
 from adjudicator.games.demonbrave.guards import illegal, judge_only
 from adjudicator.games.demonbrave.state import Result, State
-from adjudicator.protocol import Context, Violation
+from adjudicator.engine.protocol import Context, Violation
 
 #: The events a correction may insert: play events (§5.3) and ``judge_adjust`` (DB-RWD-6).
 CORRECTABLE = {"draw", "advance_phase", "play_card", "form_pair", "activate_effect", "resolve_chain_entry",

@@ -10,7 +10,7 @@ from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.events import ActivateEffect, Draw, ResolveBattle, ResolveChainEntry
 from adjudicator.games.demonbrave.ranking import battle, is_reversed
 from adjudicator.games.demonbrave.state import State
-from adjudicator.protocol import Action
+from adjudicator.engine.protocol import Action
 
 
 def _battle(before: State, event: ResolveBattle) -> list[str]:

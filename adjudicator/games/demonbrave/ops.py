@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.kit import event_type
+from adjudicator.engine.kit import event_type
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.events import (
@@ -37,7 +37,7 @@ from adjudicator.games.demonbrave.events import (
 )
 from adjudicator.games.demonbrave.ranking import card_protected
 from adjudicator.games.demonbrave.state import Modifier, Reversal, State, StatusEntry, Unit
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 RULE = "DB-EFF-14"
 CODE = "INVALID_OP"

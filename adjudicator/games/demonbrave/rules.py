@@ -16,7 +16,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
-from adjudicator.kit import event_type
+from adjudicator.engine.kit import event_type
 from adjudicator.games.demonbrave import battle as B
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import chain as CH
@@ -52,7 +52,7 @@ from adjudicator.games.demonbrave.events import (
 from adjudicator.games.demonbrave.guards import actor, illegal, need_chain_empty, need_phase, need_turn_player
 from adjudicator.games.demonbrave.notes import notes_of
 from adjudicator.games.demonbrave.state import GameRecord, Player, Result, State
-from adjudicator.protocol import Action, Context, Violation
+from adjudicator.engine.protocol import Action, Context, Violation
 
 Handler = Callable[[State, Any, Context], State]
 

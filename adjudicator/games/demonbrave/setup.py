@@ -21,8 +21,8 @@ from adjudicator.games.demonbrave.events import (
 from adjudicator.games.demonbrave.guards import actor, illegal, judge_enters, setup_only
 from adjudicator.games.demonbrave.match import match_result
 from adjudicator.games.demonbrave.state import PLAYER, Player, State
-from adjudicator.kit import decode_options
-from adjudicator.protocol import JUDGE, Context, Malformed, Violation
+from adjudicator.engine.kit import decode_options
+from adjudicator.engine.protocol import JUDGE, Context, Malformed, Violation
 
 RULES_VERSIONS = ("1.0",)
 

@@ -15,8 +15,8 @@ from adjudicator.games.demonbrave.judge import scope_problem
 from adjudicator.games.demonbrave.match import match_result, match_score
 from adjudicator.games.demonbrave.ranking import BattleOutcome, battle, has_status, is_reversed, rank_unit, rank_view
 from adjudicator.games.demonbrave.state import PLAYER, Player, State, Unit
-from adjudicator.kit import choice_text, one, some, text
-from adjudicator.protocol import JUDGE, Choice, LegalAction
+from adjudicator.engine.kit import choice_text, one, some, text
+from adjudicator.engine.protocol import JUDGE, Choice, LegalAction
 
 
 # -- units ------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 from adjudicator.games.e2drive.state import SEATS, GameState, State, parse_slot
-from adjudicator.protocol import JUDGE, Action, Malformed, Violation
+from adjudicator.engine.protocol import JUDGE, Action, Malformed, Violation
 
 
 def reject(rule: str, message: str, code: str = "ILLEGAL") -> NoReturn:

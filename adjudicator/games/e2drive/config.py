@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from adjudicator.kit import option
-from adjudicator.protocol import Malformed
+from adjudicator.engine.kit import option
+from adjudicator.engine.protocol import Malformed
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

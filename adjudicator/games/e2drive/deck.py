@@ -8,7 +8,7 @@ import msgspec
 
 from adjudicator.games.e2drive.config import Options
 from adjudicator.games.e2drive.events import SERVANT_TYPES, Catalog, Registration
-from adjudicator.protocol import Violation
+from adjudicator.engine.protocol import Violation
 
 
 def catalog_problems(catalog: Catalog) -> list[Violation]:

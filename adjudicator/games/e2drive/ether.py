@@ -12,7 +12,7 @@ from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive.events import Pay
 from adjudicator.games.e2drive.state import POOL_REFS, GameState, Pool, pool_at, parse_pool, player, pool, servant, slots_of, with_pool, with_pools
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.engine.protocol import Malformed, Violation
 
 
 def totals(payment: Sequence[Pay], path: str = "$.payment") -> dict[str, int]:

@@ -11,7 +11,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from adjudicator.protocol import Action, Correct, MatchStarted, Rewind
+from adjudicator.engine.protocol import Action, Correct, MatchStarted, Rewind
 
 ServantType = Literal["Buster", "Blocker", "Restorer", "Slicer", "Etherizer", "Junker", "Irregular"]
 SERVANT_TYPES: tuple[str, ...] = ("Buster", "Blocker", "Restorer", "Slicer", "Etherizer", "Junker", "Irregular")

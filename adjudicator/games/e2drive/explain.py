@@ -11,7 +11,7 @@ from msgspec.structs import replace as rep
 from adjudicator.games.e2drive import damage, order
 from adjudicator.games.e2drive.state import SEATS, AttackSeq, State, parse_slot, servant
 from adjudicator.games.e2drive.stats import stats
-from adjudicator.protocol import Malformed
+from adjudicator.engine.protocol import Malformed
 
 
 def _stat_lines(state: State, ref: str) -> dict[str, Any]:

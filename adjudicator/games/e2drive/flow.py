@@ -71,7 +71,7 @@ def on_game_started(state: State, ev: GameStarted, ctx) -> State:
             svs.append(sv)
         hand = tuple(sorted(draws.get(seat, ())))
         if len(hand) not in (0, 5):
-            from adjudicator.protocol import Malformed
+            from adjudicator.engine.protocol import Malformed
 
             raise Malformed(f"an opening hand is 5 cards, not {len(hand)}", f"$.draws.{seat}")
         players.append(PlayerState(seat=seat, name=state.names[SEATS.index(seat)], deck_count=25, hand_count=5,

@@ -15,8 +15,8 @@ from adjudicator.games.e2drive.config import Options
 from adjudicator.games.e2drive.events import PRIVATE_FIELDS, E2dMatchStarted, Event, Registration
 from adjudicator.games.e2drive.reasons import Reason
 from adjudicator.games.e2drive.state import SEATS, State
-from adjudicator.kit import HIDDEN, Board, Game
-from adjudicator.protocol import JUDGE, Action, Context, LegalAction, Malformed, Outcome, Violation
+from adjudicator.engine.kit import HIDDEN, Board, Game
+from adjudicator.engine.protocol import JUDGE, Action, Context, LegalAction, Malformed, Outcome, Violation
 
 RULES_VERSION = "0.40"
 
@@ -103,7 +103,7 @@ class E2Drive(Game):
             except msgspec.DecodeError as exc:
                 raise Malformed(f"the deck file does not decode as JSON ({exc})", "$") from None
             return msgspec.to_builtins(f)
-        from adjudicator.decklist import entries
+        from adjudicator.engine.decklist import entries
 
         return {"deck": entries(text, "card ids"), "servants": []}
 

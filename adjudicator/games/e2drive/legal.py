@@ -12,8 +12,8 @@ from adjudicator.games.e2drive.voided import offered, point
 from adjudicator.games.e2drive.flow import capacity, compelled, designatable, match_decided, unheld_on
 from adjudicator.games.e2drive.state import SEATS, GameState, State, alive, limited, other, player, pool, servant, slots_of
 from adjudicator.games.e2drive.tools import KIND_RANK, discount_applies, tool_cost
-from adjudicator.kit import one, text
-from adjudicator.protocol import JUDGE, LegalAction
+from adjudicator.engine.kit import one, text
+from adjudicator.engine.protocol import JUDGE, LegalAction
 
 del KIND_RANK
 

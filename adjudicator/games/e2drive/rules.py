@@ -10,7 +10,7 @@ from adjudicator.games.e2drive import attack, flow, overdrive, sbc, servants, to
 from adjudicator.games.e2drive import events as E
 from adjudicator.games.e2drive.common import reject
 from adjudicator.games.e2drive.state import GameRecord, GameState, State
-from adjudicator.protocol import JUDGE, Action, Context, NotEffective
+from adjudicator.engine.protocol import JUDGE, Action, Context, NotEffective
 
 #: accepted whatever is pending, in any phase of a running game (E2D-ACT-6, E2D-TURN-9)
 ALWAYS = (E.Concede, E.JudgeEffect, E.E2dRewind, E.E2dCorrect, E.VoidGame, E.VoidMatch)

@@ -12,7 +12,7 @@ from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive.config import Options
 from adjudicator.games.e2drive.events import Catalog, Pay
-from adjudicator.protocol import Malformed
+from adjudicator.engine.protocol import Malformed
 
 SEATS = ("P1", "P2")
 SLOTS = ("S1", "S2", "S3")

@@ -12,8 +12,8 @@ from adjudicator.games.e2drive.flow import match_decided
 from adjudicator.games.e2drive.rules import pending_text
 from adjudicator.games.e2drive.state import SEATS, Pool, Servant, State, limited, player, servant, slots_of
 from adjudicator.games.e2drive.stats import extra_allowance, stats
-from adjudicator.kit import HIDDEN, Board, BoardCard, Zone
-from adjudicator.protocol import JUDGE, Outcome
+from adjudicator.engine.kit import HIDDEN, Board, BoardCard, Zone
+from adjudicator.engine.protocol import JUDGE, Outcome
 
 __all__ = ["board", "describe", "explain", "legal", "outcome", "view"]
 

@@ -8,7 +8,7 @@ from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive import events as E
 from adjudicator.games.e2drive.state import GameState, State, note
-from adjudicator.protocol import Context, NotEffective
+from adjudicator.engine.protocol import Context, NotEffective
 
 
 def point(g: GameState, ev: E.Coin | E.TieBreak) -> str | None:

@@ -11,7 +11,7 @@ from adjudicator.games.pbwcg.decks import is_holy_grail
 from adjudicator.games.pbwcg.flow import need_by, need_confirmations, replace
 from adjudicator.games.pbwcg.ops import run_ops, summon_pc, to_discard
 from adjudicator.games.pbwcg.state import MAIN_STEPS, Character, Result, SetSlot, State, with_char, with_player
-from adjudicator.protocol import JUDGE, Context
+from adjudicator.engine.protocol import JUDGE, Context
 
 
 # -- PL turns (PBW-TURN-4) ----------------------------------------------------------------------------

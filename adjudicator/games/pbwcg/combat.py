@@ -10,7 +10,7 @@ import msgspec
 from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.events import Check, Checks
 from adjudicator.games.pbwcg.state import BS, Character, Obligation, State, add_history, note, with_char, with_player
-from adjudicator.protocol import JUDGE, Violation
+from adjudicator.engine.protocol import JUDGE, Violation
 
 EXEMPT_SOURCES = {"ability_self", "set_card", "field"}
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from adjudicator.kit import option
+from adjudicator.engine.kit import option
 
 Attr = Literal["BODY", "TECH", "MIND"]
 

@@ -9,7 +9,7 @@ import msgspec
 from adjudicator.games.pbwcg import events as E
 from adjudicator.games.pbwcg.combat import reject
 from adjudicator.games.pbwcg.state import Obligation, State
-from adjudicator.protocol import JUDGE, Context, NotEffective
+from adjudicator.engine.protocol import JUDGE, Context, NotEffective
 
 BASES = ("forgotten_check", "judge_error", "record_fix")
 ATTACKS = (E.NormalAttack, E.AbilityUsed)

@@ -10,7 +10,7 @@ import msgspec
 
 from adjudicator.games.pbwcg.config import Options
 from adjudicator.games.pbwcg.events import CardDef, PlayerDeck
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.engine.protocol import Malformed, Violation
 
 DECK_LIMIT = 40
 WEAPON_PARTS = {"ONE_HAND", "TWO_HAND", "HEAD", "FOOT"}

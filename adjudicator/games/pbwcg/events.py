@@ -7,7 +7,7 @@ from typing import Annotated, Literal, Union
 
 import msgspec
 
-from adjudicator.protocol import Action, Correct, MatchStarted, Rewind
+from adjudicator.engine.protocol import Action, Correct, MatchStarted, Rewind
 
 Attr = Literal["BODY", "TECH", "MIND"]
 MainAttr = Literal["BODY", "TECH", "MIND", "NONE"]

@@ -12,7 +12,7 @@ from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import Env, add_obligation, reject
 from adjudicator.games.pbwcg.ops import draw_cards, discard_hand, run_ops, to_discard
 from adjudicator.games.pbwcg.state import Character, MainTurn, State, TieGroup, note, with_char, with_player
-from adjudicator.protocol import JUDGE, Context
+from adjudicator.engine.protocol import JUDGE, Context
 
 
 def replace(s: State, **changes) -> State:

@@ -15,8 +15,8 @@ from adjudicator.games.pbwcg.config import Options
 from adjudicator.games.pbwcg.decks import deck_problems, read_deck
 from adjudicator.games.pbwcg.legal import legal
 from adjudicator.games.pbwcg.state import State
-from adjudicator.kit import Board, Game
-from adjudicator.protocol import Action, Context, LegalAction, Malformed, Outcome, Violation
+from adjudicator.engine.kit import Board, Game
+from adjudicator.engine.protocol import Action, Context, LegalAction, Malformed, Outcome, Violation
 
 RULES_VERSION = "pbwcg-2026.1"
 

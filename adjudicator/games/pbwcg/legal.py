@@ -9,8 +9,8 @@ from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.decks import is_holy_grail
 from adjudicator.games.pbwcg.flow import draw_needed, next_actor
 from adjudicator.games.pbwcg.state import Character, State
-from adjudicator.kit import fields_text, one, some
-from adjudicator.protocol import JUDGE, LegalAction
+from adjudicator.engine.kit import fields_text, one, some
+from adjudicator.engine.protocol import JUDGE, LegalAction
 
 
 def _needed(s: State) -> list[str]:

@@ -12,7 +12,7 @@ from adjudicator.games.pbwcg import events as E
 from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import Attack, Env, apply_bs, reject, resolve_attack
 from adjudicator.games.pbwcg.state import Character, PendingChoice, Result, SetSlot, State, Status, note, with_char, with_player, without_char
-from adjudicator.protocol import JUDGE
+from adjudicator.engine.protocol import JUDGE
 
 SUPPORT_CAPACITY = 13
 

@@ -17,8 +17,8 @@ from adjudicator.games.pbwcg.config import Options
 from adjudicator.games.pbwcg.decks import deck_problems
 from adjudicator.games.pbwcg.ops import state_checks
 from adjudicator.games.pbwcg.state import Player, State
-from adjudicator.kit import decode_options
-from adjudicator.protocol import Action, Context, Malformed, Violation
+from adjudicator.engine.kit import decode_options
+from adjudicator.engine.protocol import Action, Context, Malformed, Violation
 
 HANDLERS: dict[type, Callable[[State, Action, Context], State]] = {  # type: ignore[dict-item]
     E.InitialPcsPlaced: F.initial_pcs_placed, E.BattleStarted: F.battle_started, E.TurnStarted: F.turn_started,

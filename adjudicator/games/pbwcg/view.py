@@ -10,8 +10,8 @@ import msgspec
 
 from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.state import Character, State
-from adjudicator.kit import HIDDEN, Board, BoardCard, Zone
-from adjudicator.protocol import JUDGE, Malformed
+from adjudicator.engine.kit import HIDDEN, Board, BoardCard, Zone
+from adjudicator.engine.protocol import JUDGE, Malformed
 
 
 def _sees(viewer: str | None, owner: str) -> bool:

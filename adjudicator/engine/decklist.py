@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from adjudicator.inputs import NotJSON, read_json
-from adjudicator.protocol import Malformed
+from adjudicator.engine.inputs import NotJSON, read_json
+from adjudicator.engine.protocol import Malformed
 
 _SPLIT = re.compile(r"[\s,;]+")
 

@@ -1,7 +1,7 @@
 """The reducer protocol every game implements, and the errors it speaks.
 
 The values every game and the fold speak: events, violations, outcomes, legal actions, the
-context of a step. The game contract itself is ``adjudicator.kit.Game``.
+context of a step. The game contract itself is ``adjudicator.engine.kit.Game``.
 
 Events are frozen msgspec Structs tagged by ``type``; every game declares a tagged union of its
 own event classes, which the fold uses to decode a stored event's fields (``forbid_unknown_fields``
@@ -87,7 +87,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Choice(msgspec.Struct, frozen=True, kw_only=True):
-    """What one field of a legal action may hold (``adjudicator.kit`` builds them).
+    """What one field of a legal action may hold (``adjudicator.engine.kit`` builds them).
 
     - ``one``: exactly one of ``values`` (a value may itself be a list, e.g. a valid pair);
     - ``some``: a list of distinct items of ``values``, between ``min`` and ``max`` long; every

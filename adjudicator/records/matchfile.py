@@ -21,11 +21,11 @@ from typing import Annotated, Any
 
 import msgspec
 
-from adjudicator import registry
-from adjudicator.fold import Fold, Rolling, decode_event, event_fields
-from adjudicator.inputs import check_event, check_match_id, read_json
-from adjudicator.kit import Game
-from adjudicator.protocol import Malformed, Violation
+from adjudicator.engine import registry
+from adjudicator.engine.fold import Fold, Rolling, decode_event, event_fields
+from adjudicator.engine.inputs import check_event, check_match_id, read_json
+from adjudicator.engine.kit import Game
+from adjudicator.engine.protocol import Malformed, Violation
 from events.chain import IntegrityError, verify_chain
 from events.envelope import Draft, StoredEvent, seal, split_flat
 

@@ -23,9 +23,9 @@ from typing import Any
 
 import msgspec
 
-from adjudicator import judging
-from adjudicator.fold import Fold
-from adjudicator.kit import Game
+from adjudicator.engine import judging
+from adjudicator.engine.fold import Fold
+from adjudicator.engine.kit import Game
 
 #: Events between two snapshots: the most a command folds beyond the last one.
 EVERY = 500
@@ -66,11 +66,9 @@ def _state_type(cls: type) -> Any:
 
 @functools.cache
 def code_digest(cls: type) -> str:
-    """SHA-256 of the source of the spine (``adjudicator/*.py``) and of the game's package: a
-    snapshot computed by other code is not used."""
-    import adjudicator
-
-    spine = os.path.dirname(os.path.abspath(adjudicator.__file__))
+    """SHA-256 of the source of the engine (``adjudicator/engine/*.py``, this package) and of the
+    game's package: a snapshot computed by other code is not used."""
+    spine = os.path.dirname(os.path.abspath(__file__))
     game_dir = os.path.dirname(os.path.abspath(sys.modules[cls.__module__].__file__ or ""))
     digest = hashlib.sha256()
     for folder in sorted({spine, game_dir}):

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.protocol import Malformed
+from adjudicator.engine.protocol import Malformed
 
 #: nesting of lists and objects in one value (a match file's deepest line nests 8 levels)
 MAX_DEPTH = 32

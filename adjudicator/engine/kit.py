@@ -1,6 +1,6 @@
 """The game kit: the one shape every game takes (design.md, "The reducer").
 
-A game is one object of a ``Game`` subclass, registered by name (``adjudicator.registry``). It
+A game is one object of a ``Game`` subclass, registered by name (``adjudicator.engine.registry``). It
 declares, once: its ``name``, ``title``, ``rules_versions``, the rule-ID ``prefix`` its rules
 share, a typed ``Options`` Struct (each option's default on the field, its allowed values in the
 field's type and constraints, its rule ID in ``option(...)``), the tagged union of its events
@@ -34,7 +34,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
-from adjudicator.protocol import (
+from adjudicator.engine.protocol import (
     JUDGE,
     Action,
     Choice,
@@ -46,6 +46,7 @@ from adjudicator.protocol import (
     Rewind,
     Violation,
 )
+from adjudicator.engine.words import outcome_text, outline
 
 #: What a private field shows to a viewer who may not know it.
 HIDDEN = "(hidden)"
@@ -322,8 +323,6 @@ class Game:
     # -- hooks with defaults -------------------------------------------------------------------------
     def describe(self, state: Any, viewer: str | None = None) -> str:
         """The state in a judge's words; by default the view, one key a line."""
-        from adjudicator.render import outline
-
         return "\n".join(outline(dict(self.view(state, viewer))))
 
     def after_rewind(self, current: Any, target: Any, event: Rewind, ctx: Context) -> Any:
@@ -338,8 +337,6 @@ class Game:
         """Results an event decided (a set, a game, the match), in the game's words."""
         out = self.outcome(after)
         if out.status != "in_progress" and self.outcome(before) != out:
-            from adjudicator.render import outcome_text
-
             return [outcome_text(out)]
         return []
 
@@ -357,8 +354,8 @@ class Game:
         raise NotImplementedError
 
     def read_deck(self, text: str) -> Any:
-        """A deck file's entries (``adjudicator.decklist``)."""
-        from adjudicator.decklist import entries
+        """A deck file's entries (``adjudicator.engine.decklist``)."""
+        from adjudicator.engine.decklist import entries
 
         return entries(text, "cards")
 

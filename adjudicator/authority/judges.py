@@ -23,8 +23,8 @@ PLAYER = "player"
 
 #: Event types that are a judge's decision whoever enters them (beside every event ``by`` judge).
 JUDGE_DECISIONS = frozenset({
-    "rewind", "correct",  # every game (adjudicator/protocol.py)
-    "note", "penalty",  # a judge's note and a penalty (adjudicator/judging.py)
+    "rewind", "correct",  # every game (adjudicator/engine/protocol.py)
+    "note", "penalty",  # a judge's note and a penalty (adjudicator/engine/judging.py)
     "judge_adjust", "declare_result",  # DemonBrave's judge's adjustment and declared result
 })
 

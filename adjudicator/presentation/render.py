@@ -13,33 +13,16 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from adjudicator.kit import HIDDEN, fields_text
-from adjudicator.protocol import LegalAction, Outcome
+from adjudicator.engine.kit import HIDDEN, fields_text
+from adjudicator.engine.protocol import LegalAction
+from adjudicator.engine.words import format_value
 from events.envelope import Rejection, StoredEvent
 
 #: Marks a key or list item that is absent on one side of a ``Change``.
 MISSING: Any = msgspec.UNSET
 
-_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:+/@#<>")
-
 
 # -- values and fields -------------------------------------------------------------------------
-def format_value(value: Any) -> str:
-    """A value as it would be typed after ``FIELD=``: plain words bare, lists of scalars as
-    ``[a,b]``, anything nested as compact JSON."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, str):
-        return value if value and set(value) <= _PLAIN else json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list, tuple)) for v in value):
-        return "[" + ",".join(format_value(v) for v in value) + "]"
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 def format_fields(fields: Mapping[str, Any], brief: bool = False) -> str:
     """``k=v`` pairs; a field that is null (left out, or its default) is not shown. ``brief``
     shortens a long mapping (a card catalog, say) to its keys, for a history read at a glance."""
@@ -57,20 +40,6 @@ def event_line(seq: int | str, by: str, type_: str, fields: Mapping[str, Any]) -
     text = f"{seq}  {by}  {type_}"
     shown = format_fields(fields)
     return f"{text}  {shown}" if shown else text
-
-
-def outcome_text(outcome: Outcome) -> str:
-    if outcome.status == "won":
-        text = f"won by {outcome.winner}"
-    elif outcome.status == "in_progress":
-        text = "in progress"
-    else:
-        text = outcome.status
-    if outcome.score:
-        text += " (" + ", ".join(f"{p} {n}" for p, n in outcome.score.items()) + ")"
-    if outcome.detail:
-        text += f"; {outcome.detail}"
-    return text
 
 
 def to_move(legal: Iterable[LegalAction], viewer: str | None = None) -> list[str]:
@@ -253,7 +222,7 @@ SHOWN_CHANGES = 6
 
 class Effect(NamedTuple):
     """What an accepted event did, as the whole table may hear it: the results it decided
-    (``Game.milestones``), the changes on the table in its words (``adjudicator.changes``, from
+    (``Game.milestones``), the changes on the table in its words (``adjudicator.presentation.changes``, from
     ``Game.board``), the changes to the public view (for a game that draws no board), and the
     phase and wait now."""
 
@@ -261,7 +230,7 @@ class Effect(NamedTuple):
     milestones: list[str]
     phase: str
     waiting: str
-    words: list[Any] = []  # ``adjudicator.changes.BoardChange``
+    words: list[Any] = []  # ``adjudicator.presentation.changes.BoardChange``
 
     def lines(self) -> list[str]:
         out = [f"  ── {m}" for m in self.milestones]
@@ -300,29 +269,9 @@ def effect(game: Any, states: Mapping[int, Any], seq: int) -> Effect:
     changes = diff(plain(game.view(before, PUBLIC)), plain(game.view(after, PUBLIC))) if before is not None else []
     marks = milestones(game, states, [seq]).get(seq, [])
     board = game.board(after, PUBLIC)
-    from adjudicator.changes import step_changes
+    from adjudicator.presentation.changes import step_changes
 
     return Effect(changes, marks, board.phase, board.waiting, step_changes(game, states, seq, PUBLIC))
-
-
-def outline(data: Any, indent: str = "") -> list[str]:
-    """A nested mapping as indented ``key: value`` lines, for explanations read by people."""
-    lines: list[str] = []
-    if isinstance(data, Mapping):
-        for k, v in data.items():
-            if isinstance(v, Mapping) or (isinstance(v, (list, tuple)) and any(isinstance(x, (Mapping, list, tuple)) for x in v)):
-                lines.append(f"{indent}{k}:")
-                lines.extend(outline(v, indent + "  "))
-            else:
-                lines.append(f"{indent}{k}: {format_value(v)}")
-    elif isinstance(data, (list, tuple)):
-        for item in data:
-            sub = outline(item, indent + "  ")
-            lines.append(f"{indent}- {sub[0].strip()}" if sub else f"{indent}-")
-            lines.extend(sub[1:])
-    else:
-        lines.append(f"{indent}{format_value(data)}")
-    return lines
 
 
 # -- what changed ------------------------------------------------------------------------------

@@ -223,7 +223,7 @@ class Auditor:
     def verify(self, pinned: Sequence[str] = ()) -> StoreAudit:
         """Every leaf against what the store holds now, every checkpoint's signature and root,
         successive checkpoints' consistency, and every signature beside an event."""
-        from adjudicator.judges import check_signatures
+        from adjudicator.authority.judges import check_signatures
 
         report = StoreAudit()
         leaves, hashes = self._tree()

@@ -24,7 +24,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from adjudicator.protocol import JUDGE, Action, Outcome, Violation
+from adjudicator.engine.protocol import JUDGE, Action, Outcome, Violation
 
 RULE_JUDGE_ONLY = "ADJ-JDG-1"
 RULE_AT_SEQ = "ADJ-JDG-2"

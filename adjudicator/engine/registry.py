@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import importlib
 
-from adjudicator.kit import Game
-from adjudicator.protocol import Malformed
+from adjudicator.engine.kit import Game
+from adjudicator.engine.protocol import Malformed
 
 _GAMES: dict[str, str] = {
     "bacdef": "adjudicator.games.bacdef:GAME",
@@ -31,7 +31,7 @@ def get(name: str) -> Game:
     module, attr = target.split(":")
     game = vars(importlib.import_module(module))[attr]
     if not isinstance(game, Game):
-        raise TypeError(f"{target} is not an adjudicator.kit.Game")
+        raise TypeError(f"{target} is not an adjudicator.engine.kit.Game")
     _loaded[name] = game
     return game
 

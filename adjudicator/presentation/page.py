@@ -21,11 +21,12 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.changes import board_changes
-from adjudicator.fold import Branch
-from adjudicator.kit import Board, BoardCard, Game, Zone
-from adjudicator.protocol import JUDGE
-from adjudicator.render import Row, abandoned_by, format_fields, history, milestones, outcome_text
+from adjudicator.presentation.changes import board_changes
+from adjudicator.engine.fold import Branch
+from adjudicator.engine.kit import Board, BoardCard, Game, Zone
+from adjudicator.engine.protocol import JUDGE
+from adjudicator.engine.words import outcome_text
+from adjudicator.presentation.render import Row, abandoned_by, format_fields, history, milestones
 
 #: The kinds of timeline items with a marker on the track, and their legend.
 MARK_KINDS = ("rejected", "rewind", "correction", "result", "note", "penalty")
@@ -221,7 +222,7 @@ def render_page(match: Any, rejections: Sequence[Any], viewer: str | None = None
     from markupsafe import Markup
 
     data = page_data(match, rejections, viewer)
-    here = files("adjudicator") / "templates"
+    here = files("adjudicator.presentation") / "templates"
     env = jinja2.Environment(loader=jinja2.FunctionLoader(lambda name: (here / name).read_text(encoding="utf-8")),
                              autoescape=True)
     template = env.get_template("page.html")

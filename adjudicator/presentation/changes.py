@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from adjudicator.kit import Board, BoardCard, Zone
+from adjudicator.engine.kit import Board, BoardCard, Zone
 
 
 class BoardChange(NamedTuple):

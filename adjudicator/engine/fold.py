@@ -42,9 +42,9 @@ from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
-from adjudicator import judging
-from adjudicator.kit import Game, event_type
-from adjudicator.protocol import (
+from adjudicator.engine import judging
+from adjudicator.engine.kit import Game, event_type
+from adjudicator.engine.protocol import (
     Action,
     Context,
     Correct,
@@ -661,7 +661,7 @@ class Fold:
         return None, Entry(seq, event, game.step(current, event, ctx)), None
 
     def decided(self) -> tuple[int, judging.Penalty] | None:
-        """The judge's penalty that decided the match, if one did (``adjudicator.judging``)."""
+        """The judge's penalty that decided the match, if one did (``adjudicator.engine.judging``)."""
         if not self.penalties:
             return None
         return judging.deciding(self.penalties, self.game.outcome(self.state).score is None, self.players)

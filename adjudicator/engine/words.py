@@ -1,0 +1,63 @@
+"""A game's facts in plain words, below every presentation: a value as it would be typed after
+``FIELD=``, an outcome in a sentence, a nested mapping as indented lines. The kit's default text
+hooks (``describe``, ``milestones``) use them, and so does ``adjudicator.presentation.render``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.engine.protocol import Outcome
+
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:+/@#<>")
+
+
+def format_value(value: Any) -> str:
+    """A value as it would be typed after ``FIELD=``: plain words bare, lists of scalars as
+    ``[a,b]``, anything nested as compact JSON."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return value if value and set(value) <= _PLAIN else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list, tuple)) for v in value):
+        return "[" + ",".join(format_value(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def outcome_text(outcome: Outcome) -> str:
+    if outcome.status == "won":
+        text = f"won by {outcome.winner}"
+    elif outcome.status == "in_progress":
+        text = "in progress"
+    else:
+        text = outcome.status
+    if outcome.score:
+        text += " (" + ", ".join(f"{p} {n}" for p, n in outcome.score.items()) + ")"
+    if outcome.detail:
+        text += f"; {outcome.detail}"
+    return text
+
+
+def outline(data: Any, indent: str = "") -> list[str]:
+    """A nested mapping as indented ``key: value`` lines, for explanations read by people."""
+    lines: list[str] = []
+    if isinstance(data, Mapping):
+        for k, v in data.items():
+            if isinstance(v, Mapping) or (isinstance(v, (list, tuple)) and any(isinstance(x, (Mapping, list, tuple)) for x in v)):
+                lines.append(f"{indent}{k}:")
+                lines.extend(outline(v, indent + "  "))
+            else:
+                lines.append(f"{indent}{k}: {format_value(v)}")
+    elif isinstance(data, (list, tuple)):
+        for item in data:
+            sub = outline(item, indent + "  ")
+            lines.append(f"{indent}- {sub[0].strip()}" if sub else f"{indent}-")
+            lines.extend(sub[1:])
+    else:
+        lines.append(f"{indent}{format_value(data)}")
+    return lines
