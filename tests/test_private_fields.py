@@ -30,6 +30,20 @@ def test_redact_hides_a_private_field_from_everyone_but_its_owner_and_the_judge(
     assert game.redact("decide_first_player", "judge", {"first_player": "bob"}, "alice", players) == {"first_player": "bob"}
 
 
+def test_a_correction_hides_the_private_fields_of_the_event_it_inserts():
+    # BAC-HID-4: guards placed face down stay hidden when a correction inserts their placement,
+    # although ``correct`` itself declares no private field
+    game = registry.get("bacdef")
+    players = ("alice", "bob")
+    fields = {"at_seq": 3, "reason": "forgotten", "event": {"type": "place_guards", "by": "alice", "player": "alice",
+                                                            "card_ids": ["alice-7", "alice-1"]}}
+    assert game.redact("correct", "judge", fields, "bob", players) == {
+        "at_seq": 3, "reason": "forgotten",
+        "event": {"type": "place_guards", "by": "alice", "player": "alice", "card_ids": HIDDEN}}
+    assert game.redact("correct", "judge", fields, "alice", players) == fields
+    assert game.redact("correct", "judge", fields, None, players) == fields
+
+
 def test_demonbrave_opening_hands_belong_to_their_seats():
     game = registry.get("demonbrave")
     fields = {"p1_cards": ["S3"], "p2_cards": ["H4"]}

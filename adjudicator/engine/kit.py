@@ -378,14 +378,13 @@ class Game:
 
     def redact(self, type_: str, by: str, fields: Mapping[str, Any], viewer: str | None, players: Sequence[str]) -> dict[str, Any]:
         """An event's fields as ``viewer`` may see them (None or ``judge``: everything)."""
-        private = self.private_fields.get(type_, ())
-        if viewer in (None, JUDGE) or not private:
+        if viewer in (None, JUDGE):
             return dict(fields)
         out = dict(fields)
-        for name in private:
+        for name in self.private_fields.get(type_, ()):
             if name in out and self.owner_of(type_, by, fields, name, players) != viewer:
                 out[name] = HIDDEN
-        if type_ == "correct" and isinstance(out.get("event"), Mapping):
+        if type_ == "correct" and isinstance(out.get("event"), Mapping):  # the inserted event, by its own type
             inner = dict(out["event"])
             t, b = inner.pop("type", ""), inner.pop("by", "")
             out["event"] = {"type": t, "by": b, **self.redact(str(t), str(b), inner, viewer, players)}
