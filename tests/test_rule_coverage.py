@@ -75,3 +75,23 @@ def test_the_extraction_reads_literals_of_the_prefix_only():
     assert not rule_pattern("BAC").match("BAC-LIM") and not rule_pattern("DB").match("XDB-RWD-3")
     assert {"BAC-LIM-4", "BAC-OVR-7"} <= named_rules("bacdef")
     assert "BAC-RUL-1" not in named_rules("bacdef")  # only in the options
+
+
+def odd_rule_ids(name: str) -> set[str]:
+    """Strings in the game's code that look like one of its rule IDs but have another shape, so the
+    coverage check above would never see them (``DB-ACT15``, ``DB-act-1``, ``DB-ACT-1-2``)."""
+    prefix = registry.get(name).prefix
+    like = re.compile(rf"^{re.escape(prefix)}-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$")
+    pattern = rule_pattern(prefix)
+    found: set[str] = set()
+    for path in sorted((GAMES_DIR / name).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and like.match(node.value):
+                if not pattern.match(node.value):
+                    found.add(node.value)
+    return found
+
+
+@pytest.mark.parametrize("name", real_games())
+def test_every_rule_id_the_game_names_has_the_shape_the_coverage_check_reads(name):
+    assert odd_rule_ids(name) == set()

@@ -67,7 +67,9 @@ def test_a_match_resumed_from_snapshots_is_adjudicated_as_the_whole_log(path, mo
 
 def long_match(svc: MatchService, monkeypatch) -> None:
     monkeypatch.setattr(snapshot, "EVERY", 3)
-    path = next(p for p in GOLDEN if len(lines_of(p)) > 8 and "rewind" not in p.read_text() and "correct" not in p.read_text())
+    path = next((p for p in GOLDEN if len(lines_of(p)) > 8 and "rewind" not in p.read_text() and "correct" not in p.read_text()),
+                None)
+    assert path is not None, "no golden match of more than 8 lines without a rewind or correction"
     enter(svc, [x for x in lines_of(path)])
     assert svc.store.snapshot("m") is not None
 
@@ -162,8 +164,10 @@ def test_plain_actions_after_a_snapshot_do_not_fold_the_whole_log(monkeypatch):
     corrections is checked against the match resumed from it, in every game."""
     monkeypatch.setattr(snapshot, "EVERY", 3)
     for name in real_games():
-        path = next(p for p in GOLDEN if p.parent.parent.name == name and len(lines_of(p)) > 8
-                    and not any(x["type"] in ("rewind", "correct") for x in lines_of(p)))
+        path = next((p for p in GOLDEN if p.parent.parent.name == name and len(lines_of(p)) > 8
+                     and not any(x["type"] in ("rewind", "correct") for x in lines_of(p))), None)
+        assert path is not None, (f"{name} needs a golden match of more than 8 lines without a rewind or correction "
+                                  "(docs/games/adding-a-game.md, checklist item 5)")
         svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
         whole = []
         load = svc.load
