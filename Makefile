@@ -26,11 +26,14 @@ demo: $(STAMP) compiled
 	ADJ_STORE=$(VENV)/demo.sqlite3 $(BIN)/adj state demo-contradiction
 	ADJ_STORE=$(VENV)/demo.sqlite3 $(BIN)/adj verify demo-contradiction
 
+# Two workers (pytest-xdist), a test file each at a time, so that module fixtures (a browser, a
+# server) are set up once per file; the slowest tests are listed at the end with the count and time.
+WORKERS ?= 2
 test: $(STAMP) compiled
-	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/python -m pytest -n $(WORKERS) --dist loadfile --durations=15
 
 test-deep: $(STAMP) compiled
-	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest
+	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest -n $(WORKERS) --dist loadfile --durations=15
 
 bench: $(STAMP) compiled
 	$(BIN)/pip install --quiet eventsourcing
