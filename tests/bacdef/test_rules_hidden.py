@@ -85,6 +85,9 @@ def test_BAC_HID_3_public_facts():
     spectator = t.view("carol")
     alice, bob = spectator["set"]["players"][P1], spectator["set"]["players"][P2]
     assert (alice["hand_count"], alice["D"], alice["overflow"], alice["special_used"]["D"]) == (4, 0, 0, True)
+    # only the activation revealed a special: which others the decks hold stays private (BAC-HID-2)
+    assert (alice["special_used"], bob["special_used"]) == ({"D": True}, {})
+    assert t.view("P1")["set"]["players"][P1]["special_used"] == {"D": True, "E": False, "F": False}
     assert alice["field"] == [{"id": "alice-5", "face": "up", "letter": "D", "orientation": "upright"}]
     turn = spectator["set"]["turn"]
     assert turn["instances"][0]["letter"] == "D" and turn["instances"][0]["card_id"] == "alice-5"
@@ -113,7 +116,7 @@ def test_BAC_HID_4_no_leak_of_a_face_down_F_decision():
     # the decline event's card is private, like every face-down identity
     assert PRIVATE_FIELDS["decline_fall_skill"] == ("card_id",)
     t.do("decline_fall_skill player=P2 card_id=P2-7")
-    assert "bob-7" not in text(t.view("P1")) and t.view("P1")["set"]["players"][P2]["special_used"]["F"] is False
+    assert "bob-7" not in text(t.view("P1")) and "F" not in t.view("P1")["set"]["players"][P2]["special_used"]
 
 
 def test_BAC_HID_4_face_up_F_decision_is_public():

@@ -71,7 +71,9 @@ def _player_view(s: State, p: str, viewer: str | None) -> dict[str, Any]:
         "D": damage_level(ps),
         "losing": losing(ps),
         "discard": [_card(s, st.cards[cid], viewer) for cid in ps.discard],
-        "special_used": dict(ps.special_used),
+        # BAC-HID-3: another viewer learns a special only once an activation revealed it; which
+        # specials the deck holds at all is the deck list's, private (BAC-HID-2)
+        "special_used": dict(ps.special_used) if _sees(viewer, p) else {k: True for k, v in ps.special_used.items() if v},
     }
     if _sees(viewer, p):
         pv["hand"] = [{"id": cid, "letter": st.cards[cid].letter} for cid in ps.hand]
