@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2drive.builder import DECK, SERVANTS_A, SERVANTS_B
-from tests.test_cli import Adj, ok
+from tests.test_cli import Adj, fails, ok
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "e2drive"
 
@@ -55,3 +55,37 @@ def test_a_match_at_the_table(adj, tmp_path):
     assert result.exit_code == 1 and "E2D-LIM-2" in result.stderr
     explained = json.loads(ok(adj("explain", "g", "P1.S1", "P2.S2", "--json")).stdout)
     assert explained["attack"]["cases"]["with_def"]["target_damage"] == 10  # ATK 50 vs DEF 60: mutual 10D
+
+
+def test_new_with_deck_files_maps_them_to_registrations(adj):
+    """`adj new --deck PLAYER=FILE` takes E2Drive's registration files into
+    match_started.registrations (E2D-ACT-10), as the documentation starts a match."""
+    deck_a, deck_b = json.loads((FIX / "deck-a.sample.json").read_text()), json.loads((FIX / "deck-b.sample.json").read_text())
+    out = json.loads(ok(adj("new", "e2drive", "--player", "alice", "--player", "bob", "--id", "g",
+                            "--deck", f"alice={FIX / 'deck-a.sample.json'}", "--deck", f"bob={FIX / 'deck-b.sample.json'}",
+                            "--catalog", str(FIX / "catalog.sample.json"), "--json")).stdout)
+    fields = out["event"]["fields"]
+    assert "decks" not in fields
+    assert fields["registrations"] == {"alice": {"deck": deck_a["deck"], "servants": deck_a["servants"]},
+                                       "bob": {"deck": deck_b["deck"], "servants": deck_b["servants"]}}
+    ok(adj("act", "g", "game_started", "--by", "judge"))
+    state = json.loads(ok(adj("state", "g", "--as", "alice", "--json")).stdout)["state"]
+    assert state["registrations"] == {"P1": {"deck": deck_a["deck"], "servants": deck_a["servants"]}}
+    assert [state["servants"][r]["name"] for r in ("P1.S1", "P1.S2", "P1.S3")] == deck_a["servants"]
+    assert (state["player"]["P1"]["deck"], state["player"]["P1"]["hand"], state["status"]) == (25, 5, "in_progress")
+
+
+def test_new_with_a_deck_file_missing_its_servants_is_refused_by_e2d_deck_9(adj, tmp_path):
+    plain = tmp_path / "plain.txt"
+    plain.write_text("\n".join(DECK))
+    result = adj("new", "e2drive", "--player", "alice", "--player", "bob", "--deck", f"alice={plain}",
+                 "--deck", f"bob={FIX / 'deck-b.sample.json'}", "--catalog", str(FIX / "catalog.sample.json"))
+    assert result.exit_code == 1 and result.stderr.startswith("E2D-DECK-9: ") and adj.match_ids() == []
+
+
+def test_new_with_decks_given_twice(adj):
+    regs = {"alice": {"deck": DECK, "servants": SERVANTS_A}, "bob": {"deck": DECK, "servants": SERVANTS_B}}
+    fails(adj("new", "e2drive", "--player", "alice", "--player", "bob", "--deck", f"alice={FIX / 'deck-a.sample.json'}",
+              "--setup", "registrations=" + json.dumps(regs), "--catalog", str(FIX / "catalog.sample.json")), 2,
+          "error: Invalid value: give the decks either with --deck or with --setup registrations=, not both\n")
+

@@ -107,6 +107,13 @@ class E2Drive(Game):
 
         return {"deck": entries(text, "card ids"), "servants": []}
 
+    def deck_setup(self, decks: Mapping[str, Any]) -> dict[str, Any]:
+        """Deck files (``read_deck``) as ``match_started.registrations`` (E2D-ACT-10, §15): each
+        player's 30 deck cards and 3 starting servants. A file's inline catalog is for ``adj deck
+        check``; the match's catalog comes from ``--catalog``."""
+        return {"registrations": {who: {"deck": list(f.get("deck", ())), "servants": list(f.get("servants", ()))}
+                                  for who, f in decks.items()}}
+
     def check_deck(self, deck: Any, options: Options | None = None) -> list[Violation]:
         if isinstance(deck, (list, tuple)):
             deck = {"deck": list(deck), "servants": []}
