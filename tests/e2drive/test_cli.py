@@ -89,3 +89,28 @@ def test_new_with_decks_given_twice(adj):
               "--setup", "registrations=" + json.dumps(regs), "--catalog", str(FIX / "catalog.sample.json")), 2,
           "error: Invalid value: give the decks either with --deck or with --setup registrations=, not both\n")
 
+
+
+def test_state_and_act_speak_the_tables_words(adj):
+    """Issue 26: `adj state --as P` shows P's own hand (to P only), `adj act` says what changed in
+    the table's words, and nothing is printed twice."""
+    ok(adj("new", "e2drive", "--player", "alice", "--player", "bob", "--id", "g",
+           "--deck", f"alice={FIX / 'deck-a.sample.json'}", "--deck", f"bob={FIX / 'deck-b.sample.json'}",
+           "--catalog", str(FIX / "catalog.sample.json")))
+    hands = {"alice": ["F-Tool-1", "F-Gear", "F-Mu", "F-Mu", "F-Delta"], "bob": ["F-Quick-1", "F-Tool-3", "F-Gear", "F-Mu", "F-Gamma"]}
+    ok(adj("act", "g", "game_started", "draws=" + json.dumps(hands), "--by", "judge"))
+    out = ok(adj("act", "g", "start_turn", "--by", "judge")).stdout.splitlines()
+    assert "  alice's hand: 5 -> 6 cards" in out and not [line for line in out if "alice hand" in line or "alice deck" in line]
+    alice = ok(adj("state", "g", "--as", "alice")).stdout.splitlines()
+    assert alice[3] == "P1 alice: deck 24, hand 6 (F-Delta, F-Gear, F-Mu, F-Mu, F-Tool-1 and 1 unknown), damage cards 0, master ether 0/2 on, upkeep due 0"
+    assert alice[7] == "P2 bob: deck 24, hand 6, damage cards 0, master ether 0/2 on, upkeep due 0"
+    bob = ok(adj("state", "g", "--as", "bob")).stdout.splitlines()
+    assert bob[3].startswith("P1 alice: deck 24, hand 6, ") and bob[7].startswith("P2 bob: deck 24, hand 6 (F-Gamma, F-Gear, F-Mu, F-Quick-1, F-Tool-3 and 1 unknown)")
+    assert alice[2] == "turn 1, main phase; acting: P1.S3; waiting for alice to act with P1.S3"
+    out = ok(adj("act", "g", "attack", "attacker=P1.S3", "target=P2.S1", 'payment=[{"pool":"P1.S3","n":1}]', "--by", "alice")).stdout
+    assert out.splitlines()[1:] == ["  P1.S3 ATKs P2.S1", "  F-Sigma in alice's servants: ether on 0 -> 1", "  waiting for P2.S1's DEF decision",
+                                    "  ATK: P1.S3 → P2.S1, paying P1.S3×1", "now: main phase", "to move: bob"]
+    out = ok(adj("act", "g", "concede", "player=bob", "--by", "bob")).stdout.splitlines()
+    assert out[1:] == ["  P2 loses: concession", "  P1 wins", "  ── won by alice; concession", "  game 1: won by alice (concession)",
+                       "  over: ATK: P1.S3 → P2.S1, paying P1.S3×1", "now: main phase"]
+    assert ok(adj("state", "g")).stdout.splitlines()[1] == "E2Drive game 1: won by alice (concession)"

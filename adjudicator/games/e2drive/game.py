@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from adjudicator.games.e2drive import board as B
 from adjudicator.games.e2drive import deck as D
 from adjudicator.games.e2drive import rules as R
 from adjudicator.games.e2drive import view as V
@@ -79,7 +80,7 @@ class E2Drive(Game):
         return V.legal(state)
 
     def board(self, state: State, viewer: str | None = None) -> Board:
-        return V.board(state, viewer)
+        return B.board(state, viewer)
 
     def explain(self, state: State, query: Mapping[str, Any]) -> Mapping[str, Any]:
         return V.explain(state, query)
