@@ -1,6 +1,6 @@
 """The E2Drive table as one viewer may see it (the kit's generic ``Board``; rules §9), in the
 table's words: what changed between two boards is what ``adj act``, ``adj diff`` and ``adj replay``
-say (``adjudicator.changes``).
+say (``adjudicator.presentation.changes``).
 
 Every count the table shows once: the deck, the hand, the damage cards and the trash are zones
 (their sizes speak for them); a player's counters are the master ether counters, how many of them
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games.e2drive.state import SEATS, PlayerState, State, player
+from adjudicator.games.e2drive.state import SEATS, PlayerState, State, player, slots_of
 from adjudicator.games.e2drive.view import PHASE_WORDS, result_words, view
 from adjudicator.engine.kit import HIDDEN, Board, BoardCard, Zone
 
@@ -22,7 +22,7 @@ from adjudicator.engine.kit import HIDDEN, Board, BoardCard, Zone
 def _servants(v: dict[str, Any], seat: str, name: str) -> list[Zone]:
     cards = []
     equipment: list[Zone] = []
-    for r in (f"{seat}.S1", f"{seat}.S2", f"{seat}.S3"):
+    for r in slots_of(seat):
         sv = v["servants"][r]
         hidden = sv["card"] == HIDDEN
         e = sv["ether"]

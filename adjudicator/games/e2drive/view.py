@@ -137,8 +137,8 @@ def view(state: State, viewer: str | None = None) -> dict[str, Any]:
 
 
 def waiting(state: State) -> str:
-    g = state.game
     """What the table waits for, to be read after "waiting for"."""
+    g = state.game
     if g.status != "in_progress":
         return "" if match_decided(state) else "the judge to start the next game (game_started)"
     if g.attack is not None or g.tie is not None or g.forced_revival or g.upkeep:
@@ -186,8 +186,8 @@ def result_words(state: State, result: str | None, reason: str | None) -> str:
         text = f"won by {state.names[SEATS.index(result)]}"
     else:
         text = {"draw": "drawn", "both_lose": "both players lose", "void": "void", None: "not decided"}.get(result, str(result))
-    known = reason in Reason._value2member_map_ and reason not in (Reason.VOID.value,)
-    return f"{text} ({TEXT[Reason(reason)]})" if known else text
+    said = reason in Reason._value2member_map_ and reason != Reason.VOID  # "void (voided by the judge)" says it twice
+    return f"{text} ({TEXT[Reason(reason)]})" if said else text
 
 
 def _hand_line(p: dict[str, Any]) -> str:
