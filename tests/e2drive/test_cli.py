@@ -110,6 +110,10 @@ def test_state_and_act_speak_the_tables_words(adj):
     out = ok(adj("act", "g", "attack", "attacker=P1.S3", "target=P2.S1", 'payment=[{"pool":"P1.S3","n":1}]', "--by", "alice")).stdout
     assert out.splitlines()[1:] == ["  P1.S3 ATKs P2.S1", "  F-Sigma in alice's servants: ether on 0 -> 1", "  waiting for P2.S1's DEF decision",
                                     "  ATK: P1.S3 → P2.S1, paying P1.S3×1", "now: main phase", "to move: bob"]
+    out = ok(adj("act", "g", "rewind", "to_seq=3", "reason=the ATK was a mis-entry", "--by", "judge")).stdout.splitlines()
+    assert out[1:3] == ["  rewind to seq 3: the ATK was a mis-entry", "  F-Sigma in alice's servants: ether on 1 -> 0"]
+    assert "  P1.S3 (F-Sigma) acts" not in out  # the note of seq 3, said when it was entered
+    ok(adj("act", "g", "attack", "attacker=P1.S3", "target=P2.S1", 'payment=[{"pool":"P1.S3","n":1}]', "--by", "alice"))
     out = ok(adj("act", "g", "concede", "player=bob", "--by", "bob")).stdout.splitlines()
     assert out[1:] == ["  P2 loses: concession", "  P1 wins", "  ── won by alice; concession", "  game 1: won by alice (concession)",
                        "  over: ATK: P1.S3 → P2.S1, paying P1.S3×1", "now: main phase"]

@@ -28,14 +28,16 @@ CODE_WORDS = re.compile(r"ether_on|ether_held|master_on|master_size|upkeep_due|d
 
 def said(path: Path) -> list[tuple[int, list[str], bool]]:
     """Per accepted event: its seq, the lines `adj act` prints after it (the game's notes, then
-    the effect), and whether the public view changed while the board said nothing."""
+    the effect), and whether the public view changed (beyond those notes: a rewind to a position
+    the board draws alike changes only them) while the board said nothing."""
     match = MatchService(MemoryStore()).check_lines(path.read_text(encoding="utf-8").splitlines()).match
     assert match is not None
     out = []
     for seq in range(2, match.fold.head + 1):
         eff = effect(match.game, match.fold.history, seq)
         lines = [f"  {n}" for n in match.game.notes(match.fold.history[seq])] + eff.lines()
-        out.append((seq, lines, bool(eff.changes) and not eff.words))
+        changed = [c for c in eff.changes if not c.path.startswith("notes")]
+        out.append((seq, lines, bool(changed) and not eff.words))
     return out
 
 

@@ -13,7 +13,7 @@ from adjudicator.games.e2drive import rules as R
 from adjudicator.games.e2drive import view as V
 from adjudicator.games.e2drive.catalog import SAMPLE
 from adjudicator.games.e2drive.config import Options
-from adjudicator.games.e2drive.events import PRIVATE_FIELDS, E2dMatchStarted, Event, Registration
+from adjudicator.games.e2drive.events import PRIVATE_FIELDS, E2dMatchStarted, E2dRewind, Event, Registration
 from adjudicator.games.e2drive.reasons import Reason
 from adjudicator.games.e2drive.state import SEATS, State
 from adjudicator.engine.kit import HIDDEN, Board, Game
@@ -61,11 +61,14 @@ class E2Drive(Game):
     def step(self, state: State, event: Action, ctx: Context) -> State:
         return R.step(state, event, ctx)
 
-    def after_rewind(self, current: State, target: State, event: Action, ctx: Context) -> State:
-        """The state at ``to_seq``, remembering the abandoned coins and tie-breaks (E2D-RWD-7)."""
+    def after_rewind(self, current: State, target: State, event: E2dRewind, ctx: Context) -> State:  # type: ignore[override]
+        """The state at ``to_seq``, remembering the abandoned coins and tie-breaks (E2D-RWD-7). Its
+        notes say where the rewind went: those of event ``to_seq`` were said when it was entered."""
         from adjudicator.games.e2drive.voided import remember
 
-        return remember(current, target, event.to_seq, ctx)  # type: ignore[attr-defined]
+        state = remember(current, target, event.to_seq, ctx)
+        said = f"rewind to seq {event.to_seq}: {event.reason}"
+        return msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, notes=(said,)))
 
     def outcome(self, state: State) -> Outcome:
         return V.outcome(state)
