@@ -197,9 +197,11 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
             raise click.BadParameter(f"{player}'s deck is given twice", param_hint="'--deck'")
         deck_lists[player] = plain(g.read_deck(read_text(path)))
     if deck_lists:
-        if "decks" in setup:
-            raise click.BadParameter("give the decks either with --deck or with --setup decks=, not both")
-        setup["decks"] = deck_lists
+        fields = g.deck_setup(deck_lists)
+        both = [k for k in fields if k in setup]
+        if both:
+            raise click.BadParameter(f"give the decks either with --deck or with --setup {both[0]}=, not both")
+        setup.update(fields)
     if catalog_file and not setup.get("catalog"):
         setup["catalog"] = catalog_for(game, catalog_file, read_text(catalog_file))
     verdict = env.service(write=True).new(game, players, options=options, setup=setup, match_id=match_id, by=by)

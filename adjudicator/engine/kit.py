@@ -364,6 +364,12 @@ class Game:
         ``options`` is the decoded ``Options`` (None: the defaults)."""
         return []
 
+    def deck_setup(self, decks: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``match_started`` fields the deck files of ``adj new --deck PLAYER=FILE`` give,
+        ``decks`` mapping each player to what ``read_deck`` read from their file. By default the
+        lists go to ``decks``; a game whose setup takes them in a field of its own maps them there."""
+        return {"decks": dict(decks)}
+
     def check_author(self, event: Action, players: Sequence[str]) -> None:
         """Refuse an event entered by someone who is neither a player of the match nor the judge
         (under ``author_rule``). Which player may enter which event is the game's ``step``."""

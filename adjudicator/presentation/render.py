@@ -8,6 +8,7 @@ game's ``view`` returns. The command line prints what these functions build.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -234,17 +235,22 @@ class Effect(NamedTuple):
 
     def lines(self) -> list[str]:
         out = [f"  ── {m}" for m in self.milestones]
-        if self.words:
-            said = [w.text for w in self.words]
+        if self.words:  # words said twice (two copies of a card moved alike) are said once, counted
+            times = Counter(w.text for w in self.words)
+            said = [t if n == 1 else f"{t} (×{n})" for t, n in times.items()]
+            shown = set(list(times)[:SHOWN_CHANGES])
             total = len(said)
         else:  # no board: the view's changes, those said in a few words (a whole object is no table talk)
             said = [change_line(c).strip() for c in self.changes if _simple(c.old) and _simple(c.new)]
+            shown = set()
             total = len(self.changes)
         out.extend(f"  {text}" for text in said[:SHOWN_CHANGES])
         if total > min(len(said), SHOWN_CHANGES):
             out.append(f"  ... and {total - min(len(said), SHOWN_CHANGES)} more change(s): adj replay shows them all")
-        now = "; ".join(filter(None, (self.phase, f"waiting for {self.waiting}" if self.waiting else "")))
-        if now and not any(w.kind == "phase" for w in self.words):  # else the change of phase said it
+        # the now line does not repeat what a line above said: the change of phase, what is awaited
+        waits = self.waiting and not any(w.kind == "waiting" and w.text in shown for w in self.words)
+        now = "; ".join(filter(None, (self.phase, f"waiting for {self.waiting}" if waits else "")))
+        if now and not any(w.kind == "phase" for w in self.words):
             out.append(f"now: {now}")
         return out
 

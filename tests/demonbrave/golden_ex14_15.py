@@ -3,6 +3,7 @@ a vanished target), written by ``make_fixtures``."""
 
 from __future__ import annotations
 
+from adjudicator.games.demonbrave.cards import ALL_CARDS
 from tests.demonbrave.builder import JUDGE, Table, free_ids, play_any, units
 from tests.demonbrave.golden_writers import A, B, fixture
 
@@ -124,13 +125,20 @@ def ex14_e2() -> Table:
 
 @fixture("ex14-f-void-game", "DB-EX-14", "Void game (f)")
 def ex14_f() -> Table:
-    t = Table().setup(first=B)
+    t = Table()
+    t.ev("deck_registered", A, player=A, cards=list(ALL_CARDS))
+    t.ev("deck_registered", B, player=B, cards=list(ALL_CARDS))
+    t.setup(first=B)
     t.goto(9, "MAIN")
     t.ev("void_game", JUDGE, reason="bob's deck holds 53 cards")
     t.expect("void, no winner", status="VOID", turn=9, result={"outcome": "VOID", "winner": None})
     t.reject("DB-ACT-18", "GAME_OVER", "advance_phase", A)
     t.ev("game_started", JUDGE, game_index=1)
-    t.expect("a new game 1 in setup", status="SETUP", game_index=1, turn=0)
+    t.expect("a new game 1 in setup", status="SETUP", game_index=1, turn=0,
+             players={A: {"life": 5, "hand": 0, "deck": 54, "field": [], "trash": []}, B: {"life": 5, "deck": 54, "field": [], "trash": []}})
+    # the full setup again (DB-ACT-1): bob registers the list of his corrected deck (DB-ACT-2)
+    t.ev("deck_registered", B, player=B, cards=list(ALL_CARDS))
+    t.reject("DB-ACT-2", "ILLEGAL_ACTION", "deck_registered", B, player=B, cards=list(ALL_CARDS))
     t.setup(first=B)
     t.expect("full new setup", status="IN_PROGRESS", turn=1, turn_player=B, players={A: {"life": 5, "hand": 5, "deck": 49}, B: {"life": 5, "hand": 5, "deck": 49}},
              match={"results": [{"game": 1, "outcome": "VOID"}]})

@@ -240,11 +240,16 @@ def test_ex14_e_rewind_and_replay():
 
 def test_ex14_f_void_game():
     r = Replay("ex14-f-void-game")
-    assert r.rejections() == [("advance_phase", "DB-ACT-18", "GAME_OVER")]
+    assert r.rejections() == [("advance_phase", "DB-ACT-18", "GAME_OVER"), ("deck_registered", "DB-ACT-2", "ILLEGAL_ACTION")]
     s = r.after(r.find("void_game"))
     assert s.status == "VOID" and s.turn_number == 9 and s.result.winner is None
-    s = r.after(r.find("game_started"))
+    started = r.find("game_started")
+    s = r.after(started)
     assert (s.status, s.match.game_index, s.turn_number) == ("SETUP", 1, 0)
+    assert [p.deck_this_game for p in s.players] == [False, False]  # DB-ACT-1: each game's setup registers anew
+    corrected = r.find("deck_registered", started, player=B)
+    assert r.rejection_at(corrected) is None and r.after(corrected).player(B).deck_this_game
+    assert "already registered for game 1" in r.rejection_at(corrected + 1)[2]
     s = r.state
     assert (s.status, s.turn_number, s.turn_player) == ("IN_PROGRESS", 1, B)
     assert all((p.life, p.deck_count, p.hand_count) == (5, 49, 5) for p in s.players)

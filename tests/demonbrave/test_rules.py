@@ -92,6 +92,26 @@ def test_db_act_3_selection_once_per_player_and_hidden_until_both():
     assert GAME.view(t.state, B)["players"][A]["rule_cards"] == RULE_CARDS
 
 
+def test_db_act_3_shared_pool_is_entered_once_by_the_judge_without_player():
+    t = Table(options={"rule_card_pool": "shared"})
+    offered = [(a.who, a.type, sorted(a.choices)) for a in GAME.legal(t.state) if a.type == "rule_cards_selected"]
+    assert offered == [(JUDGE, "rule_cards_selected", ["rule_cards"])]
+    refuse(t, "DB-ACT-3", "ILLEGAL_ACTION", "rule_cards_selected", A, rule_cards=RULE_CARDS,
+           says="with rule_card_pool = shared the five rule cards are chosen together and the judge enters them; alice cannot")
+    refuse(t, "DB-ACT-3", "ILLEGAL_ACTION", "rule_cards_selected", JUDGE, player=A, rule_cards=RULE_CARDS,
+           says="one selection serves both players; leave out player ('alice')")
+    refuse(t, "DB-DECK-6", "RULE_CARD_COUNT", "rule_cards_selected", JUDGE, rule_cards=RULE_CARDS[:4], says="the shared pool selected 4")
+    t.ev("rule_cards_selected", JUDGE, rule_cards=RULE_CARDS)
+    s = t.state
+    assert s.shared_rule_cards == tuple(RULE_CARDS) and [p.rule_cards for p in s.players] == [(), ()]
+    assert [p.selected for p in s.players] == [True, True]
+    refuse(t, "DB-ACT-3", "ALREADY_SELECTED", "rule_cards_selected", JUDGE, rule_cards=RULE_CARDS, says="already selected")
+    t.ev("first_player_decided", JUDGE, first_player=A, method="coin")  # DB-SETUP-1: both selections are made
+    t.ev("opening_hands_drawn", JUDGE)
+    t.ev("activate_effect", B, rule_card="T-NEG", effect_id="T-NEG.negate")  # DB-ACT-12: either player, the shared cards
+    assert [(e.entry_id, e.controller, e.rule_card) for e in t.state.chain] == [("E1", B, "T-NEG")]
+
+
 def test_db_setup_1_order_of_setup_steps():
     t = Table()
     refuse(t, "DB-SETUP-1", "SETUP_ORDER", "first_player_decided", JUDGE, first_player=A, says="have not selected")
@@ -262,11 +282,31 @@ def test_db_act_11_form_pair_rules():
 
 def test_db_act_11_merge_when_allowed():
     t = started(options={"pair_merge": True})
-    t.play("S3", "H9", "DK", "CA")
+    t.play("S3", "H9", "DK", "CA", "C5")
     t.pair("S3", "H9")
     t.pair("DK", "CA")
-    t.pair("PAIR-2", "PAIR-1")
-    assert field(t.state, A) == {"PAIR-1[S3 H9 DK CA]"}
+    refuse(t, "DB-ACT-11", "ILLEGAL_ACTION", "form_pair", A, units=["PAIR-1"], says="at least one more unit")
+    t.pair("PAIR-2", "PAIR-1")  # 2+ pairs and no single: the lowest-numbered keeps its id
+    assert field(t.state, A) == {"PAIR-1[S3 H9 DK CA]", "C5"} and t.state.pair_counter == 3
+
+
+def test_db_act_11_pair_extend_off_no_pair_grows_whatever_pair_merge_says():
+    t = started(options={"pair_extend": False, "pair_merge": True})
+    t.play("S3", "H9", "DK", "CA", "C5")
+    t.pair("S3", "H9")
+    t.pair("DK", "CA")
+    refuse(t, "DB-ACT-11", "PAIR_EXTEND_FORBIDDEN", "form_pair", A, units=["PAIR-1", "PAIR-2"],
+           says="PAIR-1, PAIR-2 would grow by merging; with pair_extend off no pair grows, whatever pair_merge says")
+    refuse(t, "DB-ACT-11", "PAIR_EXTEND_FORBIDDEN", "form_pair", A, units=["PAIR-2", "PAIR-1", "C5"], says="would grow by merging")
+    refuse(t, "DB-ACT-11", "PAIR_EXTEND_FORBIDDEN", "form_pair", A, units=["PAIR-1", "C5"], says="PAIR-1 would grow by extension")
+    offered = [a.choices["units"] for a in GAME.legal(t.state) if a.type == "form_pair"]
+    assert offered == []  # one single left: no new pair, and no pair may grow
+    assert field(t.state, A) == {"PAIR-1[S3 H9]", "PAIR-2[DK CA]", "C5"} and t.state.pair_counter == 3
+    t2 = started(options={"pair_extend": False, "pair_merge": False})  # both forbidden: the merge rule is written first
+    t2.play("S3", "H9", "DK", "CA")
+    t2.pair("S3", "H9")
+    t2.pair("DK", "CA")
+    refuse(t2, "DB-ACT-11", "PAIR_MERGE_FORBIDDEN", "form_pair", A, units=["PAIR-1", "PAIR-2"], says="cannot be merged")
 
 
 def test_db_lim_5_no_hand_or_field_limit():

@@ -103,7 +103,66 @@ def test_slicer_extra_scope_pool_E2D_RUL_10():
     assert t.sv("P1.S1")["action"] == "acting"
     t.enter(ev("attack", "P1", attacker="P1.S1", target="P2.S1", payment=[]))
     t.enter(ev("defense", "P2", defend=False, payment=[]))
-    assert t.sv("P1.S1")["action"] == "acted" and t.sv("P1.S1")["extra_atk_allowance"] == 0  # its one extra used up
+    s1 = t.sv("P1.S1")
+    assert (s1["action"], s1["atk_count"], s1["extra_atk_allowance"]) == ("acted", 2, 0)  # its one extra used up
+
+
+def slicer_atk(t, target: str, payment: list) -> dict:
+    t.enter(ev("attack", "P1", attacker="P1.S1", target=target, payment=payment))
+    t.enter(ev("defense", "P2", defend=False, payment=[]))
+    s1 = t.sv("P1.S1")
+    return {"action": s1["action"], "atk_count": s1["atk_count"], "X": s1["extra_atk_allowance"]}
+
+
+def next_turn_slicer_acts(t) -> None:
+    """The other servants have acted, the turn ends and the next begins: the Slicer, fastest,
+    acts first again; nothing targeted it, so its overdrive lasts."""
+    assert t.g.acting is None and t.sv("P1.S1")["action"] == "acted"
+    t.enter(je(acted("P2.S1"), acted("P2.S2"), acted("P2.S3")))
+    t.enter(ev("end_turn"))
+    t.enter(ev("start_turn"))
+    assert t.g.acting == "P1.S1"
+
+
+def test_slicer_pool_X_is_a_stock_and_atk_count_counts_the_action_E2D_RUL_10():
+    t = slicer({"slicer_extra_scope": "pool"})
+    t.enter(ev("overdrive", "P1", servant="P1.S1", payment=pay("P1.M", 1), params={}))  # X = 2 in all
+    assert t.sv("P1.S1")["extra_atk_allowance"] == 2
+    # 1 + 2 ATKs in this action; each one beyond the first lowers X for good; atk_count counts them all
+    assert slicer_atk(t, "P2.S1", pay("P1.S1", 1)) == {"action": "acting", "atk_count": 1, "X": 2}
+    assert slicer_atk(t, "P2.S2", []) == {"action": "acting", "atk_count": 2, "X": 1}
+    assert slicer_atk(t, "P2.S3", []) == {"action": "acted", "atk_count": 3, "X": 0}
+    assert t.g.acting is None  # the action ended with its third ATK (bob now picks among his tied servants)
+    assert [t.sv(r)["damage"] for r in ("P2.S1", "P2.S2", "P2.S3")] == [30, 30, 30]
+    next_turn_slicer_acts(t)
+    assert (t.sv("P1.S1")["SPD"], t.sv("P1.S1")["extra_atk_allowance"]) == (80, 0)  # the SPD bonus lasts, X is spent
+    assert slicer_atk(t, "P2.S1", pay("P1.S1", 1)) == {"action": "acted", "atk_count": 1, "X": 0}
+
+
+def test_slicer_per_action_X_serves_every_action_while_it_lasts_E2D_RUL_10():
+    t = slicer()  # slicer_extra_scope = per_action (default)
+    t.enter(ev("overdrive", "P1", servant="P1.S1", payment=pay("P1.M", 1), params={}))  # X = 2
+    assert slicer_atk(t, "P2.S1", pay("P1.S1", 1)) == {"action": "acting", "atk_count": 1, "X": 2}
+    assert slicer_atk(t, "P2.S2", []) == {"action": "acting", "atk_count": 2, "X": 2}
+    assert slicer_atk(t, "P2.S3", []) == {"action": "acted", "atk_count": 3, "X": 2}
+    next_turn_slicer_acts(t)
+    # a new action: the first ether-consuming ATK costs 1e again, later ones 0e
+    v = t.refuse(ev("attack", "P1", attacker="P1.S1", target="P2.S1", payment=[]))
+    assert (v.rule_id, v.code) == ("E2D-ACT-2", "PAYMENT")
+    assert slicer_atk(t, "P2.S1", pay("P1.S1", 1)) == {"action": "acting", "atk_count": 1, "X": 2}
+    assert slicer_atk(t, "P2.S2", []) == {"action": "acting", "atk_count": 2, "X": 2}
+
+
+def test_slicer_void_atk_counts_but_leaves_the_1e_due_E2D_RUL_10():
+    t = slicer()  # X = 1
+    t.enter(je(status("P2.S1", "invisible")))
+    t.enter(ev("attack", "P1", attacker="P1.S1", target="P2.S1", payment=pay("P1.S1", 1)))
+    t.enter(ev("coin", result="tails"))  # void: no ether consumed
+    s1 = t.sv("P1.S1")
+    assert (s1["action"], s1["atk_count"], s1["atk_paid"], s1["ether"]["on"]) == ("acting", 1, False, 0)
+    v = t.refuse(ev("attack", "P1", attacker="P1.S1", target="P2.S2", payment=[]))
+    assert (v.rule_id, v.code) == ("E2D-ACT-2", "PAYMENT")  # the 1e is still due
+    assert slicer_atk(t, "P2.S2", pay("P1.S1", 1)) == {"action": "acted", "atk_count": 2, "X": 1}
 
 
 def test_blocker_reflection_without_def_when_not_required():

@@ -27,3 +27,15 @@ def match_result(state: State) -> Result | None:
     if remaining <= 0:
         return Result(outcome="DRAW", reason=f"MATCH {score[a]}-{score[b]}")
     return None
+
+
+def chooser(state: State) -> tuple[str, int] | None:
+    """With ``next_game_first_player = loser_chooses``, the loser of the last game played to its
+    end and that game's index, when it was won (DB-RUL-30); None for game 1 or after a draw (a
+    void game is replaced and looked past)."""
+    if state.config.next_game_first_player != "loser_chooses":
+        return None
+    last = next((r for r in reversed(state.match.results) if r.outcome != "VOID"), None)
+    if last is None or last.outcome != "WIN" or last.winner is None:
+        return None
+    return state.opponent(last.winner), last.game_index

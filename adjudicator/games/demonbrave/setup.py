@@ -19,7 +19,7 @@ from adjudicator.games.demonbrave.events import (
     RuleCardsSelected,
 )
 from adjudicator.games.demonbrave.guards import actor, illegal, judge_enters, setup_only
-from adjudicator.games.demonbrave.match import match_result
+from adjudicator.games.demonbrave.match import chooser, match_result
 from adjudicator.games.demonbrave.state import PLAYER, Player, State
 from adjudicator.engine.kit import decode_options
 from adjudicator.engine.protocol import JUDGE, Context, Malformed, Violation
@@ -47,7 +47,7 @@ def initial(started: DbMatchStarted, ctx: Context) -> State:
         if who not in names:
             raise Malformed(f"deck for {who!r}, who is not a player ({', '.join(names)})", f"$.decks.{who}")
         C.check_deck(deck, who=f"{who}'s deck")
-    players = tuple(Player(name=n, life=cfg.starting_life, deck_registered=decks.get(n)) for n in names)
+    players = tuple(Player(name=n, life=cfg.starting_life, deck_registered=decks.get(n), deck_this_game=n in decks) for n in names)
     return State(players=players, config=cfg, catalog=catalog, recent=(ctx.seq,))  # type: ignore[arg-type]
 
 
@@ -61,13 +61,15 @@ def on_game_started(state: State, ev: GameStarted, ctx: Context) -> State:
     expected = state.match.game_index if state.status == "VOID" else state.match.game_index + 1
     if ev.game_index != expected:
         raise illegal(ev, f"the next game is game {expected}, not {ev.game_index}")
+    # every per-game field starts afresh; the config, the catalog, the match and the deck lists stand
     cfg = state.config
     players = tuple(Player(name=p.name, life=cfg.starting_life, deck_registered=p.deck_registered) for p in state.players)
+    played = state.first_player if state.status == "FINISHED" else state.match.previous_first_player
     return State(
         players=players,  # type: ignore[arg-type]
         config=cfg,
         catalog=state.catalog,
-        match=Z.rep(state.match, game_index=ev.game_index, previous_first_player=state.first_player),
+        match=Z.rep(state.match, game_index=ev.game_index, previous_first_player=played),
         turn_start_seq=ctx.seq,
     )
 
@@ -78,19 +80,20 @@ def on_deck_registered(state: State, ev: DeckRegistered, ctx: Context) -> State:
     setup_only(state, ev)
     if state.hands_drawn:
         raise illegal(ev, "decks are registered before the opening hands are drawn")
-    if state.player(who).deck_registered is not None:
-        raise illegal(ev, f"{who}'s deck is already registered")
+    if state.player(who).deck_this_game:
+        raise illegal(ev, f"{who}'s deck is already registered for game {state.match.game_index}; "
+                          "a list is registered once in each game's setup")
     C.check_deck(ev.cards, who=f"{who}'s deck")
-    return state.with_player(Z.rep(state.player(ev.player), deck_registered=tuple(ev.cards)))
+    return state.with_player(Z.rep(state.player(ev.player), deck_registered=tuple(ev.cards), deck_this_game=True))
 
 
 def _selector(state: State, ev: RuleCardsSelected) -> str | None:
     """Who selects: a player (per-player pool), or None for the shared pool (DB-RUL-14)."""
     if state.config.rule_card_pool == "shared":
+        if ev.by != JUDGE:
+            raise illegal(ev, f"with rule_card_pool = shared the five rule cards are chosen together and the judge enters them; {ev.by} cannot")
         if ev.player is not None:
-            actor(state, ev, None)
-        elif ev.by != JUDGE and ev.by not in state.names:
-            raise illegal(ev, f"{ev.by!r} is neither a player nor the judge")
+            raise illegal(ev, f"with rule_card_pool = shared one selection serves both players; leave out player ({ev.player!r})")
         if state.shared_rule_cards or state.status != "SETUP":
             raise Violation("DB-ACT-3", "the shared rule cards are already selected", "ALREADY_SELECTED")
         return None
@@ -124,7 +127,13 @@ def on_rule_cards_selected(state: State, ev: RuleCardsSelected, ctx: Context) ->
 
 # -- the first player, the shuffle, the opening hands (DB-ACT-4...7) ----------------------------
 def on_first_player_decided(state: State, ev: FirstPlayerDecided, ctx: Context) -> State:
-    judge_enters(ev, "the first player (DB-SETUP-1 step 5: the judge records the toss)")
+    loser = chooser(state)
+    if loser is not None and ev.by not in (JUDGE, loser[0]):
+        name, game = loser
+        raise illegal(ev, f"{name} lost game {game} and chooses who goes first (next_game_first_player = loser_chooses, DB-RUL-30); "
+                          f"{name} or the judge records it, not {ev.by}")
+    if loser is None:
+        judge_enters(ev, "the first player (DB-SETUP-1 step 5: the judge records the toss)")
     setup_only(state, ev)
     if state.first_player is not None:
         raise illegal(ev, f"the first player is already decided: {state.first_player}")
@@ -135,7 +144,7 @@ def on_first_player_decided(state: State, ev: FirstPlayerDecided, ctx: Context) 
         raise illegal(ev, f"{ev.first_player!r} is not a player of this match ({', '.join(state.names)})")
     before = state.match.previous_first_player
     if state.config.next_game_first_player == "alternate" and before is not None and ev.first_player == before:
-        raise illegal(ev, f"{before} went first in the previous game; with next_game_first_player = alternate (DB-RUL-30) {state.opponent(before)} goes first")
+        raise illegal(ev, f"{before} went first in the previous game; with next_game_first_player = alternate (DB-RUL-30) {state.opponent(before)} goes first, not {ev.first_player}")
     return Z.rep(state, first_player=ev.first_player)
 
 

@@ -53,7 +53,8 @@ class Player(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     rule_cards: tuple[str, ...] = ()
     selected: bool = False
     effect_uses: tuple[EffectUse, ...] = ()
-    deck_registered: tuple[str, ...] | None = None
+    deck_registered: tuple[str, ...] | None = None  # stands for the following games until replaced (DB-ACT-1)
+    deck_this_game: bool = False  # a list was registered in this game's setup (match_started.decks: game 1)
     mulligan_done: bool = False
 
     def unit(self, unit_id: str) -> Unit | None:
@@ -134,7 +135,9 @@ class MatchProgress(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     game_index: int = 1
     results: tuple[GameRecord, ...] = ()
-    previous_first_player: str | None = None  # of the game before this one (DB-RUL-30)
+    #: the first player of the last game played to its end (DB-RUL-30); a void game is replaced,
+    #: not played, so the game that replaces it looks back past it
+    previous_first_player: str | None = None
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -12,7 +12,7 @@ from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.battle import can_block
 from adjudicator.games.demonbrave.chain import owned_rule_cards, resolves_as_catalogued, uses
 from adjudicator.games.demonbrave.judge import scope_problem
-from adjudicator.games.demonbrave.match import match_result, match_score
+from adjudicator.games.demonbrave.match import chooser, match_result, match_score
 from adjudicator.games.demonbrave.ranking import BattleOutcome, battle, has_status, is_reversed, rank_unit, rank_view
 from adjudicator.games.demonbrave.state import PLAYER, Player, State, Unit
 from adjudicator.engine.kit import choice_text, one, some, text
@@ -217,14 +217,17 @@ def _setup_selection(state: State, out: list[LegalAction]) -> None:
 def _setup(state: State, out: list[LegalAction]) -> None:
     if not state.hands_drawn:
         for p in state.players:
-            if p.deck_registered is None:
+            if not p.deck_this_game:
                 offer(out, p.name, "deck_registered", "optional", anytime=True, player=one(p.name), cards=some(C.ALL_CARDS, C.DECK_SIZE))
     _setup_selection(state, out)
     if all(p.selected for p in state.players) and state.first_player is None:
         before = state.match.previous_first_player
         alternate = state.config.next_game_first_player == "alternate" and before is not None
         first = [n for n in state.names if not (alternate and n == before)]
-        offer(out, JUDGE, "first_player_decided", first_player=one(*first), method=one("rps", "coin", "other", optional=True))
+        loser = chooser(state)
+        for who in (JUDGE,) if loser is None else (loser[0], JUDGE):
+            offer(out, who, "first_player_decided", "" if who == JUDGE else "the loser of the last game chooses",
+                  first_player=one(*first), method=one("rps", "coin", "other", optional=True))
     if state.first_player is not None and not state.hands_drawn:
         offer(out, JUDGE, "decks_shuffled", "optional", anytime=True)
         n, required = state.config.opening_hand, state.config.draw_identities_required

@@ -148,8 +148,10 @@ def pair_problem(state: State, owner: str, units: Sequence[str]) -> tuple[str, s
     pairs = [u for u in found if u.is_pair]
     if len(pairs) >= 2 and not state.config.pair_merge:
         return "PAIR_MERGE_FORBIDDEN", f"two pairs cannot be merged ({', '.join(u.unit_id for u in pairs)}); pairs are permanent and stay apart"
-    if pairs and not state.config.pair_extend:
-        return "PAIR_EXTEND_FORBIDDEN", f"{pairs[0].unit_id} is already a pair and pair_extend is off"
+    if pairs and not state.config.pair_extend:  # whatever pair_merge says: no pair grows (DB-ACT-11)
+        how = "by merging" if len(pairs) >= 2 else "by extension"
+        return "PAIR_EXTEND_FORBIDDEN", (f"{', '.join(u.unit_id for u in pairs)} would grow {how}; with pair_extend off "
+                                         "no pair grows, whatever pair_merge says: join singles into a new pair")
     if len(found) < 2:
         return "ILLEGAL_ACTION", f"{units[0]} is already a pair; list at least one more unit to join it"
     return None

@@ -23,7 +23,7 @@ from adjudicator.games.e2drive.state import (
     slots_of,
     with_servant,
 )
-from adjudicator.games.e2drive.stats import extra_allowance
+from adjudicator.games.e2drive.stats import atks_used_up
 
 
 def atk_cost(g: GameState, ref: str) -> int:
@@ -39,7 +39,7 @@ def legal_targets(g: GameState, attacker: str, options: Options) -> list[str]:
 def able_to_attack(g: GameState, ref: str, options: Options) -> bool:
     """E2D-LIM-13: not frozen nor forbidden, an ATK still allowed, a legal target, the cost payable."""
     sv = servant(g, ref)
-    if sv.status.freeze or restricted(g, ref, "attack") or sv.atk_count > extra_allowance(sv):
+    if sv.status.freeze or restricted(g, ref, "attack") or atks_used_up(sv):
         return False
     if not legal_targets(g, ref, options):
         return False
@@ -60,7 +60,7 @@ def on_attack(state: State, ev: Attack, ctx) -> State:
         reject("E2D-LIM-14", f"{ev.attacker} ({att.name}) is frozen and cannot ATK", "FROZEN")
     if restricted(g, ev.attacker, "attack"):
         reject("E2D-ACT-15", f"an effect forbids {ev.attacker} to ATK", "RESTRICTED")
-    if att.atk_count > extra_allowance(att):
+    if atks_used_up(att):
         reject("E2D-LIM-2", f"{ev.attacker} has made its ATK(s) in this action", "NO_ATK")
     tgt = player(g, tseat).servants[ti]
     if tgt.destroyed:
@@ -141,13 +141,12 @@ def close(g: GameState, a: AttackSeq, options: Options, void: bool = False) -> G
     g = damage.end_until_targeted(rep(g, attack=None), [a.target], options, owner(a.attacker))
     att = servant(g, a.attacker)
     consumed = a.committed and bool(a.payment)
-    od = att.od
+    od, taken = att.od, att.pool_atks
     count = att.atk_count + 1
     if options.slicer_extra_scope == "pool" and count >= 2 and od.slicer_extra > 0:
-        od = rep(od, slicer_extra=od.slicer_extra - 1)
-        count = 1
-    att = rep(att, atk_count=count, atk_paid=att.atk_paid or consumed, od=od)
-    ends = not att.destroyed and g.acting == a.attacker and att.atk_count > extra_allowance(att)
+        od, taken = rep(od, slicer_extra=od.slicer_extra - 1), taken + 1  # an ATK beyond the first: X - 1 for good
+    att = rep(att, atk_count=count, atk_paid=att.atk_paid or consumed, od=od, pool_atks=taken)
+    ends = not att.destroyed and g.acting == a.attacker and atks_used_up(att)
     g = with_servant(g, a.attacker, rep(att, action="acted") if ends else att)  # one write either way
     if void:
         g = note(g, "the ATK is void (tails)")

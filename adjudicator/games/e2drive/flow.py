@@ -234,7 +234,7 @@ def turn_end_sweep(g: GameState) -> GameState:
             mods = tuple(m for m in mods if m.duration != "end_of_turn")
         pl = sv.pool
         return rep(sv, modifiers=mods, pool=pl if pl.on == pl.held else rep(pl, on=pl.held),
-                   action="unacted", atk_count=0, atk_paid=False)
+                   action="unacted", atk_count=0, atk_paid=False, pool_atks=0)
 
     def all_off(p: PlayerState) -> PlayerState:
         m = p.master

@@ -7,12 +7,13 @@ from typing import Any
 
 import msgspec
 
+from adjudicator.games.e2drive import board as B
 from adjudicator.games.e2drive import deck as D
 from adjudicator.games.e2drive import rules as R
 from adjudicator.games.e2drive import view as V
 from adjudicator.games.e2drive.catalog import SAMPLE
 from adjudicator.games.e2drive.config import Options
-from adjudicator.games.e2drive.events import PRIVATE_FIELDS, E2dMatchStarted, Event, Registration
+from adjudicator.games.e2drive.events import PRIVATE_FIELDS, E2dMatchStarted, E2dRewind, Event, Registration
 from adjudicator.games.e2drive.reasons import Reason
 from adjudicator.games.e2drive.state import SEATS, State
 from adjudicator.engine.kit import HIDDEN, Board, Game
@@ -60,11 +61,14 @@ class E2Drive(Game):
     def step(self, state: State, event: Action, ctx: Context) -> State:
         return R.step(state, event, ctx)
 
-    def after_rewind(self, current: State, target: State, event: Action, ctx: Context) -> State:
-        """The state at ``to_seq``, remembering the abandoned coins and tie-breaks (E2D-RWD-7)."""
+    def after_rewind(self, current: State, target: State, event: E2dRewind, ctx: Context) -> State:  # type: ignore[override]
+        """The state at ``to_seq``, remembering the abandoned coins and tie-breaks (E2D-RWD-7). Its
+        notes say where the rewind went: those of event ``to_seq`` were said when it was entered."""
         from adjudicator.games.e2drive.voided import remember
 
-        return remember(current, target, event.to_seq, ctx)  # type: ignore[attr-defined]
+        state = remember(current, target, event.to_seq, ctx)
+        said = f"rewind to seq {event.to_seq}: {event.reason}"
+        return msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, notes=(said,)))
 
     def outcome(self, state: State) -> Outcome:
         return V.outcome(state)
@@ -79,7 +83,7 @@ class E2Drive(Game):
         return V.legal(state)
 
     def board(self, state: State, viewer: str | None = None) -> Board:
-        return V.board(state, viewer)
+        return B.board(state, viewer)
 
     def explain(self, state: State, query: Mapping[str, Any]) -> Mapping[str, Any]:
         return V.explain(state, query)
@@ -106,6 +110,13 @@ class E2Drive(Game):
         from adjudicator.engine.decklist import entries
 
         return {"deck": entries(text, "card ids"), "servants": []}
+
+    def deck_setup(self, decks: Mapping[str, Any]) -> dict[str, Any]:
+        """Deck files (``read_deck``) as ``match_started.registrations`` (E2D-ACT-10, §15): each
+        player's 30 deck cards and 3 starting servants. A file's inline catalog is for ``adj deck
+        check``; the match's catalog comes from ``--catalog``."""
+        return {"registrations": {who: {"deck": list(f.get("deck", ())), "servants": list(f.get("servants", ()))}
+                                  for who, f in decks.items()}}
 
     def check_deck(self, deck: Any, options: Options | None = None) -> list[Violation]:
         if isinstance(deck, (list, tuple)):

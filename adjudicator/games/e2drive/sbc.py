@@ -23,7 +23,7 @@ from adjudicator.games.e2drive.state import (
     with_player,
     with_servant,
 )
-from adjudicator.games.e2drive.stats import extra_allowance
+from adjudicator.games.e2drive.stats import atks_used_up
 
 LOSS_TEXT = {
     "damage_cards": "a 4th damage card",
@@ -90,7 +90,7 @@ def slicer_check(g: GameState) -> GameState:
     if g.acting is None or g.attack is not None:
         return g
     sv = servant(g, g.acting)
-    if sv.atk_count > 0 and sv.atk_count > extra_allowance(sv):
+    if sv.atk_count > 0 and atks_used_up(sv):
         return end_action(g, g.acting)
     return g
 

@@ -32,7 +32,7 @@ def revived(state: State, g: GameState, ref: str) -> GameState:
     if action == "acting":
         action = "acted"
     g = with_servant(g, ref, rep(sv, destroyed=False, damage=0, status=Statuses(), pool=Pool(size=3), modifiers=(),
-                                 action=action, atk_count=0, atk_paid=False))
+                                 action=action, atk_count=0, atk_paid=False, pool_atks=0))
     return note(g, f"{ref} ({sv.name}) revived, {action}")
 
 
@@ -88,7 +88,7 @@ def on_change(state: State, ev: Change, ctx) -> State:
     new = new_servant(state, ev.in_card, g.next_instance)
     mode = state.options.change_action_state
     if out.action == "acting":
-        new = rep(new, action="acting", atk_count=out.atk_count, atk_paid=out.atk_paid)
+        new = rep(new, action="acting", atk_count=out.atk_count, atk_paid=out.atk_paid, pool_atks=out.pool_atks)
     else:
         new = rep(new, action=out.action if mode == "inherit" else mode)
     g = with_servant(rep(g, next_instance=g.next_instance + 1), ev.out, new)

@@ -102,8 +102,9 @@ class Servant(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     equipment: tuple[InPlayTool, ...] = ()
     modifiers: tuple[Modifier, ...] = ()
     od: Overdrive = Overdrive()
-    atk_count: int = 0
+    atk_count: int = 0  # the ATKs made in the current action, in every slicer_extra_scope (E2D-RUL-10)
     atk_paid: bool = False
+    pool_atks: int = 0  # of them, those that took 1 from the Slicer's X for good (slicer_extra_scope = pool)
 
     @property
     def face_down(self) -> bool:

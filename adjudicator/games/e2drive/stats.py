@@ -57,7 +57,15 @@ def stats(sv: Servant, options: Options) -> dict[str, int]:
 
 
 def extra_allowance(sv: Servant) -> int:
-    """X: how many ATKs beyond the first an action of this servant may make (E2D-ACT-29, op 14)."""
+    """X: how many ATKs beyond the first an action of this servant may make (E2D-ACT-29, op 14);
+    with slicer_extra_scope = pool, what is left of it."""
     if not sv.modifiers:
         return sv.od.slicer_extra
     return sv.od.slicer_extra + sum(m.value for m in sv.modifiers if m.stat == "EXTRA")
+
+
+def atks_used_up(sv: Servant) -> bool:
+    """Whether this action may make no further ATK: atk_count > X (E2D-RES-2 step 10). With
+    slicer_extra_scope = pool, X is what is left of the stock and the ATKs of this action that took
+    from it count back in: an action may make 1 + the X it began with (E2D-RUL-10)."""
+    return sv.atk_count > extra_allowance(sv) + sv.pool_atks

@@ -12,10 +12,13 @@ from adjudicator.games.e2drive.flow import match_decided
 from adjudicator.games.e2drive.rules import pending_text
 from adjudicator.games.e2drive.state import SEATS, Pool, Servant, State, limited, player, servant, slots_of
 from adjudicator.games.e2drive.stats import extra_allowance, stats
-from adjudicator.engine.kit import HIDDEN, Board, BoardCard, Zone
+from adjudicator.engine.kit import HIDDEN
 from adjudicator.engine.protocol import JUDGE, Outcome
 
-__all__ = ["board", "describe", "explain", "legal", "outcome", "view"]
+__all__ = ["describe", "explain", "legal", "outcome", "result_words", "view"]
+
+#: a phase in the table's words (E2D-TURN-2, -3, -8)
+PHASE_WORDS = {"setup": "setup", "draw": "draw phase", "main": "main phase", "end": "turn end"}
 
 
 
@@ -134,16 +137,17 @@ def view(state: State, viewer: str | None = None) -> dict[str, Any]:
 
 
 def waiting(state: State) -> str:
+    """What the table waits for, to be read after "waiting for"."""
     g = state.game
     if g.status != "in_progress":
-        return "" if match_decided(state) else "the judge starts the next game (game_started)"
+        return "" if match_decided(state) else "the judge to start the next game (game_started)"
     if g.attack is not None or g.tie is not None or g.forced_revival or g.upkeep:
         return pending_text(g)
     if g.phase == "draw":
-        return "the judge starts the turn (start_turn)"
+        return "the judge to start the turn (start_turn)"
     if g.phase == "end":
-        return "the judge ends the turn (end_turn)"
-    return f"{g.acting} acts" if g.acting else ""
+        return "the judge to end the turn (end_turn)"
+    return f"{player(g, g.acting[:2]).name} to act with {g.acting}" if g.acting else ""
 
 
 def outcome(state: State) -> Outcome:
@@ -176,18 +180,38 @@ def _detail(reason) -> str:
     return TEXT[reason]
 
 
+def result_words(state: State, result: str | None, reason: str | None) -> str:
+    """A game's result in the table's words: ``won by alice (concession)``."""
+    if result in SEATS:
+        text = f"won by {state.names[SEATS.index(result)]}"
+    else:
+        text = {"draw": "drawn", "both_lose": "both players lose", "void": "void", None: "not decided"}.get(result, str(result))
+    said = reason in Reason._value2member_map_ and reason != Reason.VOID  # "void (voided by the judge)" says it twice
+    return f"{text} ({TEXT[Reason(reason)]})" if said else text
+
+
+def _hand_line(p: dict[str, Any]) -> str:
+    """``hand 6`` and, to whoever may see them, the cards known to be in it."""
+    known = p["hand_known"]
+    if known == HIDDEN or not known:
+        return f"hand {p['hand']}"
+    rest = p["hand"] - len(known)
+    return f"hand {p['hand']} ({', '.join(known)}" + (f" and {rest} unknown)" if rest else ")")
+
+
 def describe(state: State, viewer: str | None = None) -> str:
     g = state.game
-    lines = [f"E2Drive game {g.number}: {g.status}" + (f", result {g.result}" if g.result else "")]
+    status = result_words(state, g.result, g.reason) if g.status in ("finished", "void") else g.status.replace("_", " ")
+    lines = [f"E2Drive game {g.number}: {status}"]
     if not g.players:
         return "\n".join(lines)
-    lines.append(f"turn {g.turn}, phase {g.phase}; acting: {g.acting or '-'}; waiting: {waiting(state) or '-'}")
+    lines.append(f"turn {g.turn}, {PHASE_WORDS[g.phase]}; acting: {g.acting or '-'}; waiting for {waiting(state) or '-'}")
     v = view(state, viewer)
     for s in SEATS:
         pv = v["player"][s]
         m = pv["master"]
-        lines.append(f"{s} {pv['name']}: deck {pv['deck']}, hand {pv['hand']}, damage cards {pv['damage_cards']}, "
-                     f"master {m['on']}/{m['size']} on, upkeep due {pv['upkeep_due']}"
+        lines.append(f"{s} {pv['name']}: deck {pv['deck']}, {_hand_line(pv)}, damage cards {pv['damage_cards']}, "
+                     f"master ether {m['on']}/{m['size']} on, upkeep due {pv['upkeep_due']}"
                      + (", LIMITED" if pv["limited"] else "") + (f", tool field {[t['card'] for t in pv['tool_field']]}"
                                                                  if pv["tool_field"] else ""))
         for r in slots_of(s):
@@ -210,52 +234,6 @@ def describe(state: State, viewer: str | None = None) -> str:
         lines.append(f"lock: {lk['n']} unit(s) of {lk['pool']} held by the Etherizer in {lk['by']}")
     if v.get("order"):
         lines.append("acting order (SPD): " + ", ".join(f"{r} {spd}" for r, spd in v["order"]))
+    lines += [f"game {r.number}: {result_words(state, r.result, r.reason)}" for r in state.games if r.number != g.number]
     lines += [f"! {w}" for w in state.game.warnings]
     return "\n".join(lines)
-
-
-def board(state: State, viewer: str | None = None) -> Board:
-    g = state.game
-    if not g.players:
-        return Board(players=state.names)
-    v = view(state, viewer)
-    zones: list[Zone] = []
-    counters: dict[str, dict[str, Any]] = {}
-    for s, name in zip(SEATS, state.names):
-        pv = v["player"][s]
-        counters[name] = {"deck": pv["deck"], "hand": pv["hand"], "damage_cards": pv["damage_cards"],
-                          "master_on": pv["master"]["on"], "master_size": pv["master"]["size"],
-                          "limited": pv["limited"], "upkeep_due": pv["upkeep_due"]}
-        cards = []
-        equipment: list[Zone] = []
-        for r in slots_of(s):
-            sv = v["servants"][r]
-            hidden = sv["card"] == HIDDEN
-            nums = {"damage": sv["damage"], "ether_on": sv["ether"]["on"], "ether_held": sv["ether"]["held_upkeep"]
-                    + sv["ether"]["held_lock"] + sv["ether"]["held_invisible"], "SPD": sv["SPD"]}
-            if not hidden:
-                nums.update({"DUR": sv["DUR"], "ATK": sv["ATK"], "DEF": sv["DEF"]})
-            tags = tuple([r, sv["action"]] + sv["statuses"] + (["destroyed"] if sv["destroyed"] else [])
-                         + ([f"overdrive {k} {val}" for k, val in sv.get("overdrive", {}).items() if k != "expires"]))
-            cards.append(BoardCard(id=None if hidden else sv["card"], label=None if hidden else sv["name"],
-                                   face_up=not hidden, turned=sv["action"] == "acted", counters=nums, tags=tags))
-            if sv["equipment"]:
-                equipment.append(Zone(name=f"{r} equipment", owner=name,
-                                  cards=tuple(BoardCard(id=t["card"], label=t["card"], tags=(f"owner {t['owner']}",))
-                                              for t in sv["equipment"])))
-        zones.append(Zone(name=f"{s} servants", owner=name, cards=tuple(cards)))
-        zones += equipment
-        zones.append(Zone(name=f"{s} master ether", owner=name,
-                          cards=(BoardCard(label=f"{s}.M", counters=dict(pv["master"])),)))
-        zones.append(Zone(name=f"{s} tool field", owner=name,
-                          cards=tuple(BoardCard(id=t["card"], label=t["card"], counters={"upkeep": t["upkeep"]})
-                                      for t in pv["tool_field"])))
-        zones.append(Zone(name=f"{s} damage cards", owner=name,
-                          cards=tuple(BoardCard(face_up=False) for _ in range(pv["damage_cards"]))))
-        zones.append(Zone(name=f"{s} trash", owner=name, cards=tuple(BoardCard(id=c, label=c) for c in pv["trash"])))
-        zones.append(Zone(name=f"{s} deck", owner=name, count=pv["deck"]))
-        zones.append(Zone(name=f"{s} hand", owner=name, count=pv["hand"]))
-    return Board(players=state.names, counters=counters, zones=tuple(zones), turn=str(g.turn), phase=g.phase,
-                 waiting=v.get("waiting", ""))
-
-
