@@ -19,10 +19,18 @@ ICONS = ("BUSTER", "SHOT")
 TYPES = ("UNIT", "COMMAND", "TERRITORY")
 TIMINGS = ("NORMAL", "QUICK")
 
-#: the fields every entry carries (§15: exactly the BD-EFF-1 names)
-REQUIRED = ("name", "type", "is_ace", "titles", "colours", "total_cost", "colour_cost", "timing",
-            "power", "hit", "icons", "abilities", "text", "entered_by")
+#: the fields an entry may carry (§15: exactly the BD-EFF-1 names)
+FIELDS = ("name", "type", "is_ace", "titles", "colours", "total_cost", "colour_cost", "timing",
+          "power", "hit", "icons", "abilities", "text", "entered_by")
 TERRITORY_FIELDS = ("release_cost_total", "release_colour_cost", "title", "character_face_rule_mod", "deck_rule_overrides")
+#: the fields that do not apply to a type: null or absent (§15), read as the Card's defaults. The
+#: chapter names power and hit of a command or a territory, timing of a territory and the territory
+#: fields of a unit or a command; a territory's play cost (it is never played) is read the same way.
+NOT_APPLICABLE = {
+    "UNIT": TERRITORY_FIELDS,
+    "COMMAND": ("power", "hit", *TERRITORY_FIELDS),
+    "TERRITORY": ("power", "hit", "timing", "total_cost", "colour_cost"),
+}
 #: the numbers a rule-modifying territory may replace (BD-DECK-19)
 OVERRIDE_KEYS = ("main_min", "main_max", "buster_exact", "shot_max", "d_deck_min", "d_deck_max", "copy_limit", "hand_limit")
 
@@ -85,31 +93,40 @@ def _costs(i: int, name: Any, field: str, value: Any) -> None:
             raise _bad(i, name, f"{field}.{k}", f"must be an int >= 0, not {v!r}")
 
 
-def _check_entry(i: int, raw: Any) -> None:
-    if not isinstance(raw, Mapping):
-        raise Malformed(f"catalog entry {i} is not an object", f"$.catalog[{i}]")
+def _applicable(i: int, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The entry without the fields that do not apply to its type (null or absent, §15); an unknown
+    key, or a field of the type missing, is malformed."""
     name = raw.get("name")
-    for field in REQUIRED:
-        if field not in raw:
-            raise _bad(i, name, field, "missing (every entry carries the BD-EFF-1 fields)")
+    for key in raw:
+        if key not in FIELDS and key not in TERRITORY_FIELDS:
+            raise _bad(i, name, key, f"unknown key; the keys allowed: {', '.join(FIELDS + TERRITORY_FIELDS)}")
+    if raw.get("type") not in TYPES:
+        raise _bad(i, name, "type", f"unknown type {raw.get('type')!r}; types: {', '.join(TYPES)}")
+    skip = NOT_APPLICABLE[raw["type"]]
+    entry = {k: v for k, v in raw.items() if not (k in skip and v is None)}
+    for field in FIELDS + TERRITORY_FIELDS:
+        if field not in entry and field not in skip:
+            why = "a territory carries the release fields of BD-EFF-1" if field in TERRITORY_FIELDS else "every entry carries the BD-EFF-1 fields"
+            raise _bad(i, name, field, f"missing ({why}; only a field that does not apply to a {raw['type'].lower()} may be left out)")
+    return entry
+
+
+def _check_entry(i: int, raw: Mapping[str, Any]) -> None:
+    name = raw.get("name")
     if not isinstance(name, str) or not name:
         raise _bad(i, name, "name", f"must be a non-empty string, not {name!r}")
-    if raw["type"] not in TYPES:
-        raise _bad(i, name, "type", f"unknown type {raw['type']!r}; types: {', '.join(TYPES)}")
-    if raw["timing"] not in TIMINGS:
+    if "timing" in raw and raw["timing"] not in TIMINGS:
         raise _bad(i, name, "timing", f"unknown timing {raw['timing']!r}; timings: {', '.join(TIMINGS)}")
     _subset(i, name, "colours", raw["colours"], COLOURS, "colour")
     _subset(i, name, "icons", raw["icons"], ICONS, "icon")
-    _costs(i, name, "colour_cost", raw["colour_cost"])
+    colour_cost = raw.get("colour_cost", {})
+    _costs(i, name, "colour_cost", colour_cost)
     for field in ("total_cost", "power", "hit"):
-        if not isinstance(raw[field], int) or isinstance(raw[field], bool):
+        if field in raw and (not isinstance(raw[field], int) or isinstance(raw[field], bool)):
             raise _bad(i, name, field, f"must be an int, not {raw[field]!r}")
-    if sum(raw["colour_cost"].values()) > raw["total_cost"]:
-        raise _bad(i, name, "colour_cost", f"colour parts {sum(raw['colour_cost'].values())} exceed total_cost {raw['total_cost']}")
+    if sum(colour_cost.values()) > raw.get("total_cost", 0):
+        raise _bad(i, name, "colour_cost", f"colour parts {sum(colour_cost.values())} exceed total_cost {raw.get('total_cost', 0)}")
     if raw["type"] == "TERRITORY":
-        for field in TERRITORY_FIELDS:
-            if field not in raw:
-                raise _bad(i, name, field, "missing (a territory carries the release fields of BD-EFF-1)")
         _costs(i, name, "release_colour_cost", raw["release_colour_cost"] or {})
         over = raw["deck_rule_overrides"]
         if over is not None:
@@ -124,9 +141,12 @@ def decode_catalog(entries: Sequence[Any]) -> dict[str, Card]:
     """The catalog by card name; ``Malformed`` naming the first bad entry and field."""
     out: dict[str, Card] = {}
     for i, raw in enumerate(entries):
-        _check_entry(i, raw)
+        if not isinstance(raw, Mapping):
+            raise Malformed(f"catalog entry {i} is not an object", f"$.catalog[{i}]")
+        entry = _applicable(i, raw)
+        _check_entry(i, entry)
         try:
-            card = msgspec.convert(dict(raw), Card)
+            card = msgspec.convert(entry, Card)
         except msgspec.ValidationError as exc:
             text, _, at = str(exc).partition(" - at `")
             field = at.rstrip("`")[2:] if at else "?"
