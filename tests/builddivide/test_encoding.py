@@ -63,3 +63,51 @@ def test_section_15_an_unknown_catalog_key_is_malformed_and_names_the_keys_allow
     e = malformed(opening(cat=cat))
     assert e.path.endswith("$.catalog[0].cost")
     assert e.message.startswith("catalog entry 0 ('U1k'): cost: unknown key; the keys allowed: name, type, is_ace, titles, colours, ")
+
+
+# -- private facts (§9, BD-HID-1) ---------------------------------------------------------------------
+def draw_phase():
+    return opening() + [ev("advance_phase", A), ev("advance_phase", A), ev("advance_phase", A), ev("advance_phase", A),
+                        ev("advance_phase", A), ev("advance_phase", A), ev("advance_phase", B)]
+
+
+def test_BD_ACT_10_a_drawn_card_named_in_private_reaches_the_hand():
+    m = accepted(draw_phase() + [ev("draw", B, player=B, private={"card": "U4k"})])
+    assert view(m, B)["players"][B]["hand"] == ["?"] * 5 + ["U4k"]
+
+
+@pytest.mark.parametrize("type_,fields,key,allowed", [
+    ("draw", {"private": {"cards": ["U4k"]}}, "cards", "card"),
+    ("draw_opening", {"private": {"card": "U4k"}}, "card", "cards"),
+    ("mulligan", {"redraw": True, "private": {"cards": ["U4k"] * 5}}, "cards", "new_cards"),
+])
+def test_section_15_an_unknown_key_in_private_is_malformed_and_names_the_keys_allowed(type_, fields, key, allowed):
+    upto = {"draw": draw_phase(), "draw_opening": opening()[:6], "mulligan": opening()[:8]}[type_]
+    player = B if type_ == "draw" else A
+    e = malformed(upto + [ev(type_, player, player=player, **fields)])
+    assert e.message == f"{type_}: private: unknown key {key!r}; the keys allowed: {allowed}"
+    assert e.path.endswith(f"$.private.{key}")
+
+
+@pytest.mark.parametrize("type_,private,says", [
+    ("draw", {"card": ["U4k"]}, "private.card: a card name, not ['U4k']"),
+    ("draw_opening", {"cards": ["U4k"] * 4}, "private.cards: the 5 card names, not ['U4k', 'U4k', 'U4k', 'U4k']"),
+])
+def test_section_15_a_private_value_of_the_wrong_shape_is_malformed(type_, private, says):
+    upto = {"draw": draw_phase(), "draw_opening": opening()[:6]}[type_]
+    player = B if type_ == "draw" else A
+    e = malformed(upto + [ev(type_, player, player=player, private=private)])
+    assert e.message == f"{type_}: {says}"
+
+
+def test_section_15_new_cards_without_a_redraw_are_malformed():
+    e = malformed(opening()[:8] + [ev("mulligan", A, player=A, redraw=False, private={"new_cards": ["PLN"] * 5})])
+    assert e.message == "mulligan: private.new_cards: only a redraw draws new cards (redraw is false)"
+    assert e.path.endswith("$.private.new_cards")
+
+
+def test_section_15_private_keys_of_an_inserted_event_are_placed_under_the_correction():
+    lines = draw_phase()
+    e = malformed(lines + [ev("correct", "judge", at_seq=len(lines), reason="x",
+                              event={"type": "draw", "by": B, "player": B, "private": {"cards": ["U4k"]}})])
+    assert e.path.endswith("$.event.private.cards") and "the keys allowed: card" in e.message

@@ -33,6 +33,25 @@ class DeckList(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     judge_approval: bool = False
 
 
+def check_private(private: dict[str, Any], shapes: dict[str, tuple[str, Any]]) -> None:
+    """The keys a ``private`` object may hold (§9), each with the shape of its value: an unknown key
+    or a value of another shape is malformed input, never ignored. Raised from ``__post_init__``,
+    the ValueError reaches the fold as a ValidationError; the path after `` - at `` is the key's."""
+    for key, value in private.items():
+        if key not in shapes:
+            raise ValueError(f"private: unknown key {key!r}; the keys allowed: {', '.join(shapes)} - at `$.private.{key}`")
+        what, fits = shapes[key]
+        if not fits(value):
+            raise ValueError(f"private.{key}: {what}, not {value!r} - at `$.private.{key}`")
+
+
+def _names(n: int) -> tuple[str, Any]:
+    return f"the {n} card names", lambda v: isinstance(v, list) and len(v) == n and all(isinstance(x, str) for x in v)
+
+
+A_NAME = ("a card name", lambda v: isinstance(v, str))
+
+
 # -- ops (§10.2) ------------------------------------------------------------------------------------
 class Op(msgspec.Struct, frozen=True, kw_only=True, tag_field="op", forbid_unknown_fields=True):
     pass
@@ -197,11 +216,19 @@ class DrawOpening(Action, tag="draw_opening"):  # BD-ACT-5
     player: str
     private: dict[str, Any] = {}
 
+    def __post_init__(self) -> None:
+        check_private(self.private, {"cards": _names(5)})
+
 
 class Mulligan(Action, tag="mulligan"):  # BD-ACT-6
     player: str
     redraw: bool
     private: dict[str, Any] = {}
+
+    def __post_init__(self) -> None:
+        check_private(self.private, {"new_cards": _names(5)})
+        if "new_cards" in self.private and not self.redraw:
+            raise ValueError("private.new_cards: only a redraw draws new cards (redraw is false) - at `$.private.new_cards`")
 
 
 class PlaceLife(Action, tag="place_life"):  # BD-ACT-7
@@ -220,6 +247,9 @@ class AdvancePhase(Action, tag="advance_phase"):  # BD-ACT-9
 class Draw(Action, tag="draw"):  # BD-ACT-10
     player: str
     private: dict[str, Any] = {}
+
+    def __post_init__(self) -> None:
+        check_private(self.private, {"card": A_NAME})
 
 
 class PlaceEnergy(Action, tag="place_energy"):  # BD-ACT-11

@@ -114,7 +114,7 @@ def draw(s: State, ev: E.Draw, ctx: Context) -> State:
         raise Violation("BD-TURN-4", f"{tp} goes first: the draw of turn 1 is skipped (BD-LIM-6)", "FIRST_TURN")
     if g.drawn_this_phase:
         raise Violation("BD-TURN-4", f"{tp} has already drawn this draw phase", "ALREADY_DRAWN")
-    name = ev.private.get("card") if isinstance(ev.private.get("card"), str) else None
+    name = ev.private.get("card")
     got = Z.draw_one(s, Z.player(s, tp), True, name)
     s = Z.set_game(s, drawn_this_phase=True)
     if got is None:

@@ -135,10 +135,9 @@ def loser_chooses(s: State) -> str | None:
 
 
 def _private_cards(private: dict[str, Any], key: str, n: int) -> tuple[str | None, ...]:
+    """The cards named in ``private`` (their shape checked when the event was decoded), else n unknown ones."""
     cards = private.get(key)
-    if isinstance(cards, list) and len(cards) == n and all(isinstance(c, str) for c in cards):
-        return tuple(cards)
-    return (None,) * n
+    return (None,) * n if cards is None else tuple(cards)
 
 
 def draw_opening(s: State, ev: E.DrawOpening, ctx: Context) -> State:
