@@ -216,3 +216,17 @@ def test_illegal_deck_policy_VOID_voids_the_game_at_cleanup():
     assert (d["game_no"], d["status"], d["wins"], d["past_games"], d["outcome"]) == (2, "SETUP", {A: 0, B: 0}, ["void"], "in_progress")
     m = accepted([started()] + setup() + [ev("concede", B, player=B), ev("game_cleanup", "judge", mixed_cards_found=True)])
     assert view(m)["game_no"] == 1 and m.outcome().winner == A  # JUDGE_DECIDES: the result stands until the judge acts
+
+
+def test_BD_ACT_4_legal_offers_the_first_player_decision_to_whoever_may_enter_it():
+    from adjudicator.games.builddivide import GAME
+
+    lines = [started()] + setup()[:4]
+    offered = [(a.who, a.type) for a in GAME.legal(accepted(lines).state) if not a.anytime]
+    assert offered == [(A, "decide_first_player"), (B, "decide_first_player"), ("judge", "decide_first_player")]
+    for who in (A, B, "judge"):  # BD-ACT-4: the judge, or either player recording what both saw
+        assert view(accepted(lines + [ev("decide_first_player", who, first_player=B, method="RPS")]))["first_player"] == B
+    lines = [started(options={"best_of": 3, "next_game_first_player": "LOSER_CHOOSES"})] + setup()
+    lines += [ev("concede", B, player=B), ev("game_cleanup", "judge")] + setup()[:4]
+    offered = [(a.who, a.type) for a in GAME.legal(accepted(lines).state) if not a.anytime]
+    assert offered == [(B, "decide_first_player"), ("judge", "decide_first_player")]

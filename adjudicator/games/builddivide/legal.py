@@ -100,9 +100,11 @@ def _setup(s: State) -> list[LegalAction]:
             return [LegalAction(who=n, type="register_deck", fields=f"player={n} main=[40-50 names] d_deck=[0-12 names] territory=NAME checklist={{}}",
                                 note="BD-DECK-22: setup waits for both lists") for n in s.names if n not in s.decks]
         out += [LegalAction(who=p.name, type=simple[step], choices={"player": one(p.name)}) for p in todo]
-    elif step == 4:
-        out.append(LegalAction(who=loser_chooses(s) or JUDGE, type="decide_first_player",
-                               choices={"first_player": one(*s.names), "method": one(s.options.first_player_method)}))
+    elif step == 4:  # BD-ACT-4: the judge, or either player recording what both saw (the loser, if the loser chooses)
+        chooser = loser_chooses(s)
+        out += [LegalAction(who=who, type="decide_first_player",
+                            choices={"first_player": one(*s.names), "method": one(s.options.first_player_method)})
+                for who in ((chooser,) if chooser else s.names) + (JUDGE,)]
     elif step == 6:
         out += [LegalAction(who=p.name, type="mulligan", choices={"player": one(p.name), "redraw": one(True, False)})
                 for p in g.players if p.mulligan == "UNDECIDED"]
