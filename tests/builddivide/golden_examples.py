@@ -470,6 +470,8 @@ def ex16e() -> None:
 def ex16e_match() -> None:
     g = quick_win(Golden(a=["U6k"])).add("confirm_result", "judge").add("game_cleanup", "judge", mixed_cards_found=True)
     g.add("judge_void_match", "judge", note="mixed decks")
+    g.check("every game void, nothing counts (BD-ACT-34, BD-REW-11)", status="VOID", wins={A: 0, B: 0},
+            result={"winner": None, "reason": "void"})
     g.reject("BD-OVR-8", "shuffle", A, player=A)
     g.write("ex-16e-void-match", "BD-EX-16e", "A void match closes without a result", {"status": "void", "winner": None})
 

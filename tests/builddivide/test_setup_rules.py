@@ -230,3 +230,18 @@ def test_BD_ACT_4_legal_offers_the_first_player_decision_to_whoever_may_enter_it
     lines += [ev("concede", B, player=B), ev("game_cleanup", "judge")] + setup()[:4]
     offered = [(a.who, a.type) for a in GAME.legal(accepted(lines).state) if not a.anytime]
     assert offered == [(B, "decide_first_player"), ("judge", "decide_first_player")]
+
+
+def test_BD_ACT_34_a_void_match_voids_every_game_and_nothing_of_it_counts_BD_REW_11():
+    lines = [started(options={"best_of": 3})] + setup() + [ev("concede", A, player=A), ev("game_cleanup", "judge")]
+    before = view(accepted(lines))
+    assert (before["game_no"], before["status"], before["wins"], before["past_games"]) == (2, "SETUP", {A: 0, B: 1}, [B])
+    m = accepted(lines + [ev("judge_void_match", "judge", note="marked cards")])
+    d = view(m)
+    assert (d["game_no"], d["status"], d["wins"], d["past_games"]) == (2, "VOID", {A: 0, B: 0}, ["void"])
+    assert d["result"] == {"winner": None, "reason": "void", "detail": "marked cards"}
+    out = m.outcome()
+    assert (out.status, out.winner, out.score, out.reason) == ("void", None, {A: 0, B: 0}, "void")
+    m = accepted([started()] + setup() + [ev("concede", A, player=A), ev("judge_void_match", "judge", note="x")])
+    d = view(m)  # best of one, voided before the cleanup: the game ended with a result, which no longer counts
+    assert (d["status"], d["wins"], d["past_games"], d["result"]["reason"], m.outcome().status) == ("VOID", {A: 0, B: 0}, [], "void", "void")

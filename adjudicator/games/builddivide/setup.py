@@ -273,5 +273,11 @@ def judge_void_game(s: State, ev: E.JudgeVoidGame, ctx: Context) -> State:
 
 
 def judge_void_match(s: State, ev: E.JudgeVoidMatch, ctx: Context) -> State:
+    """BD-ACT-34, BD-REW-11: every game of the match becomes VOID, the current one included, and
+    the match closes without a result: nothing of it counts."""
     _judge(ev, "BD-ACT-34")
-    return replace(s, match_result=Result(winner=None, reason="void", detail=ev.note or "judge_void_match"))
+    void = Result(winner=None, reason="void", detail=ev.note or "judge_void_match")
+    past = tuple(r if r.reason == "void" else Result(winner=None, reason="void", detail=f"void with the match (was: {r.detail})")
+                 for r in s.past)
+    s = Z.set_game(s, status="VOID", result=void, attack=None, damage=None, pending_damage=(), release_window=None)
+    return replace(s, past=past, match_result=void)

@@ -82,9 +82,9 @@ def wins(s: State) -> dict[str, int]:
 
 
 def outcome(s: State) -> Outcome:
-    if s.match_result is not None:
-        return Outcome(status="void", reason="void", detail=s.match_result.detail)
     score = wins(s) if s.options.best_of > 1 else None
+    if s.match_result is not None:
+        return Outcome(status="void", score=score, reason="void", detail=s.match_result.detail)
     if s.options.best_of == 1:
         r = s.game.result if s.game.status == "ENDED" else None
         if r is None:
@@ -138,6 +138,8 @@ def waiting(s: State) -> str:
         return f"setup step {g.setup_step}"
     if g.status == "ENDED":
         return "the game is over"
+    if g.status == "VOID":
+        return "the match is void"
     return busy(s) or f"{g.turn_player}: {(g.phase or '').lower()} phase" + (f" ({g.end_step})" if g.end_step else "")
 
 
