@@ -314,3 +314,17 @@ def test_legal_offers_abilities_of_cards_on_the_table():
     assert view(m)["resolution_zone"][0]["ability_id"] == "a1"
     v = refused(to_main(cat=cat, a=["ABL"]) + [ops(field("ABL")), ev("activate_ability", A, source="ABL", ability_id="t1")])
     assert (v.rule, v.code) == ("BD-ACT-14", "NO_ABILITY")
+
+
+def test_BD_HID_5_a_card_from_the_D_deck_is_checked_against_the_D_deck_list_and_may_then_be_placed():
+    from tests.builddivide.helpers import deck, setup, started
+
+    a = {**deck(), "d_deck": ["U6k", "ACE2"]}
+    lines = [started({A: a, B: deck()})] + setup() + [ev("advance_phase", A), ev("advance_phase", A)]
+    v = refused(lines + [ops(op("MOVE", card="U7k", from_zone="D_DECK", to_zone="HAND", player=A))])
+    assert (v.rule, v.code) == ("BD-ACT-27", "BAD_OP") and "'U7k' is not in alice's D_DECK" in v.message
+    lines.append(ops(op("MOVE", card="U6k", from_zone="D_DECK", to_zone="HAND", player=A)))
+    d = view(accepted(lines))["players"][A]
+    assert (d["hand"], d["d_deck"]) == (["?"] * 5 + ["U6k"], ["ACE2"])
+    d = view(accepted(lines + [ev("place_energy", A, card="U6k")]))["players"][A]
+    assert ([e["name"] for e in d["energy"]], d["hand_count"], d["energy_placed_this_turn"]) == (["PLN", "U1k", "U6k"], 5, True)

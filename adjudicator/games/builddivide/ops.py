@@ -166,7 +166,10 @@ _HIDDEN = ("DECK", "HAND", "LIFE")
 
 
 def _put(s: State, p: Player, zone: str, name: str | None, position: str, from_zone: str, ctx: OpContext, op: E.Op) -> Player:
-    if name is not None and from_zone not in _HIDDEN and from_zone != "D_DECK" and zone in _HIDDEN:
+    # BD-HID-5: a known card that goes into deck, hand or life joins the unseen pool; one from the D
+    # deck was checked against the D-deck list as it left (``_take``), and is then checked against
+    # the pool like any other when it becomes public again
+    if name is not None and from_zone not in _HIDDEN and zone in _HIDDEN:
         p = Z.unreveal(p, name)
     if name is not None and from_zone in _HIDDEN and zone not in _HIDDEN:
         p = Z.reveal(s, p, name, from_zone.lower())
