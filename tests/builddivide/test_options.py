@@ -3,6 +3,8 @@ outcome it leaves."""
 
 from __future__ import annotations
 
+import pytest
+
 from adjudicator.games.builddivide.game import BuildDivide
 from tests.builddivide.helpers import A, B, accepted, ev, refused, to_main, view
 
@@ -146,3 +148,40 @@ def test_BD_RUL_44_GAME_LOSS_in_best_of_3_counts_the_loss_and_opens_the_next_gam
 def test_BD_RUL_44_JUDGE_DECIDES_still_allows_a_void():
     m = accepted(_mixed("JUDGE_DECIDES") + [ev("judge_void_game", "judge", note="void")])
     assert (view(m)["game_no"], view(m)["past_games"]) == (2, ["void"])
+
+
+def judge(*ops):
+    return ev("judge_ops", "judge", ops=list(ops), note="set up")
+
+
+def move(n, from_zone, to_zone, who=A):
+    return {"op": "MOVE", "n": n, "from_zone": from_zone, "to_zone": to_zone, "face": "DOWN", "player": who}
+
+
+def draw_op(n, *who):
+    return {"op": "DRAW", "players": list(who or (A,)), "n": n}
+
+
+@pytest.mark.parametrize("fallback", [True, False])
+def test_BD_RUL_9_life_fallback_all_draws_for_an_effect_draw_past_the_deck(fallback):
+    opts = {"life_fallback_all_draws": fallback}
+    m = accepted(to_main(opts) + [judge(move(22, "DECK", "LIFE")), judge(draw_op(3))])  # deck 1, life 32
+    p = view(m)["players"][A]
+    # true: one card from the deck, two from the top of the life zone; false: the draw stops at the empty deck
+    assert (p["deck"], p["hand_count"], p["life"]) == ((0, 8, 30) if fallback else (0, 6, 32))
+    assert view(m)["result"] is None
+    m = accepted(to_main(opts) + [judge(move(10, "LIFE", "HAND"), move(23, "DECK", "HAND")), judge(draw_op(1))])
+    out = m.outcome()  # deck and life empty: with the fallback the draw loses (BD-OVR-3b); without, nothing is drawn
+    assert (out.status, out.winner, out.reason) == (("won", B, "deck_out") if fallback else ("in_progress", None, None))
+    assert view(m)["players"][A]["hand_count"] == 38
+
+
+@pytest.mark.parametrize("fallback", [True, False])
+def test_BD_RUL_9_the_draw_phase_draw_always_falls_back_to_the_life_zone_BD_TURN_4(fallback):
+    opts = {"life_fallback_all_draws": fallback}
+    lines = to_main(opts) + [ev("advance_phase", A)] * 4 + [ev("advance_phase", B), judge(move(23, "DECK", "LIFE", B))]
+    p = view(accepted(lines + [ev("draw", B, player=B)]))["players"][B]
+    assert (p["deck"], p["hand_count"], p["life"]) == (0, 6, 32)
+    lines.append(judge(move(33, "LIFE", "HAND", B)))
+    out = accepted(lines + [ev("draw", B, player=B)]).outcome()
+    assert (out.status, out.winner, out.reason) == ("won", A, "deck_out")

@@ -147,10 +147,14 @@ def take_from_hand(s: State, p: Player, name: str, rule: str, what: str) -> Play
 # -- drawing (§6.5) -----------------------------------------------------------------------------------------
 def draw_one(s: State, p: Player, rule_draw: bool, name: str | None = None) -> Player | None:
     """One card drawn: from the deck, else from the top of the life zone (no trigger check), else
-    None (the player loses, BD-OVR-3b)."""
+    None (the player loses, BD-OVR-3b). With ``life_fallback_all_draws`` false only the rule draw
+    falls back: an effect draw from an empty deck draws nothing and loses nothing (BD-RUL-9,
+    BD-OVR-4), and ``p`` comes back as it was."""
     if p.deck_count > 0:
         return replace(p, deck_count=p.deck_count - 1, deck_draws=p.deck_draws + 1, hand=p.hand + (name,))
-    if p.life and (rule_draw or s.options.life_fallback_all_draws):
+    if not (rule_draw or s.options.life_fallback_all_draws):
+        return p
+    if p.life:
         return replace(p, life=p.life[:-1], hand=p.hand + (p.life[-1] if name is None else name,))
     return None
 
