@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.builddivide.helpers import A, B, accepted, ev, refused, to_main, view
+import pytest
+
+from tests.builddivide.helpers import A, B, accepted, ev, refused, run, to_main, view
 
 
 def ops(*items):
@@ -239,16 +241,51 @@ def test_explain_the_last_payment_and_a_unit():
 
 def test_BD_RES_15_damage_to_both_players():
     empty = [op("MOVE", n=10, from_zone="LIFE", to_zone="DECK", face="DOWN", player=p) for p in (A, B)]
-    both = [op("DAMAGE_PLAYER", player=B, n=1), op("DAMAGE_PLAYER", player=A, n=1)]
-    out = accepted(to_main() + [ops(*empty), ops(*both)]).outcome()
+    both = op("DAMAGE_PLAYER", players=[B, A], n=1)  # §15: one effect that damages both
+    out = accepted(to_main() + [ops(*empty), ops(both)]).outcome()
     assert (out.status, out.winner, out.reason) == ("drawn", None, "simultaneous_loss")
-    out = accepted(to_main(options={"simultaneous_loss_result": "TURN_PLAYER_WINS"}) + [ops(*empty), ops(*both)]).outcome()
+    out = accepted(to_main(options={"simultaneous_loss_result": "TURN_PLAYER_WINS"}) + [ops(*empty), ops(both)]).outcome()
     assert (out.status, out.winner) == ("won", A)
-    m = accepted(to_main() + [ops(*empty[1:]), ops(*both)])  # only bob's life is empty: alice's damage runs first
+    m = accepted(to_main() + [ops(*empty[1:]), ops(both)])  # only bob's life is empty: alice's damage runs first
     d = view(m)
     assert d["damage"]["victim"] == A and d["result"] is None
-    m = accepted(to_main() + [ops(*empty[1:]), ops(*both), ev("life_check", A, victim=A, card_name="PLN")])
+    m = accepted(to_main() + [ops(*empty[1:]), ops(both), ev("life_check", A, victim=A, card_name="PLN")])
     assert view(m)["result"] == {"winner": A, "reason": "zero_life_damage", "detail": "bob takes a point of damage with no life card left (point 1)"}
+    assert view(m)["players"][A]["life"] == 9
+    # two ops are two effects, in their order: bob loses alone at the first (BD-OVR-8), as two DRAW ops do (BD-EX-10d)
+    two = [op("DAMAGE_PLAYER", player=B, n=1), op("DAMAGE_PLAYER", player=A, n=1)]
+    out = accepted(to_main() + [ops(*empty), ops(*two)]).outcome()
+    assert (out.status, out.winner, out.reason) == ("won", A, "zero_life_damage")
+
+
+def test_BD_RES_15_damage_to_both_players_without_trigger_checks_names_the_removed_cards():
+    lines = to_main(options={"effect_damage_trigger_checks": False})
+    m = accepted(lines + [ops(op("DAMAGE_PLAYER", players=[B, A], n=2, names=["PLN", "U2k", "BST", "U3k"]))])
+    d = view(m)  # the turn player's cards first (BD-RES-15), named in the order they are removed; no checks (BD-RUL-7)
+    assert (d["players"][A]["life"], d["players"][A]["graveyard"]) == (8, ["PLN", "U2k"])
+    assert (d["players"][B]["life"], d["players"][B]["graveyard"]) == (8, ["BST", "U3k"])
+    assert d["damage"] is None and d["result"] is None
+    m = accepted(lines + [ops(op("DAMAGE_PLAYER", player=B, n=2, names=["PLN"]))])
+    assert view(m)["players"][B]["graveyard"] == ["PLN", "(unrevealed life card)"]
+    v = refused(lines + [ops(op("DAMAGE_PLAYER", player=B, n=1, names=["U6k"]))])  # bob's deck holds no U6k
+    assert (v.rule, v.code) == ("BD-HID-5", "UNKNOWN_IDENTITY")
+    v = refused(lines + [ops(op("DAMAGE_PLAYER", player=B, n=1, names=["PLN", "PLN"]))])
+    assert (v.rule, v.code) == ("BD-ACT-27", "BAD_OP") and "2 names for 1 life card(s)" in v.message
+    v = refused(to_main() + [ops(op("DAMAGE_PLAYER", player=B, n=1, names=["PLN"]))])
+    assert (v.rule, v.code) == ("BD-ACT-27", "BAD_OP") and "life_check" in v.message
+
+
+@pytest.mark.parametrize("fields,says", [
+    ({"player": B, "players": [A, B]}, "DAMAGE_PLAYER takes `player`, or `players` for one effect that damages both (§15), not both"),
+    ({}, "DAMAGE_PLAYER takes `player`, or `players` for one effect that damages both (§15), not neither"),
+    ({"players": [B, B]}, "DAMAGE_PLAYER `players` names both players, each once, not ['bob', 'bob']"),
+])
+def test_section_15_DAMAGE_PLAYER_takes_player_or_players(fields, says):
+    from adjudicator.engine.protocol import Malformed
+
+    with pytest.raises(Malformed) as caught:
+        run(to_main() + [ops(op("DAMAGE_PLAYER", n=1, **fields))])
+    assert caught.value.message == f"judge_ops: {says}" and caught.value.path.endswith("$.ops[0]")
 
 
 def test_BD_ACT_20_the_block_decision_waits_for_the_resolution_zone():

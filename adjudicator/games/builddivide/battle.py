@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.state import DamageProc, State, replace
+from adjudicator.engine.protocol import Violation
 
 
 def battle(s: State) -> State:
@@ -67,8 +68,10 @@ def finish(s: State) -> State:
     return s
 
 
-def effect_damage(s: State, victim: str, n: int) -> State:
-    """Damage to a player from an effect (BD-EFF-11, BD-RUL-7)."""
+def effect_damage(s: State, victim: str, n: int, names: tuple[str, ...] = ()) -> State:
+    """Damage to a player from an effect (BD-EFF-11, BD-RUL-7). Without trigger checks the top
+    life cards go to the graveyard, named by ``names`` in the order they go (each checked against
+    the unseen pool, BD-HID-5) or else unrevealed."""
     if s.options.effect_damage_trigger_checks:
         return start_damage(s, victim, "effect", n, attack=False)
     for i in range(n):
@@ -76,5 +79,12 @@ def effect_damage(s: State, victim: str, n: int) -> State:
         if not p.life:
             return Z.end_game(s, Z.opponent(s, victim), "zero_life_damage",
                               f"{victim} takes a point of damage with no life card left (point {i + 1})")
-        s = Z.put(s, replace(p, life=p.life[:-1], graveyard=p.graveyard + (p.life[-1] or "(unrevealed life card)",)))
+        name = p.life[-1]
+        p = replace(p, life=p.life[:-1])
+        if i < len(names) and name is None:
+            name = names[i]
+            p = Z.reveal(s, p, name, "life zone")
+        elif i < len(names) and names[i] != name:
+            raise Violation("BD-HID-5", f"the top life card of {victim} is known to be {name!r}, not {names[i]!r}", "UNKNOWN_IDENTITY")
+        s = Z.put(s, replace(p, graveyard=p.graveyard + (name or "(unrevealed life card)",)))
     return s

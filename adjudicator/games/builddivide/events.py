@@ -62,9 +62,22 @@ class DamageUnit(Op, tag="DAMAGE_UNIT"):  # BD-EFF-10
     n: int
 
 
-class DamagePlayer(Op, tag="DAMAGE_PLAYER"):  # BD-EFF-11
-    player: str
+class DamagePlayer(Op, tag="DAMAGE_PLAYER"):  # BD-EFF-11; §15: `players` for one effect that damages both
     n: int
+    player: str | None = None
+    players: tuple[str, ...] | None = None
+    names: tuple[str, ...] = ()  # life cards removed without checks (BD-RUL-7), in the order they go
+
+    def __post_init__(self) -> None:
+        if (self.player is None) == (self.players is None):
+            raise ValueError("DAMAGE_PLAYER takes `player`, or `players` for one effect that damages both (§15), not "
+                             + ("both" if self.player is not None else "neither"))
+        if self.players is not None and (len(self.players) != 2 or self.players[0] == self.players[1]):
+            raise ValueError(f"DAMAGE_PLAYER `players` names both players, each once, not {list(self.players)!r}")
+
+    @property
+    def victims(self) -> tuple[str, ...]:
+        return self.players if self.players is not None else (self.player or "",)
 
 
 class Destroy(Op, tag="DESTROY"):  # BD-EFF-12

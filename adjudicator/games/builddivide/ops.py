@@ -47,10 +47,28 @@ def damage_unit(s: State, op: E.DamageUnit, ctx: OpContext) -> State:
 
 
 def damage_player(s: State, op: E.DamagePlayer, ctx: OpContext) -> State:
-    _who(s, ctx, op.player)
-    if s.game.damage is not None:
-        return Z.set_game(s, pending_damage=s.game.pending_damage + ((op.player, op.n),))
-    return B.effect_damage(s, op.player, op.n)
+    """BD-EFF-11. One effect that damages both players (``players``, BD-RES-15, BD-RUL-41): when
+    both life zones are empty at that moment both lose at once; otherwise the turn player's
+    damage runs fully, then the other's. ``names`` name the life cards removed without checks."""
+    victims = [_who(s, ctx, name).name for name in op.victims]
+    if len(victims) == 2:
+        if not any(Z.player(s, name).life for name in victims):
+            return Z.lose(s, victims, "zero_life_damage", "take damage with no life card left")
+        victims.sort(key=lambda name: name != s.game.turn_player)
+    if op.names and s.options.effect_damage_trigger_checks:
+        raise _bad(ctx, op, "names are given for damage that removes life cards without trigger checks "
+                            "(effect_damage_trigger_checks false); with checks each card is entered by life_check")
+    if len(op.names) > op.n * len(victims):
+        raise _bad(ctx, op, f"{len(op.names)} names for {op.n * len(victims)} life card(s)")
+    n = max(0, op.n)
+    for i, victim in enumerate(victims):
+        if s.game.damage is not None and s.options.effect_damage_trigger_checks:  # one procedure at a time
+            s = Z.set_game(s, pending_damage=s.game.pending_damage + ((victim, n),))
+        else:
+            s = B.effect_damage(s, victim, n, op.names[i * n:(i + 1) * n])
+        if Z.over(s):
+            break
+    return s
 
 
 def destroy(s: State, op: E.Destroy, ctx: OpContext) -> State:
@@ -335,27 +353,9 @@ HANDLERS: dict[type, Callable] = {
 }
 
 
-def _tp_first(s: State, ops: Sequence[E.Op]) -> list[E.Op]:
-    """Damage to both players in one op list runs the turn player's first (BD-RES-15)."""
-    tp = s.game.turn_player
-    mine = [o for o in ops if isinstance(o, E.DamagePlayer) and o.player == tp]
-    rest = [o for o in ops if o not in mine]
-    at = next(i for i, o in enumerate(rest) if isinstance(o, E.DamagePlayer))
-    return rest[:at] + mine + rest[at:]
-
-
 def apply_ops(s: State, ops: Sequence[E.Op], ctx: OpContext) -> State:
-    """Every op in order; a result ends the list at once (BD-OVR-8); then the state checks.
-    Damage to both players in one list (BD-RES-15, BD-RUL-41): when both life zones are empty at
-    the first of them, both lose at once; otherwise the turn player's damage runs first."""
-    both = len({o.player for o in ops if isinstance(o, E.DamagePlayer)}) == 2
-    if both:
-        ops = _tp_first(s, ops)
+    """Every op in order; a result ends the list at once (BD-OVR-8); then the state checks."""
     for op in ops:
-        if both and isinstance(op, E.DamagePlayer):
-            both = False
-            if not any(Z.player(s, n).life for n in s.names):
-                return Z.lose(s, list(s.names), "zero_life_damage", "take damage with no life card left")
         s = HANDLERS[type(op)](s, op, ctx)
         if Z.over(s):
             return s

@@ -137,7 +137,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     next_item: int = 1
     attack: Attack | None = None
     damage: DamageProc | None = None
-    pending_damage: tuple[tuple[str, int], ...] = ()  # further DAMAGE_PLAYER of one op list
+    pending_damage: tuple[tuple[str, int], ...] = ()  # effect damage waiting for the one being dealt (victim, n)
     release_window: tuple[str, str] | None = None  # (player, unit)
     priority: str | None = None  # strict_priority only: who holds priority
     passes: int = 0  # strict_priority only: passes in succession
