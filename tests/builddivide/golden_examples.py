@@ -334,7 +334,7 @@ def ex13() -> None:
     g.add("release_territory", A, player=A, releasing_unit="ACE1", payment=P(K3="BLACK", K4="BLACK"))
     g.check("3. released; R3 alone stands", players={A: {"territory": {"face": "RELEASED", "released": True}, "energy_standing": 1}})
     g.reject("BD-ACT-13", "release_territory", A, player=A, releasing_unit="ACE1", payment=[])
-    g.ops(op("DESTROY", unit="TER1"), note="card text: destroy a territory")
+    g.ops(op("DESTROY", unit="alice:TER1"), note="card text: destroy a territory (both players hold a TER1: named with its player, §15)")
     g.check("5. closed, still in its zone", players={A: {"territory": {"name": "TER1", "face": "CHARACTER"}}})
     g.ops(op("PUT_ONTO_FIELD", card="ACE1b", from_zone="HAND", player=A), note="card text: put an ace onto the field")
     g.reject("BD-ACT-13", "release_territory", A, player=A, releasing_unit="ACE1b", payment=P(R3="RED"))

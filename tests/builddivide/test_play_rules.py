@@ -109,8 +109,8 @@ def test_BD_ACT_17_resolve_needs_an_item_and_BD_ACT_15_triggers():
     v = refused(to_main() + [ev("trigger", A, source="TER1", ability_id="x", controller=B)])
     assert v.rule == "BD-ACT-15"
     m = accepted(to_main() + [ev("trigger", B, source="TER1", ability_id="x", controller=B)])
-    assert view(m)["resolution_zone"] == [{"id": 1, "kind": "ABILITY", "controller": B, "card": None, "ability_id": "x",
-                                           "source": "TER1", "from_shot": False}]
+    assert view(m)["resolution_zone"] == [{"ref": "x", "instance": "bob:x#1", "kind": "ABILITY", "controller": B, "card": None,
+                                           "ability_id": "x", "source": "TER1", "from_shot": False}]
     v = refused(to_main() + [ev("trigger", B, source="TER1", ability_id="x", controller=B), ev("advance_phase", A)])
     assert (v.rule, v.code) == ("BD-TURN-8", "NOT_NOW")
 
@@ -312,7 +312,8 @@ def test_BD_RUL_6_an_attacker_that_leaves_and_returns_does_not_resume():
     m = accepted(lines + [ev("judge_ops", "judge", ops=leave_and_return, note="bounced and back")])
     d = view(m)
     assert d["damage"] is None and d["attack"] is None and d["players"][B]["life"] == 10
-    assert d["players"][A]["field"] == [{"name": "U7k", "power": 7000, "hit": 3, "damage": 0, "standing": True, "modifiers": [], "statuses": []}]
+    assert d["players"][A]["field"] == [{"name": "U7k", "ref": "U7k", "instance": "alice:U7k#2", "power": 7000, "hit": 3, "damage": 0,
+                                         "standing": True, "modifiers": [], "statuses": []}]  # a new instance, numbered anew (§15)
 
 
 def test_BD_RES_3_strict_priority():

@@ -12,6 +12,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from adjudicator.engine import registry
 from adjudicator.engine.fold import Fold, decode_event
 from adjudicator.engine.protocol import Violation
+from adjudicator.games.builddivide import refs as R
 from tests.builddivide.helpers import A, B, ev, opening
 from tests.gamekit import action_fields
 
@@ -78,10 +79,11 @@ class Play(RuleBasedStateMachine):
         if not payment:
             return
         standing = lambda s: sum(1 for p in s.game.players if p.name == who for e in p.energy if e.standing)  # noqa: E731
-        names = [x["energy"] for x in payment]
         p0 = next(p for p in before.game.players if p.name == who)
-        for n in set(names):
-            assert names.count(n) <= sum(1 for e in p0.energy if e.name == n and e.standing), f"{n} paid twice"
+        scope = R.of_player(p0, ("ENERGY",))
+        paid = [R.find(x["energy"], scope, before.names, "$") for x in payment]  # §15: each entry one energy card
+        assert None not in paid and len(set(paid)) == len(paid), f"{payment} names an energy card twice or none"
+        assert all(e.standing for e in p0.energy for c in paid if (e.name, e.k) == (c.name, c.k))
         assert standing(before) - standing(after) == len(payment)
 
     def track_damage(self, before, after, type_):

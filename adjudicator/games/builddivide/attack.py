@@ -7,8 +7,8 @@ from adjudicator.games.builddivide import battle as B
 from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.payment import card_cost, note, pay
-from adjudicator.games.builddivide.rules import in_play, tp_only
-from adjudicator.games.builddivide.state import Attack, StackItem, State, replace
+from adjudicator.games.builddivide.rules import in_play, onto_stack, targets, tp_only
+from adjudicator.games.builddivide.state import Attack, State, replace
 from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 
@@ -21,7 +21,7 @@ def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:
     if g.attack is not None or g.stack or g.damage is not None:
         raise Violation("BD-LIM-5", "one attack at a time, with the resolution zone empty: "
                                     f"{'an attack is in progress' if g.attack else 'the resolution zone is not empty'}", "NOT_NOW")
-    found = Z.find_unit(s, ev.attacker, tp)
+    found = Z.find_unit(s, ev.attacker, "$.attacker", tp)
     if found is None:
         raise Violation("BD-LIM-5", f"{ev.attacker!r} is not a unit on {tp}'s field", "NO_ATTACKER")
     unit = found[1]
@@ -32,7 +32,7 @@ def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:
     opp = Z.opponent(s, tp)
     target_iid = 0
     if ev.target != opp:
-        tgt = Z.find_unit(s, ev.target, opp)
+        tgt = Z.find_unit(s, ev.target, "$.target", opp)
         if tgt is None:
             raise Violation("BD-LIM-5", f"the target {ev.target!r} is neither {opp} nor a unit on {opp}'s field", "BAD_TARGET")
         if tgt[1].standing:
@@ -75,7 +75,7 @@ def after_block(s: State) -> State:
 
 def declare_block(s: State, ev: E.DeclareBlock, ctx: Context) -> State:
     ntp = _block_turn(s, ev, "BD-ACT-19")
-    found = Z.find_unit(s, ev.blocker, ntp)
+    found = Z.find_unit(s, ev.blocker, "$.blocker", ntp)
     if found is None:
         raise Violation("BD-LIM-4", f"{ev.blocker!r} is not a unit on {ntp}'s field", "NO_BLOCKER")
     p, unit = found
@@ -144,11 +144,10 @@ def shot_play(s: State, ev: E.ShotPlay, ctx: Context) -> State:
     victim, name = _shot(s, ev, "BD-ACT-23")
     c = s.catalog[name]
     cost = card_cost(c)
-    p = pay(Z.player(s, victim), ev.payment, cost, s.catalog, s.options.allow_overpay, f"the shot {name}")
+    p = pay(s, Z.player(s, victim), ev.payment, cost, f"the shot {name}")
     s = Z.set_game(Z.put(s, p), last_payment=note(victim, f"the shot {name}", ev.payment, cost))
-    item = StackItem(id=s.game.next_item, kind="CARD", controller=victim, card=name, targets=ev.targets, from_shot=True)
-    return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1,
-                      damage=replace(s.game.damage, waiting="STACK", shot_card=None))
+    s = onto_stack(s, victim, card=name, targets=targets(s, ev.targets, "$.targets"), from_shot=True)
+    return Z.set_game(s, damage=replace(s.game.damage, waiting="STACK", shot_card=None))
 
 
 def shot_decline(s: State, ev: E.ShotDecline, ctx: Context) -> State:

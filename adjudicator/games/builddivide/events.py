@@ -172,7 +172,7 @@ class CloseTerritory(Op, tag="CLOSE_TERRITORY"):  # BD-EFF-23
 
 
 class Negate(Op, tag="NEGATE"):  # BD-EFF-24
-    stack_item: int
+    stack_item: str  # the item's instance reference in the resolution zone (§15)
 
 
 class AdjustDamage(Op, tag="ADJUST_DAMAGE"):  # BD-EFF-25

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 
 
+from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.catalog import Card
 from adjudicator.games.builddivide.payment import Cost, card_cost, release_cost
@@ -21,8 +22,9 @@ from adjudicator.engine.protocol import JUDGE, LegalAction
 def a_payment(s: State, p: Player, cost: Cost) -> list[dict[str, str]] | None:
     """One valid payment of ``cost`` from ``p``'s standing energy, or None (greedy: colour parts
     first with the energy of fewest colours, then the generic part)."""
-    free = [e.name for e in p.energy if e.standing]
-    cols = {n: (s.catalog[n].colours if n in s.catalog else ()) for n in free}
+    scope = R.of_player(p, ("ENERGY",))
+    free = [R.ref(c, scope) for c, e in zip(scope, p.energy) if e.standing]
+    cols = {r: (s.catalog[c.name].colours if c.name in s.catalog else ()) for r, c in zip(R.refs(scope), scope)}
     out: list[dict[str, str]] = []
     for colour, n in sorted(cost.colours.items()):
         for _ in range(n):
@@ -55,8 +57,6 @@ def _plays(s: State, who: str, quick_only: bool) -> list[LegalAction]:
         c: Card | None = s.catalog.get(name)
         if c is None or c.type not in ("UNIT", "COMMAND") or (quick_only and c.timing != "QUICK"):
             continue
-        if c.type == "UNIT" and Z.find_unit(s, name) is not None:
-            continue
         pay = a_payment(s, p, card_cost(c))
         if pay is not None:
             out.append(LegalAction(who=who, type="play_card", choices={"card": one(name), "payment": one(pay)}))
@@ -69,16 +69,16 @@ def _abilities(s: State, tp: str) -> list[LegalAction]:
     out: list[LegalAction] = []
     g = s.game
     for p in g.players:
-        names = [u.name for u in p.field] + [e.name for e in p.energy] + ([p.territory.name] if p.territory else [])
-        for name in dict.fromkeys(names):
-            c = s.catalog.get(name)
+        scope = R.of_player(p)
+        for card, ref in zip(scope, R.refs(scope)):
+            c = s.catalog.get(card.name)
             for ab in c.abilities if c else ():
                 if ab.kind == "AUTOMATIC" and trigger_out_of_order(s, p.name) is None:
                     out.append(LegalAction(who=p.name, type="trigger", note="when it has triggered", anytime=True,
-                                           choices={"source": one(name), "ability_id": one(ab.id), "controller": one(p.name)}))
+                                           choices={"source": one(ref), "ability_id": one(ab.id), "controller": one(p.name)}))
                 elif ab.kind == "ACTIVATED" and _may_activate(s, p.name, tp, ab.timing):
                     out.append(LegalAction(who=p.name, type="activate_ability", note=ab.note,
-                                           choices={"source": one(name), "ability_id": one(ab.id)}))
+                                           choices={"source": one(ref), "ability_id": one(ab.id)}))
     return out
 
 
@@ -124,7 +124,7 @@ def _attack(s: State, tp: str, ntp: str) -> list[LegalAction]:
         return out
     if a.step == "BLOCK" and not g.stack:
         out.append(LegalAction(who=ntp, type="no_block"))
-        blockers = [u.name for u in Z.player(s, ntp).field if u.standing and not Z.has_status(u, "CANNOT_BLOCK")]
+        blockers = [Z.unit_ref(s, u, ntp) for u in Z.player(s, ntp).field if u.standing and not Z.has_status(u, "CANNOT_BLOCK")]
         if blockers:
             out.append(LegalAction(who=ntp, type="declare_block", choices={"blocker": one(*blockers)}))
     elif a.step == "BATTLE" and not g.stack:
@@ -175,15 +175,17 @@ def _phase(s: State, tp: str) -> list[LegalAction]:
                 out.append(LegalAction(who=tp, type="place_energy", choices={"card": one(*names)}))
         out += _plays(s, tp, quick_only=False)
         win = g.release_window
-        if win is not None and p.territory is not None:
-            pay = a_payment(s, p, release_cost(s.catalog[p.territory.name], s.catalog[win[1]].total_cost, s.options.release_reduction_order))
+        ace = Z.by_iid(s, win[1]) if win is not None and win[0] == tp else None
+        if ace is not None and p.territory is not None:
+            reducer = s.catalog[ace[1].name].total_cost
+            pay = a_payment(s, p, release_cost(s.catalog[p.territory.name], reducer, s.options.release_reduction_order))
             if pay is not None:
                 out.append(LegalAction(who=tp, type="release_territory",
-                                       choices={"player": one(tp), "releasing_unit": one(win[1]), "payment": one(pay)}))
+                                       choices={"player": one(tp), "releasing_unit": one(Z.unit_ref(s, ace[1], tp)), "payment": one(pay)}))
     if g.phase == "ATTACK":
-        attackers = [u.name for u in p.field if u.standing and not Z.has_status(u, "CANNOT_ATTACK")]
+        attackers = [Z.unit_ref(s, u, tp) for u in p.field if u.standing and not Z.has_status(u, "CANNOT_ATTACK")]
         ntp = Z.opponent(s, tp)
-        targets = [ntp] + [u.name for u in Z.player(s, ntp).field if not u.standing]
+        targets = [ntp] + [Z.unit_ref(s, u, ntp) for u in Z.player(s, ntp).field if not u.standing]
         if attackers:
             out.append(LegalAction(who=tp, type="declare_attack", choices={"attacker": one(*attackers), "target": one(*targets)}))
     return out

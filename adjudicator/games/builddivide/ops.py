@@ -1,7 +1,9 @@
 """Primitive operations (§10.2): how a judge carries out card text. Each op is one small function
 registered by type; ``apply_ops`` runs a list, then the state checks (BD-LIM-12, BD-EFF-31).
 An op that cannot apply (a unit that left its zone) does nothing (BD-RES-4); an op naming
-something that never existed is refused under the rule of the event that carries it."""
+something that never existed is refused under the rule of the event that carries it. A card in
+play is named by its instance reference (§15, ``refs.py``), looked for on both sides of the table
+unless the op's ``player`` names one."""
 
 from __future__ import annotations
 
@@ -9,18 +11,24 @@ from collections.abc import Callable, Sequence
 
 from adjudicator.games.builddivide import battle as B
 from adjudicator.games.builddivide import events as E
+from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.payment import note, pay, release_cost
-from adjudicator.games.builddivide.state import Energy, Modifier, Player, State, Status, Unit, replace
+from adjudicator.games.builddivide.state import Modifier, Player, State, Status, Unit, replace
 from adjudicator.engine.protocol import Violation
 
 
 class OpContext:
-    """The rule an op is refused under, the controller of what resolves, whether it is a judge's."""
+    """The rule an op is refused under, the controller of what resolves, and where the op list (or,
+    in a handler, the op) stands in the event (``$.ops``, ``$.ops[2]``) for malformed input."""
 
-    def __init__(self, rule: str, controller: str):
+    def __init__(self, rule: str, controller: str, path: str = "$.ops"):
         self.rule = rule
         self.controller = controller
+        self.path = path
+
+    def at(self, i: int) -> OpContext:
+        return OpContext(self.rule, self.controller, f"{self.path}[{i}]")
 
 
 def _bad(ctx: OpContext, op: E.Op, why: str) -> Violation:
@@ -34,16 +42,24 @@ def _who(s: State, ctx: OpContext, name: str | None) -> Player:
     return Z.player(s, n)
 
 
-def _on_unit(s: State, name: str, change: Callable[[Unit], Unit]) -> State:
-    found = Z.find_unit(s, name)
+def _owners(s: State, ctx: OpContext, name: str | None) -> tuple[str, ...] | None:
+    """Whose play zones an op's card is looked for in: the op's ``player``, else both sides."""
+    return None if name is None else (_who(s, ctx, name).name,)
+
+
+def _on_unit(s: State, ref: str, ctx: OpContext, change: Callable[[Unit], Unit], field: str = "unit") -> State:
+    found = Z.find_unit(s, ref, f"{ctx.path}.{field}")
     if found is None:
         return s  # BD-RES-4: the target has left its zone
-    p, u = found
-    return Z.put(s, replace(p, field=tuple(change(x) if x.name == u.name else x for x in p.field)))
+    return _change(s, found[0], found[1].iid, change)
+
+
+def _change(s: State, p: Player, iid: int, change: Callable[[Unit], Unit]) -> State:
+    return Z.put(s, replace(p, field=tuple(change(x) if x.iid == iid else x for x in p.field)))
 
 
 def damage_unit(s: State, op: E.DamageUnit, ctx: OpContext) -> State:
-    return _on_unit(s, op.unit, lambda u: replace(u, damage=u.damage + max(0, op.n)))
+    return _on_unit(s, op.unit, ctx, lambda u: replace(u, damage=u.damage + max(0, op.n)))
 
 
 def damage_player(s: State, op: E.DamagePlayer, ctx: OpContext) -> State:
@@ -72,46 +88,48 @@ def damage_player(s: State, op: E.DamagePlayer, ctx: OpContext) -> State:
 
 
 def destroy(s: State, op: E.Destroy, ctx: OpContext) -> State:
-    for p in s.game.players:  # BD-RES-20: the territory closes instead
-        if p.territory is not None and p.territory.name == op.unit:
-            return Z.put(s, replace(p, territory=replace(p.territory, face="CHARACTER")))
-    found = Z.find_unit(s, op.unit)
-    return s if found is None else Z.leave_field(s, *found)
+    c = R.find(op.unit, R.in_play(s, zones=("FIELD", "TERRITORY")), s.names, f"{ctx.path}.unit")
+    if c is None:
+        return s
+    if c.zone == "TERRITORY":  # BD-RES-20: the territory closes instead
+        p = Z.player(s, c.owner)
+        return Z.put(s, replace(p, territory=replace(p.territory, face="CHARACTER")))
+    return Z.leave_field(s, *Z.by_iid(s, c.key))
 
 
 def modify_stat(s: State, op: E.ModifyStat, ctx: OpContext) -> State:
     m = Modifier(stat=op.stat, delta=op.delta, duration=op.duration)
-    return _on_unit(s, op.unit, lambda u: replace(u, modifiers=u.modifiers + (m,)))
+    return _on_unit(s, op.unit, ctx, lambda u: replace(u, modifiers=u.modifiers + (m,)))
 
 
 def set_status(s: State, op: E.SetStatus, ctx: OpContext) -> State:
     st = Status(tag=op.tag, duration=op.duration)
-    return _on_unit(s, op.unit, lambda u: replace(u, statuses=u.statuses + (st,)))
+    return _on_unit(s, op.unit, ctx, lambda u: replace(u, statuses=u.statuses + (st,)))
 
 
 def clear_status(s: State, op: E.ClearStatus, ctx: OpContext) -> State:
-    return _on_unit(s, op.unit, lambda u: replace(u, statuses=tuple(x for x in u.statuses if x.tag != op.tag)))
+    return _on_unit(s, op.unit, ctx, lambda u: replace(u, statuses=tuple(x for x in u.statuses if x.tag != op.tag)))
 
 
-def _turn(s: State, name: str, standing: bool, who: str | None) -> State:
-    if Z.find_unit(s, name) is not None:
-        return _on_unit(s, name, lambda u: replace(u, standing=standing))
-    for p in s.game.players:
-        if who is not None and p.name != who:
-            continue
-        if any(e.name == name for e in p.energy):
-            return Z.put(s, replace(p, energy=tuple(replace(e, standing=standing) if e.name == name else e for e in p.energy)))
-        if p.territory is not None and p.territory.name == name:
-            return Z.put(s, replace(p, territory=replace(p.territory, standing=standing)))
-    return s
+def _turn(s: State, op: E.Stand | E.Rest, ctx: OpContext, standing: bool) -> State:
+    """A unit, an energy card or a territory stands or rests (BD-EFF-15)."""
+    c = R.find(op.card, R.in_play(s, _owners(s, ctx, op.player)), s.names, f"{ctx.path}.card")
+    if c is None:
+        return s
+    p = Z.player(s, c.owner)
+    if c.zone == "FIELD":
+        return _change(s, p, c.key, lambda u: replace(u, standing=standing))
+    if c.zone == "ENERGY":
+        return Z.put(s, replace(p, energy=tuple(replace(e, standing=standing) if (e.name, e.k) == (c.name, c.k) else e for e in p.energy)))
+    return Z.put(s, replace(p, territory=replace(p.territory, standing=standing)))
 
 
 def stand(s: State, op: E.Stand, ctx: OpContext) -> State:
-    return _turn(s, op.card, True, op.player)
+    return _turn(s, op, ctx, True)
 
 
 def rest(s: State, op: E.Rest, ctx: OpContext) -> State:
-    return _turn(s, op.card, False, op.player)
+    return _turn(s, op, ctx, False)
 
 
 def draw(s: State, op: E.DrawOp, ctx: OpContext) -> State:
@@ -172,11 +190,10 @@ def _take(s: State, p: Player, zone: str, name: str | None, ctx: OpContext, op: 
             raise _bad(ctx, op, f"{pick!r} is not in {p.name}'s {zone}")
         pile.remove(pick)
         return replace(p, **{field_name: tuple(pile)}), pick
-    if zone == "ENERGY":
-        e = next((e for e in p.energy if e.name == name), None) if name else (p.energy[-1] if p.energy else None)
-        if e is None:
+    if zone == "ENERGY":  # without a name: the energy card placed last (a card named is found by _in_play)
+        if not p.energy:
             return None
-        return replace(p, energy=tuple(x for x in p.energy if x.name != e.name)), e.name
+        return replace(p, energy=p.energy[:-1]), p.energy[-1].name
     raise _bad(ctx, op, f"cards leave {zone} through other ops (DESTROY for the field)")
 
 
@@ -208,14 +225,29 @@ def _put(s: State, p: Player, zone: str, name: str | None, position: str, from_z
     raise _bad(ctx, op, f"use {'PUT_ONTO_FIELD' if zone == 'FIELD' else 'ADD_ENERGY'} to put a card into {zone}")
 
 
+def _in_play(s: State, op: E.Move | E.PutOntoField | E.AddEnergy, ctx: OpContext, zone: str) -> R.Placed | None:
+    """The card in play an op takes from ``zone`` (FIELD or ENERGY), by its instance reference."""
+    return R.find(op.card or "", R.in_play(s, _owners(s, ctx, op.player), (zone,)), s.names, f"{ctx.path}.card")
+
+
+def _leave_energy(s: State, c: R.Placed) -> Player:
+    p = Z.player(s, c.owner)
+    return replace(p, energy=tuple(e for e in p.energy if (e.name, e.k) != (c.name, c.k)))
+
+
 def move(s: State, op: E.Move, ctx: OpContext) -> State:
+    if op.from_zone == "FIELD" or (op.from_zone == "ENERGY" and op.card is not None):
+        c = _in_play(s, op, ctx, op.from_zone)
+        if c is None:
+            return s  # BD-RES-4: it has left the zone
+        if op.from_zone == "ENERGY":
+            return Z.put(s, _put(s, _leave_energy(s, c), op.to_zone, c.name, op.position, "ENERGY", ctx, op))
+        owner, unit = Z.by_iid(s, c.key)
+        if op.to_zone in ("GRAVEYARD", "REMOVE"):
+            return Z.leave_field(s, owner, unit, op.to_zone.lower())
+        s = Z.leave_field(s, owner, unit, "none")
+        return Z.put(s, _put(s, Z.player(s, owner.name), op.to_zone, unit.name, op.position, "FIELD", ctx, op))
     p = _who(s, ctx, op.player)
-    if op.from_zone == "FIELD":
-        found = Z.find_unit(s, op.card or "")
-        if found is None:
-            return s
-        return Z.leave_field(s, found[0], found[1], {"GRAVEYARD": "graveyard", "REMOVE": "remove"}.get(op.to_zone, "none")) \
-            if op.to_zone in ("GRAVEYARD", "REMOVE") else _field_to(s, found, op, ctx)
     count = 1 if op.card is not None else max(0, op.n or 1)
     for _ in range(count):
         got = _take(s, p, op.from_zone, op.card, ctx, op)
@@ -226,39 +258,38 @@ def move(s: State, op: E.Move, ctx: OpContext) -> State:
     return Z.put(s, p)
 
 
-def _field_to(s: State, found: tuple[Player, Unit], op: E.Move, ctx: OpContext) -> State:
-    owner, unit = found
-    s = Z.leave_field(s, owner, unit, "none")
-    p = Z.player(s, owner.name)
-    return Z.put(s, _put(s, p, op.to_zone, unit.name, op.position, "FIELD", ctx, op))
-
-
-def _enter(s: State, op: E.PutOntoField | E.AddEnergy, ctx: OpContext) -> tuple[State, Player]:
+def _enter(s: State, op: E.PutOntoField | E.AddEnergy, ctx: OpContext) -> tuple[Player, str, int | None]:
+    """The card an op puts into play, out of its zone: its owner without it, its name, and its
+    number when it comes from another play zone (it keeps it, §15)."""
+    if op.from_zone == "ENERGY":
+        c = _in_play(s, op, ctx, "ENERGY")
+        if c is None:
+            where = "either energy zone" if op.player is None else f"{op.player}'s energy zone"
+            raise _bad(ctx, op, f"no energy card {op.card!r} is in {where}")
+        return _leave_energy(s, c), c.name, c.k
     p = _who(s, ctx, op.player)
-    if isinstance(op, E.PutOntoField) and Z.find_unit(s, op.card) is not None:
-        raise _bad(ctx, op, f"{op.card!r} already names a unit on the field; give this instance its own name (§15)")
     got = _take(s, p, op.from_zone, op.card, ctx, op)
     if got is None:
         raise _bad(ctx, op, f"{p.name}'s {op.from_zone} holds no {op.card!r}")
     p = got[0]
     if op.from_zone in _HIDDEN:
         p = Z.reveal(s, p, op.card, op.from_zone.lower())
-    return s, p
+    return p, op.card, None
 
 
 def put_onto_field(s: State, op: E.PutOntoField, ctx: OpContext) -> State:
-    s, p = _enter(s, op, ctx)
-    s = Z.enter_field(Z.put(s, p), p.name, op.card, op.standing)
-    c, ter = s.catalog.get(op.card), s.catalog.get(p.territory.name) if p.territory else None
+    p, name, k = _enter(s, op, ctx)
+    s = Z.enter_field(Z.put(s, p), p.name, name, op.standing, k)
+    c, ter = s.catalog.get(name), s.catalog.get(p.territory.name) if p.territory else None
     if (not s.options.release_requires_hand_play and c is not None and c.is_ace and ter is not None
             and p.territory.face == "CHARACTER" and ter.title in c.titles):
-        s = Z.set_game(s, release_window=(p.name, op.card))  # BD-RUL-28 (a) relaxed: any entry opens the window
+        s = Z.set_game(s, release_window=(p.name, Z.player(s, p.name).field[-1].iid))  # BD-RUL-28 (a) relaxed: any entry opens the window
     return s
 
 
 def add_energy(s: State, op: E.AddEnergy, ctx: OpContext) -> State:
-    s, p = _enter(s, op, ctx)
-    return Z.put(s, replace(p, energy=p.energy + (Energy(name=op.card, standing=op.standing),)))
+    p, name, _ = _enter(s, op, ctx)
+    return Z.put(s, Z.add_energy(p, name, op.standing))
 
 
 def knowledge(s: State, op: E.Look | E.RevealOp, ctx: OpContext) -> State:
@@ -268,22 +299,22 @@ def knowledge(s: State, op: E.Look | E.RevealOp, ctx: OpContext) -> State:
 
 
 def release(s: State, op: E.ReleaseOp, ctx: OpContext) -> State:
-    found = Z.find_unit(s, op.releasing_unit)
+    found = Z.find_unit(s, op.releasing_unit, f"{ctx.path}.releasing_unit")
     if found is None:
         raise _bad(ctx, op, f"{op.releasing_unit!r} is not on the field")
-    return release_territory(s, found[0].name, op.releasing_unit, op.payment)
+    return release_territory(s, found[0].name, found[1], op.payment, f"{ctx.path}.payment")
 
 
-def release_territory(s: State, name: str, unit: str, payment: Sequence[E.Pay]) -> State:
+def release_territory(s: State, name: str, unit: Unit, payment: Sequence[E.Pay], path: str = "$.payment") -> State:
     """Pay the reduced release cost and turn the territory to its release face (BD-ACT-13)."""
     p = Z.player(s, name)
     ter = s.catalog[p.territory.name] if p.territory else None
-    reducer = s.catalog[unit].total_cost if unit in s.catalog else 0
+    reducer = s.catalog[unit.name].total_cost if unit.name in s.catalog else 0
     if ter is None or p.territory is None or p.territory.face != "CHARACTER":
         raise Violation("BD-ACT-13", f"{name}'s territory is not closed: it cannot be released", "NOT_CLOSED")
     cost = release_cost(ter, reducer, s.options.release_reduction_order)
-    what = f"the release of {ter.name} by {unit}"
-    p = pay(p, payment, cost, s.catalog, s.options.allow_overpay, what)
+    what = f"the release of {ter.name} by {Z.unit_ref(s, unit, name)}"
+    p = pay(s, p, payment, cost, what, path)
     s = Z.set_game(s, last_payment=note(name, what, payment, cost))
     return Z.put(s, replace(p, territory=replace(p.territory, face="RELEASED")))
 
@@ -296,9 +327,11 @@ def close_territory(s: State, op: E.CloseTerritory, ctx: OpContext) -> State:
 
 
 def negate(s: State, op: E.Negate, ctx: OpContext) -> State:
-    item = next((i for i in s.game.stack if i.id == op.stack_item), None)
-    if item is None:
+    """BD-EFF-24: the item the reference names leaves the resolution zone without effect."""
+    c = R.find(op.stack_item, R.in_play(s, zones=("STACK",)), s.names, f"{ctx.path}.stack_item")
+    if c is None:
         return s
+    item = next(i for i in s.game.stack if i.id == c.key)
     s = Z.set_game(s, stack=tuple(i for i in s.game.stack if i.id != item.id))
     if item.kind == "CARD" and item.card is not None:
         p = Z.player(s, item.controller)
@@ -337,9 +370,10 @@ def patch(s: State, op: E.Patch, ctx: OpContext) -> State:
                                      "anything else is entered with the other ops", "PATCH_PATH")
     if isinstance(op.value, bool) or not isinstance(op.value, int):
         raise Violation("BD-EFF-27", f"PATCH {op.path!r}: the value must be a whole number, not {op.value!r}", "PATCH_VALUE")
-    if Z.find_unit(s, unit) is None:
+    found = Z.find_unit(s, unit, f"{ctx.path}.path")
+    if found is None:
         raise Violation("BD-EFF-27", f"PATCH {op.path!r}: no unit {unit!r} is on either field", "PATCH_PATH")
-    s = _on_unit(s, unit, lambda u: replace(u, printed={**u.printed, PATCH_STATS[stat]: op.value}))
+    s = _change(s, found[0], found[1].iid, lambda u: replace(u, printed={**u.printed, PATCH_STATS[stat]: op.value}))
     return Z.set_game(s, patches=s.game.patches + (f"{op.path} = {op.value!r}: {op.note}",))
 
 
@@ -355,8 +389,8 @@ HANDLERS: dict[type, Callable] = {
 
 def apply_ops(s: State, ops: Sequence[E.Op], ctx: OpContext) -> State:
     """Every op in order; a result ends the list at once (BD-OVR-8); then the state checks."""
-    for op in ops:
-        s = HANDLERS[type(op)](s, op, ctx)
+    for i, op in enumerate(ops):
+        s = HANDLERS[type(op)](s, op, ctx.at(i))
         if Z.over(s):
             return s
     return Z.state_checks(s)

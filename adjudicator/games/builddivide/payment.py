@@ -8,9 +8,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide.catalog import Card
 from adjudicator.games.builddivide.events import Pay
-from adjudicator.games.builddivide.state import Energy, PaymentNote, Player, replace
+from adjudicator.games.builddivide.state import PaymentNote, Player, State, replace
 from adjudicator.engine.protocol import Violation
 
 
@@ -61,35 +62,41 @@ def _show(payment: Sequence[Pay]) -> str:
     return "[" + ", ".join(f"{p.energy} as {p.as_}" for p in payment) + "]"
 
 
-def pay(player: Player, payment: Sequence[Pay], cost: Cost, catalog: Mapping[str, Card], overpay: bool, what: str) -> Player:
-    """The payer with the paid energy rested; BD-ACT-0 when the payment is not valid."""
+def pay(s: State, player: Player, payment: Sequence[Pay], cost: Cost, what: str, path: str = "$.payment",
+        overpay: bool | None = None) -> Player:
+    """The payer with the paid energy rested; BD-ACT-0 when the payment is not valid. Each entry
+    names one energy card by its instance reference (§15; ``Malformed`` at ``path`` when it could
+    mean several)."""
 
     def bad(why: str) -> Violation:
         return Violation("BD-ACT-0", f"{player.name} cannot pay {what} (cost {cost.text()}) with {_show(payment)}: {why}", "BAD_PAYMENT")
 
-    standing = _count(e.name for e in player.energy if e.standing)
-    present = {e.name for e in player.energy}
-    listed = _count(p.energy for p in payment)
-    for p in payment:
-        if p.energy not in present:
+    scope = R.of_player(player, ("ENERGY",))
+    standing = {(e.name, e.k) for e in player.energy if e.standing}
+    paid: dict[tuple[str, int], str] = {}
+    for i, p in enumerate(payment):
+        card = R.find(p.energy, scope, s.names, f"{path}[{i}].energy")
+        if card is None:
             raise bad(f"{p.energy} is not in {player.name}'s energy zone")
-        ready = standing.get(p.energy, 0)
-        if ready == 0:
+        key = (card.name, card.k)
+        if key not in standing:
             raise bad(f"{p.energy} is rested")
-        if listed[p.energy] > ready:
-            raise bad(f"{p.energy} is listed {listed[p.energy]} times ({ready} standing)")
-        colours = catalog[p.energy].colours if p.energy in catalog else ()
+        if key in paid:
+            raise bad(f"{p.energy} is listed twice ({paid[key]} and {p.energy}): each entry rests one energy card")
+        paid[key] = p.energy
+        colours = s.catalog[card.name].colours if card.name in s.catalog else ()
         if p.as_ == "GENERIC" and colours:
             raise bad(f"{p.energy} is {'/'.join(colours)}: it pays as one of its colours, not GENERIC")
         if p.as_ != "GENERIC" and p.as_ not in colours:
             raise bad(f"{p.energy} is {'/'.join(colours) or 'colourless'}, not {p.as_}")
-    paid = _count(p.as_ for p in payment)
+    by_colour = _count(p.as_ for p in payment)
     for c, n in cost.colours.items():
-        if paid.get(c, 0) < n:
-            raise bad(f"{c} {n} needs {n} energy paid as {c}, {paid.get(c, 0)} given")
+        if by_colour.get(c, 0) < n:
+            raise bad(f"{c} {n} needs {n} energy paid as {c}, {by_colour.get(c, 0)} given")
+    overpay = s.options.allow_overpay if overpay is None else overpay
     if len(payment) < cost.total or (len(payment) > cost.total and not overpay):
         raise bad(f"{len(payment)} entries for a total cost of {cost.total}")
-    return replace(player, energy=rest_energy(player.energy, listed))
+    return replace(player, energy=tuple(replace(e, standing=False) if (e.name, e.k) in paid else e for e in player.energy))
 
 
 def _count(names: Iterable[str]) -> dict[str, int]:
@@ -100,22 +107,11 @@ def _count(names: Iterable[str]) -> dict[str, int]:
     return out
 
 
-def rest_energy(energy: tuple[Energy, ...], listed: Mapping[str, int]) -> tuple[Energy, ...]:
-    left = dict(listed)  # a plain dict: no Counter.__missing__ call for every energy not listed
-    out = []
-    for e in energy:
-        if e.standing and left.get(e.name, 0) > 0:
-            left[e.name] -= 1
-            e = replace(e, standing=False)
-        out.append(e)
-    return tuple(out)
-
-
-def check_entries(player: Player, payment: Sequence[Pay], catalog: Mapping[str, Card], what: str) -> Player:
+def check_entries(s: State, player: Player, payment: Sequence[Pay], what: str) -> Player:
     """A payment whose cost the catalog does not give (an activated ability's): every entry must
     be a standing energy of the payer paying as one of its colours; the entries are rested."""
     free = Cost(len(payment), dict(Counter(p.as_ for p in payment if p.as_ != "GENERIC")))
-    return pay(player, payment, free, catalog, True, what)
+    return pay(s, player, payment, free, what, overpay=True)
 
 
 def note(payer: str, what: str, payment: Sequence[Pay], cost: Cost) -> PaymentNote:

@@ -4,12 +4,15 @@ state. Setup and match events are in ``setup.py``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from adjudicator.games.builddivide import battle as B
 from adjudicator.games.builddivide import events as E
+from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.ops import OpContext, apply_ops, release_territory
 from adjudicator.games.builddivide.payment import card_cost, check_entries, note, pay
-from adjudicator.games.builddivide.state import Energy, StackItem, State, replace
+from adjudicator.games.builddivide.state import StackItem, State, replace
 from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 PHASES = ("STAND", "DRAW", "MAIN", "ATTACK", "END")
@@ -137,7 +140,7 @@ def place_energy(s: State, ev: E.PlaceEnergy, ctx: Context) -> State:
     if p.energy_placed_this_turn:
         raise Violation("BD-LIM-1", f"{tp} already placed an energy this turn; {ev.card!r} stays in hand", "ENERGY_PLACED")
     p = Z.take_from_hand(s, p, ev.card, "BD-ACT-11", "place as energy")
-    return Z.put(s, replace(p, energy=p.energy + (Energy(name=ev.card),), energy_placed_this_turn=True))
+    return Z.put(s, replace(Z.add_energy(p, ev.card), energy_placed_this_turn=True))
 
 
 def _timing(s: State, name: str, timing: str, what: str) -> None:
@@ -163,13 +166,28 @@ def play_card(s: State, ev: E.PlayCard, ctx: Context) -> State:
         raise Violation("BD-ACT-12", f"{who} cannot play {ev.card!r}: it is {kind}; only units and commands are played", "NOT_PLAYABLE")
     _timing(s, who, c.timing, ev.card)
     p = Z.take_from_hand(s, Z.player(s, who), ev.card, "BD-ACT-12", "play")
-    if c.type == "UNIT" and Z.find_unit(s, ev.card) is not None:
-        raise Violation("BD-ACT-12", f"{ev.card!r} already names a unit on the field; each instance needs its own name (§15)", "NAME_TAKEN")
     cost = card_cost(c, ev.cost_adjustment)
-    p = pay(p, ev.payment, cost, s.catalog, s.options.allow_overpay, ev.card)
+    p = pay(s, p, ev.payment, cost, ev.card)
     s = Z.set_game(Z.put(s, p), last_payment=note(who, ev.card, ev.payment, cost))
-    item = StackItem(id=s.game.next_item, kind="CARD", controller=who, card=ev.card, targets=ev.targets, hand_play=True)
-    return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1)
+    return onto_stack(s, who, card=ev.card, targets=targets(s, ev.targets, "$.targets"), hand_play=True)
+
+
+def onto_stack(s: State, controller: str, **item: Any) -> State:
+    """A played card or an ability goes on top of the resolution zone (BD-RES-2), numbered as it
+    enters play (§15)."""
+    p, k = Z.enter_play(Z.player(s, controller), item.get("card") or item.get("ability_id") or "")
+    top = StackItem(id=s.game.next_item, controller=controller, k=k, kind="CARD" if item.get("card") else "ABILITY", **item)
+    return Z.set_game(Z.put(s, p), stack=s.game.stack + (top,), next_item=top.id + 1)
+
+
+def targets(s: State, given: tuple[str, ...], path: str) -> tuple[str, ...]:
+    """Targets as chosen (BD-RES-4): a player, a card in play by an instance reference that means
+    one card (§15), or a card out of play by its name."""
+    scope = R.in_play(s, zones=(*R.PLAY_ZONES, "STACK"))
+    for i, text in enumerate(given):
+        if text not in s.names:
+            R.find(text, scope, s.names, f"{path}[{i}]")
+    return given
 
 
 def release(s: State, ev: E.ReleaseTerritory, ctx: Context) -> State:
@@ -178,31 +196,33 @@ def release(s: State, ev: E.ReleaseTerritory, ctx: Context) -> State:
     p = Z.player(s, who)
     if p.territory is None or p.territory.face != "CHARACTER":
         raise Violation("BD-ACT-13", f"{who}'s territory {p.territory.name if p.territory else ''} is not closed: it cannot be released", "NOT_CLOSED")
+    found = Z.find_unit(s, ev.releasing_unit, "$.releasing_unit", who)
     window = s.game.release_window
-    if window != (who, ev.releasing_unit):
-        ace = s.catalog.get(ev.releasing_unit)
+    if found is None or window != (who, found[1].iid):
+        ace = s.catalog.get(found[1].name) if found else None
         ter = s.catalog.get(p.territory.name)
-        if ace is not None and ter is not None and ter.title not in ace.titles:
+        if found is None:
+            why = f"it is not a unit on {who}'s field"
+        elif ace is not None and ter is not None and ter.title not in ace.titles:
             why = f"its title ({', '.join(ace.titles) or 'none'}) differs from {p.territory.name}'s ({ter.title})"
-        elif window is None:
+        elif window is None or window[0] != who:
             why = "no ace has just entered from a hand play with its cost paid (the release window is closed)"
         else:
-            why = f"the release window is {window[1]}'s"
+            opened = Z.by_iid(s, window[1])
+            why = f"the release window is {Z.unit_ref(s, opened[1], who) if opened else 'another unit'}'s"
         raise Violation("BD-ACT-13", f"{ev.releasing_unit} cannot release {who}'s territory: {why}", "NO_WINDOW")
-    return release_territory(s, who, ev.releasing_unit, ev.payment)
+    return release_territory(s, who, found[1], ev.payment)
 
 
 def activate_ability(s: State, ev: E.ActivateAbility, ctx: Context) -> State:
     in_play(s, "activate_ability")
     who = acting_player(s, ev, ev.player, "BD-ACT-14")
-    c = Z.card(s, ev.source)
+    source = R.find(ev.source, R.in_play(s, (who,)), s.names, "$.source")
+    c = Z.card(s, source.name if source else R.parse(ev.source, s.names)[1])
     ability = next((a for a in c.abilities if a.id == ev.ability_id), None) if c else None
     if ability is None or ability.kind != "ACTIVATED":
         raise Violation("BD-ACT-14", f"{ev.source!r} has no activated ability {ev.ability_id!r} in the catalog", "NO_ABILITY")
-    p = Z.player(s, who)
-    on_table = Z.find_unit(s, ev.source, who) is not None or any(e.name == ev.source for e in p.energy) or \
-        (p.territory is not None and p.territory.name == ev.source)
-    if not on_table:
+    if source is None:
         raise Violation("BD-ACT-14", f"{ev.source!r} is not one of {who}'s cards on the table", "NO_SOURCE")
     _timing(s, who, ability.timing, f"{ev.source}'s {ev.ability_id}")
     for op in ev.cost_ops:
@@ -210,12 +230,11 @@ def activate_ability(s: State, ev: E.ActivateAbility, ctx: Context) -> State:
             raise Violation("BD-ACT-14", f"the cost 'discard {op.n}' cannot be paid: {op.player} holds {len(Z.player(s, op.player).hand)} card(s)",
                             "COST_UNPAID")
     try:
-        s = apply_ops(s, ev.cost_ops, OpContext("BD-ACT-14", who))
+        s = apply_ops(s, ev.cost_ops, OpContext("BD-ACT-14", who, "$.cost_ops"))
     except Violation as v:
         raise Violation("BD-ACT-14", f"the cost of {ev.ability_id} cannot be paid: {v.message}", "COST_UNPAID") from None
-    s = Z.put(s, check_entries(Z.player(s, who), ev.payment, s.catalog, f"{ev.source}'s {ev.ability_id}"))
-    item = StackItem(id=s.game.next_item, kind="ABILITY", controller=who, ability_id=ev.ability_id, source=ev.source)
-    return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1)
+    s = Z.put(s, check_entries(s, Z.player(s, who), ev.payment, f"{ev.source}'s {ev.ability_id}"))
+    return onto_stack(s, who, ability_id=ev.ability_id, source=ev.source)
 
 
 def trigger(s: State, ev: E.Trigger, ctx: Context) -> State:
@@ -226,8 +245,9 @@ def trigger(s: State, ev: E.Trigger, ctx: Context) -> State:
         raise Violation("BD-RES-6", f"{ev.controller}'s {ev.source} {ev.ability_id} comes too late: in a run of triggers "
                                     f"({s.options.trigger_order}, BD-RUL-20) {late}'s go in after {ev.controller}'s, "
                                     f"and {late}'s were already put in", "TRIGGER_ORDER")
-    item = StackItem(id=s.game.next_item, kind="ABILITY", controller=ev.controller, ability_id=ev.ability_id, source=ev.source)
-    return Z.set_game(s, stack=s.game.stack + (item,), next_item=item.id + 1, last_trigger=(ctx.seq, ev.controller))
+    R.find(ev.source, R.in_play(s, (ev.controller,)), s.names, "$.source")  # unambiguous; a source out of play is not checked
+    s = onto_stack(s, ev.controller, ability_id=ev.ability_id, source=ev.source)
+    return Z.set_game(s, last_trigger=(ctx.seq, ev.controller))
 
 
 def trigger_out_of_order(s: State, controller: str) -> str | None:
@@ -250,7 +270,7 @@ def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:
         raise Violation("BD-ACT-17", "the resolution zone is empty: nothing to resolve", "EMPTY_STACK")
     item = g.stack[-1]
     s = Z.set_game(s, stack=g.stack[:-1])
-    s = apply_ops(s, ev.ops, OpContext("BD-ACT-17", item.controller))
+    s = apply_ops(s, ev.ops, OpContext("BD-ACT-17", item.controller, "$.ops"))
     if Z.over(s):
         return s
     s = _settle(s, item)
@@ -270,10 +290,10 @@ def _settle(s: State, item: StackItem) -> State:
     p = Z.player(s, item.controller)
     if c.type != "UNIT":
         return Z.put(s, replace(p, graveyard=p.graveyard + (item.card,)))
-    s = Z.enter_field(s, p.name, item.card)
+    s = Z.enter_field(s, p.name, item.card, k=item.k)
     ter = s.catalog.get(p.territory.name) if p.territory else None
     if c.is_ace and item.hand_play and ter is not None and p.territory.face == "CHARACTER" and ter.title in c.titles:
-        s = Z.set_game(s, release_window=(item.controller, item.card))
+        s = Z.set_game(s, release_window=(item.controller, Z.player(s, p.name).field[-1].iid))
     return s
 
 
@@ -297,7 +317,7 @@ def judge_ops(s: State, ev: E.JudgeOps, ctx: Context) -> State:
     if ev.by != JUDGE:
         raise Violation("BD-ACT-27", f"only a judge enters judge_ops; {ev.by} cannot", "JUDGE_ONLY")
     in_play(s, "judge_ops")
-    s = apply_ops(s, ev.ops, OpContext("BD-ACT-27", s.game.turn_player or s.names[0]))
+    s = apply_ops(s, ev.ops, OpContext("BD-ACT-27", s.game.turn_player or s.names[0], "$.ops"))
     d = s.game.damage
     if d is not None and d.waiting != "SHOT" and not s.game.stack and not Z.over(s):
         s = B.proceed(s)

@@ -11,7 +11,7 @@ from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.catalog import decode_catalog
 from adjudicator.games.builddivide.config import Options
-from adjudicator.games.builddivide.state import Energy, GameState, Player, Result, State, Territory, replace
+from adjudicator.games.builddivide.state import GameState, Player, Result, State, Territory, replace
 from adjudicator.engine.kit import decode_options
 from adjudicator.engine.protocol import JUDGE, Context, Malformed, Violation
 
@@ -41,7 +41,7 @@ def fresh_player(s: State, name: str) -> Player:
     if deck is None:
         return Player(name=name)
     return Player(name=name, deck_count=len(deck.main), unseen=dict(Counter(deck.main)), d_deck=deck.d_deck,
-                  territory=Territory(name=deck.territory))
+                  territory=Territory(name=deck.territory), entered={deck.territory: 1})  # in play from setup step 3
 
 
 def open_game(s: State, game_no: int, seq: int) -> State:
@@ -186,7 +186,9 @@ def place_initial_energy(s: State, ev: E.PlaceInitialEnergy, ctx: Context) -> St
         raise Violation("BD-ACT-8", f"{p.name} places exactly 2 initial energy cards, not {len(ev.cards)}", "WRONG_COUNT")
     for name in ev.cards:
         p = Z.reveal(s, p, name, "deck")
-    p = replace(p, deck_count=p.deck_count - 2, energy=tuple(Energy(name=n) for n in ev.cards))
+    p = replace(p, deck_count=p.deck_count - 2)
+    for name in ev.cards:
+        p = Z.add_energy(p, name)
     s = _done(s, p, 8, 9)
     if s.game.setup_step == 9:  # BD-SET-1 step 9: turn 1 is the first player's, in the stand phase
         s = Z.set_game(s, status="IN_PROGRESS", turn_number=1, turn_player=s.game.first_player, phase="STAND",

@@ -1,7 +1,8 @@
 """Build Divide state (rules §11): frozen Structs, changed with ``msgspec.structs.replace``.
 
-Card instances are named by their card name (§15): a name is unique within a player's energy
-zone and across both fields. Hidden cards (the deck, an undisclosed hand card, a life card) are
+A card in play (energy, field, territory, resolution zone) carries ``k``, the number of its name
+among the cards that entered its player's play zones this game: events name it by an instance
+reference (§15, ``refs.py``). Hidden cards (the deck, an undisclosed hand card, a life card) are
 ``None`` where their position matters (hand, life) and a count where it does not (deck)."""
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class Status(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 class Unit(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     name: str
+    k: int = 1  # its number among its player's cards of this name in play (§15)
     iid: int = 0  # the instance: a unit that leaves and comes back is a new one (BD-RES-19)
     standing: bool = True
     damage: int = 0
@@ -38,6 +40,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 class Energy(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     name: str
+    k: int = 1  # its number among its player's cards of this name in play (§15)
     standing: bool = True
 
 
@@ -66,6 +69,7 @@ class Player(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     setup_done: tuple[int, ...] = ()  # setup steps this player has done (1, 3, 5, 6, 7, 8)
     revealed: tuple[str, ...] = ()  # names made public from this player's deck, hand or life, in order
     disclosed_abandoned: tuple[str, ...] = ()  # BD-REW-8: revealed by events a rewind abandoned
+    entered: dict[str, int] = {}  # cards of each name that entered this player's play zones this game (§15)
 
 
 class StackItem(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -74,6 +78,7 @@ class StackItem(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     controller: str
     card: str | None = None
     ability_id: str | None = None
+    k: int = 1  # the number of the card (or ability id) among its controller's in play (§15)
     source: str | None = None
     targets: tuple[str, ...] = ()
     from_shot: bool = False
@@ -138,7 +143,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     attack: Attack | None = None
     damage: DamageProc | None = None
     pending_damage: tuple[tuple[str, int], ...] = ()  # effect damage waiting for the one being dealt (victim, n)
-    release_window: tuple[str, str] | None = None  # (player, unit)
+    release_window: tuple[str, int] | None = None  # (player, the entering ace's instance)
     priority: str | None = None  # strict_priority only: who holds priority
     passes: int = 0  # strict_priority only: passes in succession
     players: tuple[Player, ...] = ()

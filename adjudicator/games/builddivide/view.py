@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.battle import total
 from adjudicator.games.builddivide.events import Pay
@@ -20,22 +21,30 @@ def _sees(viewer: str | None, owner: str) -> bool:
     return viewer in (None, JUDGE) or viewer == owner
 
 
-def unit_view(s: State, u: Unit) -> dict[str, Any]:
-    return {"name": u.name, "power": Z.power(s, u), "hit": Z.hit(s, u), "damage": u.damage, "standing": u.standing,
-            "modifiers": [{"stat": m.stat, "delta": m.delta, "duration": m.duration} for m in u.modifiers],
+def unit_view(s: State, u: Unit, ref: str, instance: str) -> dict[str, Any]:
+    return {"name": u.name, "ref": ref, "instance": instance, "power": Z.power(s, u), "hit": Z.hit(s, u), "damage": u.damage,
+            "standing": u.standing, "modifiers": [{"stat": m.stat, "delta": m.delta, "duration": m.duration} for m in u.modifiers],
             "statuses": [x.tag for x in u.statuses]}
+
+
+def zone_refs(p: Player, zone: str) -> list[tuple[str, str]]:
+    """(reference in that zone, full reference) of each card of ``p``'s ``zone``, in order (§15)."""
+    scope = R.of_player(p, (zone,))
+    return [(R.ref(c, scope), c.instance) for c in scope]
 
 
 def player_view(s: State, p: Player, viewer: str | None) -> dict[str, Any]:
     yellow, red = Z.life_split(p)
     out: dict[str, Any] = {
         "deck": p.deck_count, "hand_count": len(p.hand), "life": len(p.life), "yellow": yellow, "red": red,
-        "energy": [{"name": e.name, "colours": list(s.catalog[e.name].colours) if e.name in s.catalog else [],
-                    "standing": e.standing} for e in p.energy],
+        "energy": [{"name": e.name, "ref": ref, "instance": full, "colours": list(s.catalog[e.name].colours) if e.name in s.catalog else [],
+                    "standing": e.standing} for e, (ref, full) in zip(p.energy, zone_refs(p, "ENERGY"))],
         "energy_standing": sum(1 for e in p.energy if e.standing), "energy_rested": sum(1 for e in p.energy if not e.standing),
-        "field": [unit_view(s, u) for u in p.field], "graveyard": list(p.graveyard), "remove_zone": list(p.remove_zone),
-        "territory": None if p.territory is None else {"name": p.territory.name, "face": p.territory.face,
-                                                        "standing": p.territory.standing, "released": p.territory.face == "RELEASED"},
+        "field": [unit_view(s, u, *refs) for u, refs in zip(p.field, zone_refs(p, "FIELD"))],
+        "graveyard": list(p.graveyard), "remove_zone": list(p.remove_zone),
+        "territory": None if p.territory is None else {"name": p.territory.name, "ref": p.territory.name, "instance": f"{p.name}:{p.territory.name}#1",
+                                                        "face": p.territory.face, "standing": p.territory.standing,
+                                                        "released": p.territory.face == "RELEASED"},
         "d_deck_count": len(p.d_deck), "energy_placed_this_turn": p.energy_placed_this_turn, "mulligan": p.mulligan,
         "disclosed_abandoned": list(p.disclosed_abandoned),
     }
@@ -46,24 +55,45 @@ def player_view(s: State, p: Player, viewer: str | None) -> dict[str, Any]:
     return out
 
 
+def attack_view(s: State) -> dict[str, Any]:
+    """The attack, its units named as on their fields now (as declared, once they have left)."""
+    a = s.game.attack
+    tp = s.game.turn_player or ""
+
+    def named(iid: int, owner: str, given: str) -> str:
+        found = Z.by_iid(s, iid) if iid else None
+        return given if found is None else Z.unit_ref(s, found[1], owner)
+
+    opp = Z.opponent(s, tp)
+    return {"attacker": named(a.attacker_iid, tp, a.attacker), "original_target": a.original_target if a.original_target == opp or a.block_used
+            else named(a.target_iid, opp, a.original_target), "current_target": named(a.target_iid, opp, a.current_target),
+            "block_used": a.block_used, "step": a.step}
+
+
+def window_unit(s: State) -> str:
+    who, iid = s.game.release_window
+    found = Z.by_iid(s, iid)
+    return Z.unit_ref(s, found[1], who) if found else ""
+
+
 def view(s: State, viewer: str | None = None) -> dict[str, Any]:
     g = s.game
     out = outcome(s)
+    stack = R.in_play(s, zones=("STACK",))
     return {
         "game": "builddivide", "seats": list(s.names), "game_no": g.game_no, "status": g.status,
         "setup_step": g.setup_step if g.status == "SETUP" else None, "first_player": g.first_player,
         "turn": g.turn_number, "turn_player": g.turn_player, "phase": g.phase, "end_step": g.end_step,
         "drawn_this_phase": g.drawn_this_phase,
         "players": {p.name: player_view(s, p, viewer) for p in g.players},
-        "resolution_zone": [{"id": i.id, "kind": i.kind, "controller": i.controller, "card": i.card,
-                             "ability_id": i.ability_id, "source": i.source, "from_shot": i.from_shot} for i in g.stack],
-        "attack": None if g.attack is None else {"attacker": g.attack.attacker, "original_target": g.attack.original_target,
-                                                 "current_target": g.attack.current_target, "block_used": g.attack.block_used,
-                                                 "step": g.attack.step},
+        "resolution_zone": [{"ref": ref, "instance": c.instance, "kind": i.kind, "controller": i.controller, "card": i.card,
+                             "ability_id": i.ability_id, "source": i.source, "from_shot": i.from_shot}
+                            for i, c, ref in zip(g.stack, stack, R.refs(stack))],
+        "attack": None if g.attack is None else attack_view(s),
         "damage": None if g.damage is None else {"victim": g.damage.victim, "source": g.damage.source, "attack": g.damage.attack,
                                                  "dealt": g.damage.dealt, "bonus": g.damage.bonus, "total": total(s, g.damage),
                                                  "waiting": g.damage.waiting, "shot_card": g.damage.shot_card},
-        "release_window": None if g.release_window is None else {"player": g.release_window[0], "unit": g.release_window[1]},
+        "release_window": None if g.release_window is None else {"player": g.release_window[0], "unit": window_unit(s)},
         "result": None if g.result is None else {"winner": g.result.winner, "reason": g.result.reason, "detail": g.result.detail},
         "result_confirmed": g.result_confirmed, "wins": wins(s), "past_games": [r.reason if r.winner is None else r.winner for r in s.past],
         "patches": list(g.patches), "shuffle_owed": list(g.shuffle_owed), "outcome": out.status, "winner": out.winner,
@@ -112,20 +142,22 @@ def board(s: State, viewer: str | None = None) -> Board:
             Zone(name="hand", owner=p.name, cards=hand),
             Zone(name="life", owner=p.name, cards=tuple(BoardCard(face_up=False, tags=("yellow" if i >= 5 else "red",))
                                                         for i in range(len(p.life)))),
-            Zone(name="energy", owner=p.name, cards=tuple(BoardCard(id=e.name, label=e.name, turned=not e.standing,
+            Zone(name="energy", owner=p.name, cards=tuple(BoardCard(id=full, label=ref, turned=not e.standing,
                                                                     tags=tuple(s.catalog[e.name].colours) if e.name in s.catalog else ())
-                                                          for e in p.energy)),
-            Zone(name="field", owner=p.name, cards=tuple(BoardCard(id=u.name, label=u.name, turned=not u.standing,
+                                                          for e, (ref, full) in zip(p.energy, zone_refs(p, "ENERGY")))),
+            Zone(name="field", owner=p.name, cards=tuple(BoardCard(id=full, label=ref, turned=not u.standing,
                                                                    counters={"power": Z.power(s, u), "hit": Z.hit(s, u), "damage": u.damage},
-                                                                   tags=tuple(x.tag for x in u.statuses)) for u in p.field)),
+                                                                   tags=tuple(x.tag for x in u.statuses))
+                                                         for u, (ref, full) in zip(p.field, zone_refs(p, "FIELD")))),
             Zone(name="graveyard", owner=p.name, cards=tuple(BoardCard(id=c, label=c) for c in p.graveyard)),
             Zone(name="removed", owner=p.name, cards=tuple(BoardCard(id=c, label=c) for c in p.remove_zone)),
             Zone(name="territory", owner=p.name, cards=() if p.territory is None else (
-                BoardCard(id=p.territory.name, label=p.territory.name, turned=not p.territory.standing, tags=(p.territory.face,)),)),
+                BoardCard(id=f"{p.name}:{p.territory.name}#1", label=p.territory.name, turned=not p.territory.standing, tags=(p.territory.face,)),)),
             Zone(name="d_deck", owner=p.name, count=len(p.d_deck)),
         ]
-    zones.append(Zone(name="resolution zone", cards=tuple(BoardCard(id=str(i.id), label=i.card or f"{i.source}:{i.ability_id}")
-                                                          for i in g.stack)))
+    stack = R.in_play(s, zones=("STACK",))
+    zones.append(Zone(name="resolution zone", cards=tuple(BoardCard(id=c.instance, label=ref if i.card else f"{i.source}: {ref}")
+                                                          for i, c, ref in zip(g.stack, stack, R.refs(stack)))))
     return Board(players=s.names, counters=counters, zones=tuple(zones), turn=g.turn_player or "", phase=g.phase or g.status,
                  waiting=waiting(s))
 
@@ -149,8 +181,8 @@ def describe(s: State, viewer: str | None = None) -> str:
              f"waiting for: {waiting(s)}"]
     for p in g.players:
         v = player_view(s, p, viewer)
-        energy = ", ".join(f"{e['name']}{'' if e['standing'] else ' (rested)'}" for e in v["energy"]) or "none"
-        field = ", ".join(f"{u['name']} {u['power']}/{u['hit']} dmg {u['damage']}{'' if u['standing'] else ' (rested)'}" for u in v["field"]) or "empty"
+        energy = ", ".join(f"{e['ref']}{'' if e['standing'] else ' (rested)'}" for e in v["energy"]) or "none"
+        field = ", ".join(f"{u['ref']} {u['power']}/{u['hit']} dmg {u['damage']}{'' if u['standing'] else ' (rested)'}" for u in v["field"]) or "empty"
         ter = v["territory"]
         lines += [f"{p.name}: deck {p.deck_count}, hand {len(p.hand)}" + (f" [{', '.join(v['hand'])}]" if "hand" in v else "")
                   + f", life {Z.life_text(p)}",
@@ -158,7 +190,9 @@ def describe(s: State, viewer: str | None = None) -> str:
                   f"  graveyard: {', '.join(p.graveyard) or 'empty'}; removed: {', '.join(p.remove_zone) or 'none'}",
                   f"  territory: {ter['name'] + ' ' + ter['face'].lower() if ter else 'none'}; D deck {len(p.d_deck)}"]
     if g.stack:
-        lines.append("resolution zone (top last): " + ", ".join(i.card or f"{i.source}:{i.ability_id}" for i in g.stack))
+        stack = R.in_play(s, zones=("STACK",))
+        lines.append("resolution zone (top last): " + ", ".join(ref if i.card else f"{i.source}: {ref}"
+                                                                for i, ref in zip(g.stack, R.refs(stack))))
     if g.result is not None:
         lines.append(f"result: {g.result.winner or 'no winner'} ({g.result.reason}: {g.result.detail})")
     return "\n".join(lines)
@@ -184,11 +218,12 @@ def explain(s: State, query: Mapping[str, Any]) -> dict[str, Any]:
         if att is None or tgt is None:
             return {"battle": {"happens": False, "why": "the attacker or the current target has left the field (BD-RES-10 step 1)"}}
         steps = []
-        for (u, other) in ((att[1], tgt[1]), (tgt[1], att[1])):
+        for (owner, u), (_, other) in ((att, tgt), (tgt, att)):
             after = u.damage + max(0, Z.power(s, other))
-            steps.append({"unit": u.name, "power": Z.power(s, u), "takes": max(0, Z.power(s, other)), "damage_after": after,
-                          "destroyed": after >= Z.power(s, u)})
-        return {"battle": {"happens": True, "attacker": a.attacker, "target": a.current_target, "points": steps}}
+            steps.append({"unit": Z.unit_ref(s, u, owner.name), "power": Z.power(s, u), "takes": max(0, Z.power(s, other)),
+                          "damage_after": after, "destroyed": after >= Z.power(s, u)})
+        named = attack_view(s)
+        return {"battle": {"happens": True, "attacker": named["attacker"], "target": named["current_target"], "points": steps}}
     if "unit" in query:
         return explain_card(s, str(query["unit"]))
     last = g.last_payment
@@ -199,12 +234,13 @@ def explain(s: State, query: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def explain_card(s: State, name: str) -> dict[str, Any]:
-    """A unit's power and hit (printed + modifiers) and damage; a card's cost parts."""
-    found = Z.find_unit(s, name)
-    c = s.catalog.get(name)
+    """A unit's power and hit (printed + modifiers) and damage, the unit named by its instance
+    reference on either field (§15); else a card's cost parts."""
+    found = Z.find_unit(s, name, "$.unit")
+    c = s.catalog.get(found[1].name if found else name)
     if found is not None and c is not None:
         u = found[1]
-        return {"unit": name, "owner": found[0].name,
+        return {"unit": Z.unit_ref(s, u), "owner": found[0].name,
                 "power": {"printed": u.printed.get("POWER", c.power), "modifiers": [m.delta for m in u.modifiers if m.stat == "POWER"], "now": Z.power(s, u)},
                 "hit": {"printed": u.printed.get("HIT", c.hit), "modifiers": [m.delta for m in u.modifiers if m.stat == "HIT"], "now": Z.hit(s, u)},
                 "damage": u.damage, "destroyed_at": f"damage >= {Z.power(s, u)}", "standing": u.standing}

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide.catalog import Card
-from adjudicator.games.builddivide.state import Player, Result, State, Unit, replace
+from adjudicator.games.builddivide.state import Energy, Player, Result, State, Unit, replace
 from adjudicator.engine.protocol import Violation
 
 
@@ -34,14 +35,24 @@ def card(s: State, name: str) -> Card | None:
     return s.catalog.get(name)
 
 
-def find_unit(s: State, name: str, owner: str | None = None) -> tuple[Player, Unit] | None:
-    for p in s.game.players:
-        if owner is not None and p.name != owner:
-            continue
-        for u in p.field:
-            if u.name == name:
-                return p, u
-    return None
+def find_unit(s: State, ref: str, path: str, owner: str | None = None) -> tuple[Player, Unit] | None:
+    """The unit on ``owner``'s field (either field when None) that the instance reference ``ref``
+    names (§15), None when it names none; ``Malformed`` at ``path`` when it could mean several."""
+    found = R.find(ref, R.in_play(s, None if owner is None else (owner,), ("FIELD",)), s.names, path)
+    return None if found is None else by_iid(s, found.key)
+
+
+def unit_ref(s: State, unit: Unit, owner: str | None = None) -> str:
+    """How a unit is named on ``owner``'s field (on either field when None)."""
+    scope = R.in_play(s, None if owner is None else (owner,), ("FIELD",))
+    return next((R.ref(c, scope) for c in scope if c.key == unit.iid), unit.name)
+
+
+def enter_play(p: Player, name: str) -> tuple[Player, int]:
+    """``p`` with one more card of ``name`` entered into its play zones, and that card's number
+    (§15: a card that leaves play and comes back gets the next one)."""
+    k = p.entered.get(name, 0) + 1
+    return replace(p, entered={**p.entered, name: k}), k
 
 
 def by_iid(s: State, iid: int) -> tuple[Player, Unit] | None:
@@ -53,10 +64,19 @@ def by_iid(s: State, iid: int) -> tuple[Player, Unit] | None:
     return None
 
 
-def enter_field(s: State, owner: str, name: str, standing: bool = True) -> State:
-    """A new unit instance on ``owner``'s field."""
+def add_energy(p: Player, name: str, standing: bool = True) -> Player:
+    """``name`` joins ``p``'s energy zone face up, with the next number of its name."""
+    p, k = enter_play(p, name)
+    return replace(p, energy=p.energy + (Energy(name=name, k=k, standing=standing),))
+
+
+def enter_field(s: State, owner: str, name: str, standing: bool = True, k: int | None = None) -> State:
+    """A new unit instance on ``owner``'s field: number ``k`` when it comes from the resolution
+    zone (it stays in play), the next number of its name when it enters play now."""
     p = player(s, owner)
-    unit = Unit(name=name, iid=s.game.next_item, standing=standing, entered_turn=s.game.turn_number)
+    if k is None:
+        p, k = enter_play(p, name)
+    unit = Unit(name=name, k=k, iid=s.game.next_item, standing=standing, entered_turn=s.game.turn_number)
     return set_game(put(s, replace(p, field=p.field + (unit,))), next_item=s.game.next_item + 1)
 
 
@@ -211,7 +231,7 @@ def leave_field(s: State, owner: Player, unit: Unit, to: str = "graveyard") -> S
         p = replace(p, remove_zone=p.remove_zone + (unit.name,))
     s = put(s, p)
     win = s.game.release_window
-    if win is not None and win[1] == unit.name:
+    if win is not None and win[1] == unit.iid:
         s = set_game(s, release_window=None)
     return s
 
