@@ -508,6 +508,51 @@ def best_of_three() -> None:
             {"status": "won", "winner": A, "reason": "match", "score": {A: 2, B: 1}})
 
 
+def refs(*names: str) -> list[dict[str, str]]:
+    return [{"ref": n} for n in names]
+
+
+def four_copies() -> None:
+    """§15 and BD-LIM-7: four U1k as energy and four U3k on the field, each named by its instance
+    reference; a negated card's number is used up, and a card that comes back gets the next one."""
+    red = lambda *refs_: [{"energy": r, "as": "RED"} for r in refs_]  # noqa: E731
+    g = Golden(a=["U1k"] * 4 + ["U3k"] * 4, b=["QCMD"], energy={A: ["U1k", "U1k"], B: ["PLN", "PLN"]}).to_turn(1, "MAIN")
+    g.check("two U1k as initial energy", players={A: {"energy": refs("U1k#1", "U1k#2")}, B: {"energy": refs("PLN#1", "PLN#2")}})
+    g.add("place_energy", A, card="U1k").check("a third U1k", players={A: {"energy": refs("U1k#1", "U1k#2", "U1k#3")}})
+    g.add("play_card", A, card="U3k", payment=red("U1k#1", "U1k#2")).add("resolve_top", "judge", ops=[])
+    g.check("the first U3k, alone on the field, is named U3k", players={A: {"field": [{"name": "U3k", "ref": "U3k", "instance": "alice:U3k#1"}],
+                                                                            "energy_standing": 1}})
+    g.reject("BD-ACT-0", "play_card", A, card="U3k", payment=red("U1k#3", "U1k#1"))
+    g.to_turn(3, "MAIN", keep=("QCMD",)).add("place_energy", A, card="U1k")
+    g.check("four U1k in the energy zone, standing again", players={A: {"energy": refs("U1k#1", "U1k#2", "U1k#3", "U1k#4"),
+                                                                         "energy_standing": 4}})
+    g.add("play_card", A, card="U3k", payment=red("U1k#1", "U1k#2")).add("resolve_top", "judge", ops=[])
+    g.check("two U3k: U3k#1 and U3k#2", players={A: {"field": refs("U3k#1", "U3k#2")}})
+    g.add("play_card", A, card="U3k", payment=red("U1k#4", "U1k#3"))
+    g.add("play_card", B, card="QCMD", payment=[{"energy": "PLN#1", "as": "WHITE"}])
+    g.check("the third U3k and bob's QCMD in the resolution zone",
+            resolution_zone=[{"ref": "U3k", "instance": "alice:U3k#3"}, {"ref": "QCMD", "instance": "bob:QCMD#1"}])
+    g.add("resolve_top", "judge", ops=[op("NEGATE", stack_item="U3k")])
+    g.check("negated: U3k#3 to the graveyard (bob's BST: his end-phase discard of turn 2)", resolution_zone=[],
+            players={A: {"field": refs("U3k#1", "U3k#2"), "graveyard": ["U3k"], "energy_standing": 0}, B: {"graveyard": ["BST", "QCMD"]}})
+    g.add("advance_phase", A).add("declare_attack", A, attacker="U3k#2", target=B)
+    g.check("U3k#2 attacks", attack={"attacker": "U3k#2", "current_target": B},
+            players={A: {"field": [{"ref": "U3k#1", "standing": True}, {"ref": "U3k#2", "standing": False}]}})
+    g.add("no_block", B).add("life_check", B, victim=B, card_name="U2k").check("one point", attack=None, players={B: {"life": 9}})
+    g.reject("BD-LIM-5", "declare_attack", A, attacker="U3k#3", target=B)
+    g.to_turn(5, "MAIN", keep=("QCMD",)).ops(op("PUT_ONTO_FIELD", card="U3k", from_zone="GRAVEYARD", player=A),
+                                              note="card text: put a unit from your graveyard onto the field")
+    g.check("the negated U3k comes back as U3k#4", players={A: {"field": refs("U3k#1", "U3k#2", "U3k#4"), "graveyard": []}})
+    g.add("play_card", A, card="U3k", payment=red("U1k#2", "U1k#1")).add("resolve_top", "judge", ops=[])
+    g.check("four U3k on the field", players={A: {"field": [{"name": "U3k", "ref": r, "instance": f"alice:{r}"}
+                                                           for r in ("U3k#1", "U3k#2", "U3k#4", "U3k#5")],
+                                                 "energy": refs("U1k#1", "U1k#2", "U1k#3", "U1k#4")}})
+    g.add("advance_phase", A).add("declare_attack", A, attacker="alice:U3k#5", target=B).add("no_block", B)
+    g.add("life_check", B, victim=B, card_name="U2k").check("U3k#5 dealt its point", players={B: {"life": 8}})
+    g.write("four-copies", "BD-LIM-7", "Four copies of a unit and of an energy card, named by instance references (§15)",
+            {"status": "in_progress"})
+
+
 if __name__ == "__main__":
-    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14, ex15, ex16a, ex16b, ex16c, ex16d, ex16e, ex16e_match, ex16f, ex17, best_of_three):
+    for f in (ex01, ex02, ex03, ex04, ex05, ex06, ex07, ex08, ex09, ex10, ex11, ex12, ex13, ex14, ex15, ex16a, ex16b, ex16c, ex16d, ex16e, ex16e_match, ex16f, ex17, best_of_three, four_copies):
         f()

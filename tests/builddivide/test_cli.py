@@ -88,3 +88,26 @@ def test_deck_check_reports_every_violation(tmp_path):
     assert rules == ["BD-DECK-12", "BD-DECK-13", "BD-DECK-15"]
     for legal in ("legal-40.json", "legal-50.json"):
         assert adj(tmp_path, "deck", "check", "builddivide", str(BD / "decks" / legal)).exit_code == 0
+
+
+def test_section_15_state_legal_and_act_speak_in_instance_references(tmp_path):
+    """The golden match with four U3k on alice's field, its refused lines left out, imported."""
+    lines = (BD / "golden" / "four-copies.jsonl").read_text(encoding="utf-8").splitlines()
+    refused = json.loads((BD / "golden" / "four-copies.expect.json").read_text(encoding="utf-8"))["rejected"]
+    path = tmp_path / "four.jsonl"
+    path.write_text("".join(line + "\n" for no, line in enumerate(lines, 1) if str(no) not in refused), encoding="utf-8")
+    assert adj(tmp_path, "import", str(path), "--id", "m").exit_code == 0
+    state = json.loads(adj(tmp_path, "state", "m", "--json").output)["state"]["players"]["alice"]
+    assert [(u["ref"], u["instance"], u["standing"]) for u in state["field"]] == [
+        ("U3k#1", "alice:U3k#1", True), ("U3k#2", "alice:U3k#2", True), ("U3k#4", "alice:U3k#4", True), ("U3k#5", "alice:U3k#5", False)]
+    assert [e["ref"] for e in state["energy"]] == ["U1k#1", "U1k#2", "U1k#3", "U1k#4"]
+    legal = json.loads(adj(tmp_path, "legal", "m", "--json").output)["actions"]
+    attack = next(a for a in legal if a["type"] == "declare_attack")
+    assert attack["fields"]["attacker"]["values"] == ["U3k#1", "U3k#2", "U3k#4"]
+    r = adj(tmp_path, "act", "m", "declare_attack", "attacker=U3k", "target=bob", "--by", "alice")
+    assert r.exit_code == 2
+    assert "'U3k' is ambiguous: the field holds 4 cards it could mean (U3k#1, U3k#2, U3k#4, U3k#5); name one of them (at $.attacker)" in r.output
+    assert json.loads(adj(tmp_path, "state", "m", "--json").output)["seq"] == 64  # nothing written
+    r = adj(tmp_path, "act", "m", "declare_attack", "attacker=U3k#4", "target=bob", "--by", "alice", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(adj(tmp_path, "state", "m", "--json").output)["state"]["attack"]["attacker"] == "U3k#4"
