@@ -59,3 +59,21 @@ def test_deck_check_names_every_problem(tmp_path):
     assert out.exit_code == 1
     assert [line.split(":")[0] for line in out.output.splitlines()] == ["PBW-DECK-3", "PBW-DECK-4", "PBW-DECK-9"]
     assert "41 cards" in out.output and "'PC A2' and 'pc a2'" in out.output
+
+
+def test_export_log_and_replay_as_a_player_hide_the_other_deck_list(tmp_path):
+    """PBW-HID-1, PBW-ACT-2: P2's deck list in match_started is P2's; P1 sees only their own."""
+    adj = started(tmp_path)
+    first = json.loads(ok(adj("export", "m", "--as", "P1")).stdout.splitlines()[0])
+    assert first["type"] == "match_started" and first["decks"]["P2"] == "(hidden)"
+    assert [c["id"] for c in first["decks"]["P1"]["deck"]][:2] == ["A1", "A2"]
+    sealed = json.loads(ok(adj("export", "m")).stdout.splitlines()[0])
+    assert sealed["decks"]["P2"]["deck"][0]["id"] == "B1"
+    for command in ("log", "replay"):
+        out = ok(adj(command, "m", "--as", "P1", "--json")).stdout
+        first = json.loads(out)["history"][0]
+        assert first["type"] == "match_started" and first["fields"]["decks"]["P2"] == "(hidden)", command
+        assert first["fields"]["decks"]["P1"]["deck"][0]["id"] == "A1", command
+        assert "P2F36" not in out and "Set P2F36" not in out, command  # a card of P2's deck never shown
+    rows = json.loads(ok(adj("log", "m", "--as", "P2", "--json")).stdout)["history"]
+    assert rows[0]["fields"]["decks"]["P1"] == "(hidden)" and rows[0]["fields"]["decks"]["P2"]["deck"][0]["id"] == "B1"

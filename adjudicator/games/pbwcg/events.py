@@ -445,8 +445,10 @@ Event = Union[
     BsRecoveryCheck, TurnEnded, HandDiscarded, Effect, ChoiceMade, Surrender, DrawAgreed, ResultConfirmed,
 ]
 
-#: PBW-HID-1: the identities a player's own events carry and the opponent may not see
+#: PBW-HID-1: the identities a player's own events carry and the opponent may not see; each
+#: player's deck list and support list in ``match_started`` are that player's (PBW-ACT-2)
 PRIVATE_FIELDS = {
+    "match_started": ("decks",),
     "initial_pcs_placed": ("pcs",),
     "cards_drawn": ("cards",),
     "card_set": ("card",),
