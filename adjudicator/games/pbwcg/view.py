@@ -51,12 +51,20 @@ def _set_zone(s: State, player: str, viewer: str | None) -> list[Any]:
     return out
 
 
+def hp_cap_shown(s: State, name: str, viewer: str | None) -> int | str:
+    """PBW-LIM-9's cap, or HIDDEN while a PC it counts is face down to the viewer (the initial PCs
+    before battle start, PBW-HID-1): the cap would tell their printed HP."""
+    if _sees(viewer, name) or all(c.face_up for c in s.field(name, "PC")):
+        return V.hp_cap(s, name)
+    return HIDDEN
+
+
 def player_view(s: State, name: str, viewer: str | None) -> dict[str, Any]:
     p = s.player(name)
     mine = _sees(viewer, name)
     cap = V.trunc_div(p.max_pc_count, 2)
     return {
-        "hp": p.hp, "hp_cap": V.hp_cap(s, name), "deck_count": len(p.deck), "hand_count": len(p.hand),
+        "hp": p.hp, "hp_cap": hp_cap_shown(s, name, viewer), "deck_count": len(p.deck), "hand_count": len(p.hand),
         "hand": list(p.hand) if mine else HIDDEN, "special_hand": list(p.special_hand) if mine else HIDDEN,
         "deck": sorted(p.deck) if mine else HIDDEN, "support_list": list(p.support_list) if mine else HIDDEN,
         "discard": list(p.discard), "removed": list(p.removed), "set_zone": _set_zone(s, name, viewer),
@@ -143,7 +151,7 @@ def _field_cards(s: State, p: str, viewer: str | None) -> list[BoardCard]:
         if shown:
             tags += [f"BS {b.name}" for b in c.bs] + [f"status {st.name}" for st in c.statuses]
         cards.append(BoardCard(id=c.card if shown else None, label=s.cards[c.card].name if shown else None,
-                               face_up=c.face_up, counters=counters, tags=tuple(tags), group=c.card))
+                               face_up=c.face_up, counters=counters, tags=tuple(tags), group=c.card if shown else None))
         for e in c.equipment:
             cards.append(BoardCard(id=e, label=s.cards[e].name, counters={"weight": s.cards[e].weight or 0},
                                    tags=(f"equipment of {c.card}", s.cards[e].part or ""), group=c.card))
@@ -163,7 +171,7 @@ def board(s: State, viewer: str | None = None) -> Board:
     for p in s.names():
         pl = s.player(p)
         mine = _sees(viewer, p)
-        counters[p] = {"HP": pl.hp, "HP cap": V.hp_cap(s, p), "deck": len(pl.deck), "hand": len(pl.hand)}
+        counters[p] = {"HP": pl.hp, "HP cap": hp_cap_shown(s, p, viewer), "deck": len(pl.deck), "hand": len(pl.hand)}
         zones.append(Zone(name="field", owner=p, cards=tuple(_field_cards(s, p, viewer))))
         sets = tuple(BoardCard(id=x.card if (x.face_up or mine) else None, label=s.cards[x.card].name if (x.face_up or mine) else None,
                                face_up=x.face_up, tags=(f"set slot {i}",)) for i, x in enumerate(pl.set_zone, 1) if x is not None)
