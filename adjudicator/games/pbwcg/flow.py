@@ -99,7 +99,7 @@ def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
     groups = _groups(s, ev.turn)
     pending = tuple(tuple(m) for sp, m in groups if len(m) > 1 and _kept_order(s, sp, m) is None)
     s = replace(s, pending_ties=pending)
-    return _finish_order(s, groups) if not pending else note(s, f"tie-break needed for {[list(g) for g in pending]}")
+    return _finish_order(s, groups) if not pending else s
 
 
 def _finish_order(s: State, groups: list[tuple[int, list[str]]] | None = None) -> State:
@@ -117,9 +117,7 @@ def _finish_order(s: State, groups: list[tuple[int, list[str]]] | None = None) -
         pl_order = tuple(p for p in s.names() if p != second) + (second,)
     else:
         pl_order = s.pl_order or s.names()
-    s = replace(s, action_order=tuple(order), order_speeds=tuple(speeds), pl_order=pl_order, step="T2")
-    s = note(s, f"action order {', '.join(order)}; PL turns {', '.join(pl_order)}")
-    return _after_draw(s)
+    return _after_draw(replace(s, action_order=tuple(order), order_speeds=tuple(speeds), pl_order=pl_order, step="T2"))
 
 
 def _tie_order(ev: E.TieBreak) -> tuple[str, ...]:

@@ -113,31 +113,83 @@ def waiting(s: State) -> str:
           f"{s.main.actor}'s main turn ({s.main.step})" if s.main else "main_turn_started or turn_ended")
 
 
+#: the steps of a turn (PBW-TURN-1) and of a main turn (PBW-TURN-6) in the table's words
+STEP_WORDS = {"SETUP": "setup", "READY": "the battle has started", "T1": "order check", "T2": "draw",
+              "PL": "PL turns", "FIELD": "field step", "MAIN": "main turns", "T7": "turn end", "OVER": "the battle is over"}
+MAIN_STEP_WORDS = {"M1": "M1, bad-status effects", "M2": "M2, set card and equipment", "M3": "M3, the action",
+                   "M5": "M5, recovery checks"}
+
+
+def phase_words(s: State) -> str:
+    """Where the battle stands, in the table's words: 'turn 2, PL turns: P1's PL turn'."""
+    where = STEP_WORDS[s.step]
+    if s.step == "PL":
+        where += f": {s.pl_order[s.pl_index]}'s PL turn"
+    elif s.main is not None:
+        where += f": {s.main.actor}'s main turn, {MAIN_STEP_WORDS[s.main.step]}"
+    return f"turn {s.turn}, {where}"
+
+
+def _names(items) -> str:
+    return ", ".join(items) if items else "none"
+
+
+def _mods_words(st) -> str:
+    m = st.mods
+    parts = [f"{what} {a} {n:+d}" for what, per in (("stat", m.stat), ("attack", m.attack), ("defence", m.defense))
+             for a, n in per.items()]
+    parts += [f"speed {m.speed:+d}"] * bool(m.speed) + [f"evasion checks {m.evasion:+d}"] * bool(m.evasion)
+    left = "until end of turn" if st.end_of_turn else "permanent" if st.remaining is None else f"{st.remaining} turn(s) left"
+    return ", ".join(parts + [left]) + (", bracketed" if st.bracketed else "")
+
+
+def _character_lines(s: State, c: Character, viewer: str | None) -> list[str]:
+    cv = character_view(s, c, viewer)
+    if cv["card"] == HIDDEN:
+        return [f"  slot {c.slot}: a face-down PC"]
+    if c.kind == "PC":
+        where = f"PC, slot {c.slot}, {'back' if cv['back_row'] else 'front'}"
+        gear = f"; equipment {_names(c.equipment)}, weight {cv['weight']} of SP {cv['sp']}" + (
+            f" (speed -{cv['overweight']})" if cv["overweight"] else "")
+    else:
+        where, gear = f"summon support of {c.master}, CP {cv['cp']}", ""
+    lines = [f"  {c.card} ({where}): endurance {c.endurance}/{c.endurance_max}, WP {c.wp}/{c.wp_max}, speed {cv['speed']}{gear}"]
+    if cv["bs"] or cv["bs_history"]:
+        lines.append(f"    {c.card} bad statuses: {_names(cv['bs'])}; received this battle: {_names(cv['bs_history'])}")
+    lines += [f"    {c.card} status {st.name}: {_mods_words(st)}" for st in c.statuses]
+    return lines
+
+
 def describe(s: State, viewer: str | None = None) -> str:
-    lines = [f"PBWCG turn {s.turn}, step {s.step}" + (f" {s.main.step} ({s.main.actor})" if s.main else "")]
+    """The state as the table would say it, for ``viewer``: what that viewer may see, the own hand
+    (every hand for the judge) named card by card, every line once."""
+    lines = [f"PBWCG {phase_words(s)}"]
     if s.action_order:
-        lines.append("order: " + ", ".join(f"{c}({sp})" for c, sp in zip(s.action_order, s.order_speeds)))
+        lines.append("action order: " + ", ".join(f"{c} (speed {sp})" for c, sp in zip(s.action_order, s.order_speeds))
+                     + f"; PL turns {', then '.join(s.pl_order)}")
+    if s.pending_ties:
+        lines.append("tie-break needed: " + "; ".join(" and ".join(g) for g in s.pending_ties))
     for p in s.names():
         pv = player_view(s, p, viewer)
-        lines.append(f"{p}: HP {pv['hp']}/{pv['hp_cap']} deck {pv['deck_count']} hand {pv['hand_count']} discard {len(pv['discard'])}")
-        slots = ["-" if x is None else (x["card"] + ("" if x["face_up"] else " (down)")) for x in pv["set_zone"]]
-        lines.append(f"  set zone: {' | '.join(slots)}")
+        hand = f"hand {pv['hand_count']}" + (f" ({_names(pv['hand'])})" if pv["hand"] != HIDDEN and pv["hand"] else "")
+        special = f", special hand {_names(pv['special_hand'])}" if pv["special_hand"] != HIDDEN and pv["special_hand"] else ""
+        lines.append(f"{p}: HP {pv['hp']}, HP cap {pv['hp_cap']}, deck {pv['deck_count']}, {hand}{special}, "
+                     f"discard pile {len(pv['discard'])}, removed {len(pv['removed'])}")
+        slots = [f"{i} " + ("empty" if x is None else x["card"] if x["face_up"] and x["card"] != HIDDEN else
+                            "face down" if x["card"] == HIDDEN else f"{x['card']} face down")
+                 for i, x in enumerate(pv["set_zone"], 1)]
+        lines.append(f"  {p}'s set zone: {', '.join(slots) if any(pv['set_zone']) else 'empty'}")
         for c in s.field(p):
-            cv = character_view(s, c, viewer)
-            if cv["card"] == HIDDEN:
-                lines.append(f"  slot {c.slot}: face down")
-                continue
-            extra = f" equip {cv['equipment']} weight {cv['weight']}/{cv['sp']}" if c.kind == "PC" else f" master {c.master}"
-            lines.append(f"  {c.card} ({c.kind}, slot {c.slot}) end {c.endurance}/{c.endurance_max} WP {c.wp} speed {cv['speed']}"
-                         f" BS {cv['bs']} history {cv['bs_history']}{extra}")
-            for st in c.statuses:
-                left = "until end of turn" if st.end_of_turn else "permanent" if st.remaining is None else f"{st.remaining} turn(s)"
-                lines.append(f"    status {st.name}: {msgspec.to_builtins(st.mods)} ({left})")
+            lines += _character_lines(s, c, viewer)
+    if s.field_state is not None:
+        left = "" if s.field_state.remaining is None else f", {s.field_state.remaining} turn(s) left"
+        lines.append(f"field state: {s.field_state.card}{left}")
     opened = [o.id for o in s.obligations if o.status == "open"]
     if opened:
         lines.append("open obligations: " + ", ".join(opened))
     if s.result is not None:
-        lines.append(f"result: {s.result.status} {s.result.winner or ''} ({s.result.reason})")
+        said = f"won by {s.result.winner}" if s.result.winner else "drawn"
+        lines.append(f"result: {said} ({s.result.reason})" + (", confirmed" if s.confirmed else ""))
     lines.append("waiting for: " + waiting(s))
     return "\n".join(lines)
 
@@ -185,11 +237,14 @@ def board(s: State, viewer: str | None = None) -> Board:
     if s.field_state is not None:
         zones.append(Zone(name="field state", cards=_public(s, (s.field_state.card,))))
     turn = s.pl_order[s.pl_index] if s.step == "PL" else (s.main.actor if s.main else "")
-    notes = tuple(s.notes) + tuple(f"open: {o.id}" for o in s.obligations if o.status == "open")
+    # what the table shows while it lasts; what one event set off is its notes (Game.notes), said once
+    notes = tuple(f"tie-break needed: {' and '.join(g)}" for g in s.pending_ties)
+    notes += tuple(f"open: {o.id}" for o in s.obligations if o.status == "open")
     if s.action_order:
-        notes += ("order: " + ", ".join(f"{c} ({sp})" for c, sp in zip(s.action_order, s.order_speeds)),)
+        notes += ("order: " + ", ".join(f"{c} ({sp})" for c, sp in zip(s.action_order, s.order_speeds))
+                  + f"; PL turns {', then '.join(s.pl_order)}",)
     return Board(players=s.names(), counters=counters, zones=tuple(zones), turn=turn,
-                 phase=f"turn {s.turn} {s.step}" + (f" {s.main.step}" if s.main else ""), waiting=waiting(s), notes=notes)
+                 phase=phase_words(s), waiting=waiting(s), notes=notes)
 
 
 def explain(s: State, query: Mapping[str, Any]) -> dict[str, Any]:
