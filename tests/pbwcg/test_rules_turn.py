@@ -26,6 +26,26 @@ def test_tie_break_rules_PBW_ACT_6():
     assert t.state.action_order == ("B1", "A2", "A1", "B2") and t.state.step == "T2"
 
 
+def test_a_tie_broken_by_another_fair_method_without_the_judge_needs_both_players_PBW_TURN_11():
+    """§15: a tie broken by method other without a judge carries the confirmations of both
+    players; the judge's own entry needs none."""
+    t = Table()
+    t.setup()
+    t.act("turn_started", "P1", turn=1)
+    v = t.refuse("PBW-TURN-11", "tie_break", "P1", members=["A2", "B1"], method="other", order=["A2", "B1"], confirmations=["P1"])
+    assert v.message == "a tie broken by method other without the judge needs the confirmation of P1, P2; missing P2"
+    t.refuse("PBW-TURN-11", "tie_break", "P2", members=["A2", "B1"], method="other", order=["A2", "B1"])
+    assert t.state.pending_ties == (("A2", "B1"),) and t.state.action_order == ()
+    t.act("tie_break", "P2", members=["A2", "B1"], method="other", order=["A2", "B1"], confirmations=["P1", "P2"])
+    assert t.state.action_order == ("A2", "B1", "A1", "B2") and t.state.pl_order == ("P2", "P1")
+    u = Table({"judge_present": True})
+    u.setup()
+    u.act("turn_started", "P1", turn=1)
+    u.refuse("PBW-TURN-11", "tie_break", "P1", members=["A2", "B1"], method="other", order=["A2", "B1"], confirmations=["P1", "P2"])
+    u.act("tie_break", "judge", members=["A2", "B1"], method="other", order=["A2", "B1"])
+    assert u.state.action_order == ("A2", "B1", "A1", "B2")
+
+
 def test_draws_PBW_ACT_7():
     t = Table()
     t.setup()

@@ -303,6 +303,7 @@ class TieBreak(Action, tag="tie_break"):
     assignment: dict[str, tuple[int, ...]] | None = None
     rolls: tuple[Die, ...] | None = None
     method: Literal["other"] | None = None
+    confirmations: tuple[str, ...] = ()  # method other entered without the judge (§15)
 
 
 class CardsDrawn(Action, tag="cards_drawn"):

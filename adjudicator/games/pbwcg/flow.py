@@ -155,6 +155,8 @@ def tie_break(s: State, ev: E.TieBreak, ctx: Context) -> State:
     if ev.method == "other":
         if ev.rolls or ev.assignment:
             reject("PBW-ACT-6", "method other takes no assignment or rolls")
+        if ev.by != JUDGE:  # PBW-TURN-11: the judge, or both players, use any fair method (§15)
+            need_confirmations(s, ev.confirmations, "PBW-TURN-11", "a tie broken by method other without the judge")
     elif len(ev.members) > 6 or ev.rolls is None:
         reject("PBW-ACT-6", "give assignment and rolls, or method other (required for more than 6 tied)")
     else:

@@ -171,7 +171,8 @@ def _step_actions(s: State) -> list[LegalAction]:
         out = []
         for g in s.pending_ties:
             orders = [list(o) for o in permutations(g)] if len(g) <= 4 else [list(g)]
-            out += _everyone(s, "tie_break", members=one(list(g)), method=one("other"), order=one(*orders))
+            out += _everyone(s, "tie_break", members=one(list(g)), method=one("other"), order=one(*orders),
+                             confirmations=one(_needed(s)))
         return out
     if s.step == "T2":
         return [_la(p, "cards_drawn", player=one(p), cards=some(s.player(p).deck, draw_needed(s, p), draw_needed(s, p)))
