@@ -3,7 +3,11 @@ ID, and the state that stays as it was."""
 
 from __future__ import annotations
 
-from tests.pbwcg.builder import Table
+import pytest
+
+from adjudicator.engine.fold import decode_event
+from adjudicator.engine.protocol import Malformed
+from tests.pbwcg.builder import GAME, Table
 from tests.pbwcg.golden_a import TIE_B1_A2, p1_draw
 from tests.pbwcg.helpers import CHK, main1, turn1, turn2
 
@@ -212,3 +216,32 @@ def test_magic_and_set_card_limits():
     # A2 on B1: D 3; magic BODY 4 on B2 (DV MIND 3): D 1, endurance 1 - 1 (MIND superior to BODY) = 0
     assert (t.hp("P2"), t.char("B2").endurance) == (14, 8)
     assert t.state.player("P1").discard == ("X", "MG")
+
+
+def test_attack_ranges_under_validate_range_PBW_RUL_30():
+    """PBW-RUL-30 and §15: with validate_range, normal_attack and ability_used carry range; the
+    distance is 1 + (attacker in the back row) + (target in the back row), a player is at 1."""
+    t = main1(options={"validate_range": True}, upto="B1")
+    t.act("effect", "judge", source="fixture: A2 stands behind", ops=[{"op": "reposition", "pc": "A2", "slot": 4}])
+    v = t.refuse("PBW-RUL-30", "normal_attack", "P2", actor="B1", target="A2")
+    assert (v.code, v.message) == ("RANGE_MISSING", "validate_range is on: B1's attack gives the range printed on it (range)")
+    v = t.refuse("PBW-RUL-30", "normal_attack", "P2", actor="B1", target="A2", range=1)
+    assert (v.code, v.message) == ("OUT_OF_RANGE", "A2 is at distance 2 from B1; the attack's range 1 does not reach it")
+    assert t.hp("P1") == 21 and t.char("A2").endurance == 8 and t.state.main.actions_left == 1
+    t.act("normal_attack", "P2", actor="B1", target="A2", range=2)
+    assert t.hp("P1") == 18 and t.char("A2").endurance == 6
+    t.end("B1")
+    t.begin("A2")  # A2 in slot 4 (back) against B1 in front: distance 2
+    t.refuse("PBW-RUL-30", "ability_used", "P1", actor="A2", ability={"name": "Jab", "attribute": "TECH"}, targets=["B1"], range=1)
+    t.act("effect", "judge", source="fixture: P2's PCs fall", ops=[{"op": "incapacitate", "character": "B1"}, {"op": "incapacitate", "character": "B2"}])
+    t.act("normal_attack", "P1", actor="A2", target="P2", range=1)  # a PL attack counts as within 1 PC (PBW-RES-9)
+    assert t.hp("P2") == 18 - 3
+
+
+def test_range_is_accepted_and_ignored_without_validate_range_PBW_RUL_30():
+    t = main1(upto="B1")
+    t.act("normal_attack", "P2", actor="B1", target="A2", range=0)
+    assert t.hp("P1") == 18 and t.char("A2").endurance == 6
+    with pytest.raises(Malformed) as e:
+        decode_event(GAME, "normal_attack", "P2", {"actor": "B1", "target": "A2", "range": -1})
+    assert e.value.path == "$.range"

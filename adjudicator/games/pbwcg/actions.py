@@ -197,9 +197,23 @@ def use_action(s: State, actor: str, what: str) -> State:
     return replace(s, main=msgspec.structs.replace(main, actions_left=main.actions_left - 1))  # type: ignore[union-attr]
 
 
+def in_range(s: State, attacker: Character, targets: tuple[str, ...], given: int | None) -> None:
+    """PBW-RUL-30 under validate_range (§15): the attack gives its printed range, and no target
+    lies further away than it."""
+    if not s.options.validate_range:
+        return
+    if given is None:
+        reject("PBW-RUL-30", f"validate_range is on: {attacker.card}'s attack gives the range printed on it (range)", "RANGE_MISSING")
+    for t in targets:
+        d = V.distance(s, attacker, t)
+        if d is not None and d > given:
+            reject("PBW-RUL-30", f"{t} is at distance {d} from {attacker.card}; the attack's range {given} does not reach it", "OUT_OF_RANGE")
+
+
 def normal_attack(s: State, ev: E.NormalAttack, ctx: Context) -> State:
     s, c = in_main(s, ev, ev.actor, "normal_attack", "M3")
     s = use_action(s, ev.actor, "normal_attack")
+    in_range(s, c, (ev.target,), ev.range)
     value, attr = V.normal_attack_value(s, c)
     atk = Attack(c, value, attr, "normal", ev.evasion_tag, ev.bs, ev.break_ops, True)
     checks = {ev.target: ev.checks} if ev.checks is not None else {}
@@ -224,6 +238,7 @@ def ability_used(s: State, ev: E.AbilityUsed, ctx: Context) -> State:
     s = with_char(s, c.card, wp=c.wp - ab.wp_cost)  # paid at declaration (PBW-RUL-31)
     env = Env(ctx.seq, ev.by, c.controller)
     if ev.targets:
+        in_range(s, c, ev.targets, ev.range)
         value, attr = V.ability_value(s, c, ab.attribute, ab.modifier)
         atk = Attack(s.char(c.card), value, attr, "ability", ab.evasion_tag, ab.bs, ab.break_ops, ab.single_target)
         s = resolve_attack(s, atk, ev.targets, ev.checks, env, run_ops)

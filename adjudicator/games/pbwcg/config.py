@@ -34,7 +34,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     speed_includes_weapon_tech: Annotated[bool, option("PBW-RUL-16")] = False
     overweight_basis: Annotated[Literal["excess", "total"], option("PBW-RUL-17")] = "excess"
     two_hand_blocks_one_hand: Annotated[bool, option("PBW-RUL-18")] = False
-    validate_range: Annotated[bool, option("PBW-RUL-30", "false (true is refused: ranges are not validated here)")] = False
+    validate_range: Annotated[bool, option("PBW-RUL-30")] = False
     ability_bs_exemption: Annotated[Literal["self_only", "all_ability"], option("PBW-RUL-33")] = "self_only"
     support_hits_reduce_pl_hp: Annotated[bool, option("PBW-RUL-37")] = False
     support_vanishes_with_master: Annotated[bool, option("PBW-RUL-37")] = True

@@ -370,6 +370,10 @@ class EquipmentDiscarded(Action, tag="equipment_discarded"):
     cards: tuple[str, ...]
 
 
+#: the range printed on an attack or ability (§15; checked under validate_range, PBW-RUL-30)
+Range = Annotated[int, msgspec.Meta(ge=0)]
+
+
 class NormalAttack(Action, tag="normal_attack"):
     actor: str
     target: str
@@ -377,6 +381,7 @@ class NormalAttack(Action, tag="normal_attack"):
     bs: str | None = None
     break_ops: tuple[AnyOp, ...] = ()
     checks: Checks | None = None
+    range: Range | None = None
 
 
 class AbilityUsed(Action, tag="ability_used"):
@@ -385,6 +390,7 @@ class AbilityUsed(Action, tag="ability_used"):
     targets: tuple[str, ...] = ()
     checks: dict[str, Checks] = {}
     ops: tuple[AnyOp, ...] = ()
+    range: Range | None = None
 
 
 class Move(Action, tag="move"):

@@ -9,7 +9,7 @@ from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.decks import is_holy_grail
 from adjudicator.games.pbwcg.flow import draw_needed, next_actor
 from adjudicator.games.pbwcg.state import Character, State
-from adjudicator.engine.kit import fields_text, one, some
+from adjudicator.engine.kit import fields_text, integer, one, some
 from adjudicator.engine.protocol import JUDGE, LegalAction
 
 
@@ -101,6 +101,13 @@ def _check_note(s: State, attacker: Character, targets: list[str]) -> str:
     return "; ".join(parts)
 
 
+def _range(s: State, c: Character, targets: list[str]) -> dict:
+    """Under validate_range, a range that reaches every target offered (PBW-RUL-30: at most 3)."""
+    if not s.options.validate_range:
+        return {}
+    return {"range": integer(max(V.distance(s, c, t) or 1 for t in targets), 3)}
+
+
 def _abilities(s: State, c: Character, targets: list[str]) -> list[LegalAction]:
     """The abilities the PC's card registers that its WP pays for (PBW-ACT-20, PBW-LIM-21), each
     against one enemy PC."""
@@ -108,7 +115,8 @@ def _abilities(s: State, c: Character, targets: list[str]) -> list[LegalAction]:
               for a in s.cards[c.card].abilities if a.wp_cost <= c.wp]
     if not usable or not targets:
         return []
-    return [_la(c.controller, "ability_used", actor=one(c.card), ability=one(*usable), targets=one(*[[t] for t in targets]))]
+    return [_la(c.controller, "ability_used", actor=one(c.card), ability=one(*usable), targets=one(*[[t] for t in targets]),
+                **_range(s, c, targets))]
 
 
 def _main_turn(s: State) -> list[LegalAction]:
@@ -134,7 +142,8 @@ def _main_turn(s: State) -> list[LegalAction]:
         if main.actions_left > 0 and not main.magic_used:
             targets = _targets(s, c)
             if targets:
-                out.append(_la(who, "normal_attack", _check_note(s, c, targets), actor=one(c.card), target=one(*targets)))
+                out.append(_la(who, "normal_attack", _check_note(s, c, targets), actor=one(c.card), target=one(*targets),
+                               **_range(s, c, targets)))
             if c.kind == "PC":
                 out += _abilities(s, c, [t for t in targets if t not in s.names()])
                 slots = [i for i in range(1, s.player(who).max_pc_count + 1) if i != c.slot]

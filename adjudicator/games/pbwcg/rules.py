@@ -47,8 +47,6 @@ def initial(started: E.PbwMatchStarted, ctx: Context) -> State:
         if options.best_of % 2 == 0:
             raise Malformed(f"option best_of must be an odd int >= 1, not {options.best_of}", "$.options.best_of")
         raise Violation("PBW-RUL-5", f"best_of {options.best_of}: only one battle a match is adjudicated here; enter each battle as its own match", "BEST_OF")
-    if options.validate_range:
-        raise Violation("PBW-RUL-30", "validate_range: attack ranges are not validated here (the chapter defines none); start the match without it", "RANGE")
     if set(started.decks) != set(players):
         raise Malformed(f"decks must be given for exactly the players {players}, not {sorted(started.decks)}", "$.decks")
     cards: dict[str, E.CardDef] = {}
