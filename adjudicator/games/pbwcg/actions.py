@@ -9,7 +9,7 @@ from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import Attack, Env, check_result, reject, resolve_attack
 from adjudicator.games.pbwcg.decks import is_holy_grail
 from adjudicator.games.pbwcg.flow import need_by, need_confirmations, replace
-from adjudicator.games.pbwcg.ops import run_ops, summon_pc, to_discard
+from adjudicator.games.pbwcg.ops import eliminate, run_ops, summon_pc, to_discard
 from adjudicator.games.pbwcg.state import MAIN_STEPS, Character, Result, SetSlot, State, with_char, with_player
 from adjudicator.engine.protocol import JUDGE, Context
 
@@ -289,8 +289,8 @@ def bs_recovery_check(s: State, ev: E.BsRecoveryCheck, ctx: Context) -> State:
 # -- any time ------------------------------------------------------------------------------------------
 def effect(s: State, ev: E.Effect, ctx: Context) -> State:
     """PBW-ACT-27: by the judge, or by a player with both players' confirmations."""
-    if ev.by != JUDGE and not set(s.names()) <= set(ev.confirmations):
-        reject("PBW-ACT-27", f"an effect is entered by the judge or with both players' confirmations; {ev.by} has {list(ev.confirmations)}")
+    if ev.by != JUDGE and not set(s.in_battle()) <= set(ev.confirmations):
+        reject("PBW-ACT-27", f"an effect is entered by the judge or with every player's confirmation; {ev.by} has {list(ev.confirmations)}")
     if not s.battle_started:
         reject("PBW-TURN-9", "effects are carried out once the battle has started", "WRONG_STEP")
     return run_ops(s, ev.ops, Env(ctx.seq, ev.by))
@@ -311,7 +311,7 @@ def surrender(s: State, ev: E.Surrender, ctx: Context) -> State:
     if ev.player not in s.names():
         reject("PBW-ACT-29", f"{ev.player!r} is not a player of this battle")
     need_by(ev, ev.player)
-    return replace(s, result=Result(status="won", winner=s.opponent(ev.player), reason="surrender", seq=ctx.seq), step="OVER")
+    return eliminate(s, [ev.player], ctx.seq, "surrender", lambda: None)  # the opponent wins (PBW-OVR-4), or the battle goes on (PBW-RUL-47)
 
 
 def draw_agreed(s: State, ev: E.DrawAgreed, ctx: Context) -> State:

@@ -20,7 +20,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     local_A_delayed_recovery: Annotated[bool, option("PBW-LIM-14")] = False
     local_B_no_corrections: Annotated[bool, option("PBW-COR-8")] = False
     local_C_judge_errors: Annotated[Literal["off", "C", "C_alpha"], option("PBW-COR-9")] = "off"
-    player_count: Annotated[int, option("PBW-RUL-47", "int >= 2 (only 2 is played here)", ge=2)] = 2
+    player_count: Annotated[int, option("PBW-RUL-47", "int >= 2, the number of players (3 or more: local rule D)", ge=2)] = 2
     base_endurance: Annotated[int, option("PBW-LIM-10", ge=1)] = 8
     local_F_exclude_holy_grail: Annotated[bool, option("PBW-DECK-7")] = False
     custom_rules: Annotated[tuple[str, ...], option("PBW-OVR-13", "list of text")] = ()

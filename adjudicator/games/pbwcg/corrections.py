@@ -38,7 +38,7 @@ def _is_attack(ev: E.Action | None) -> bool:
 
 
 def _confirmed(s: State, given: tuple[str, ...]) -> bool:
-    needed = set(s.names()) | ({JUDGE} if s.options.judge_present else set())
+    needed = set(s.in_battle()) | ({JUDGE} if s.options.judge_present else set())
     return needed <= set(given)
 
 
@@ -57,7 +57,7 @@ def _other_basis(s: State, ev: E.PbwCorrect | E.PbwRewind) -> None:
             reject("PBW-COR-9", f"judge errors are corrected only under local rule C with a judge present (C: {mode}, judge present: {s.options.judge_present})")
         if JUDGE not in ev.confirmations:
             reject("PBW-COR-9" if mode == "C" else "PBW-COR-10", "a judge-error correction needs the judge's confirmation")
-        if mode == "C_alpha" and (ev.disadvantaged not in s.names() or not set(s.names()) <= set(ev.confirmations)):
+        if mode == "C_alpha" and (ev.disadvantaged not in s.names() or not set(s.in_battle()) <= set(ev.confirmations)):
             reject("PBW-COR-10", "local rule C-alpha: name the disadvantaged player and have the judge and every player confirm")
     else:
         if not s.options.allow_record_fixes:

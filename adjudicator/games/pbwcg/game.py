@@ -46,8 +46,9 @@ class Pbwcg(Game):
     event_type = E.Event
     Options = Options
     Reason = Reason
-    #: two players (PBW-OVR-1); the option of local rule D is refused by PBW-RUL-47 in ``initial``
-    player_count = (2, 2)
+    #: two players (PBW-OVR-1), or up to 8 under local rule D, whose player_count ``initial`` matches
+    #: with the players listed (PBW-RUL-47)
+    player_count = (2, 8)
     player_count_rule = ("PBW-OVR-1", "PLAYER_COUNT")
     author_rule = ("PBW-TURN-8", "NOT_ACTOR")
     private_fields = E.PRIVATE_FIELDS

@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from adjudicator.games.pbwcg import values as V
+from adjudicator.games.pbwcg.combat import rollers
 from adjudicator.games.pbwcg.decks import is_holy_grail
 from adjudicator.games.pbwcg.flow import draw_needed, next_actor
 from adjudicator.games.pbwcg.state import Character, State
@@ -14,7 +15,7 @@ from adjudicator.engine.protocol import JUDGE, LegalAction
 
 
 def _needed(s: State) -> list[str]:
-    return list(s.names()) + ([JUDGE] if s.options.judge_present else [])
+    return list(s.in_battle()) + ([JUDGE] if s.options.judge_present else [])
 
 
 def _la(who: str, type_: str, note: str = "", anytime: bool = False, **choices) -> LegalAction:
@@ -22,7 +23,7 @@ def _la(who: str, type_: str, note: str = "", anytime: bool = False, **choices) 
 
 
 def _everyone(s: State, type_: str, note: str = "", **choices) -> list[LegalAction]:
-    return [_la(p, type_, note, **choices) for p in s.names()]
+    return [_la(p, type_, note, **choices) for p in s.in_battle()]
 
 
 def _activatable(s: State, player: str, magic: bool) -> list[int]:
@@ -68,21 +69,25 @@ def _pl_turn(s: State) -> list[LegalAction]:
 
 
 def _targets(s: State, c: Character) -> list[str]:
-    enemy = s.opponent(c.controller)
-    pcs = [x.card for x in s.field(enemy, "PC")]
-    if not pcs and s.player(enemy).hp > 0:
-        return [enemy]
-    return pcs
+    """The enemy PCs, and each enemy player whose field holds no PC while their HP lasts
+    (PBW-RES-9; under local rule D every other player in the battle is an enemy, PBW-RUL-47)."""
+    out: list[str] = []
+    for enemy in s.in_battle():
+        if enemy == c.controller:
+            continue
+        pcs = [x.card for x in s.field(enemy, "PC")]
+        out += pcs if pcs or s.player(enemy).hp <= 0 else [enemy]
+    return out
 
 
 def _checks(s: State, c: Character) -> list[dict]:
-    roller = JUDGE if s.options.judge_present else s.opponent(c.controller)
-    return [{"declarer": c.controller, "roller": roller, "declared": d, "die": n} for d in ("odd", "even") for n in range(1, 7)]
+    return [{"declarer": c.controller, "roller": r, "declared": d, "die": n}
+            for r in rollers(s, c.controller) for d in ("odd", "even") for n in range(1, 7)]
 
 
 def _roles(s: State, c: Character) -> str:
     """PBW-HID-5: the controller declares, the opponent (the judge, when present) rolls."""
-    return f"{c.controller} declares, {JUDGE if s.options.judge_present else s.opponent(c.controller)} rolls"
+    return f"{c.controller} declares, {' or '.join(rollers(s, c.controller))} rolls"
 
 
 def _check_note(s: State, attacker: Character, targets: list[str]) -> str:
@@ -125,7 +130,7 @@ def _main_turn(s: State) -> list[LegalAction]:
     if main is not None and main.step != "M5":
         c = s.char(main.actor)
         if c is None:
-            return [_la(s.names()[0], "main_turn_ended", actor=one(main.actor))]
+            return [_la(s.in_battle()[0], "main_turn_ended", actor=one(main.actor))]
         who = c.controller
         if main.step == "M1":
             due = [b.name for b in c.bs if b.name not in main.effects_done]
@@ -170,7 +175,7 @@ def _step_actions(s: State) -> list[LegalAction]:
     if s.step == "SETUP":
         out = []
         for p in s.players:
-            if not p.placed_initial:
+            if not p.placed_initial and p.name not in s.out:
                 pcs = [c for c in p.deck if s.cards[c].card_type == "PC"]
                 out.append(_la(p.name, "initial_pcs_placed", player=one(p.name), pcs=some(pcs, 2, 2)))
         return out or _everyone(s, "battle_started", confirmations=one(_needed(s)))
@@ -196,7 +201,7 @@ def _step_actions(s: State) -> list[LegalAction]:
         out = []
         for p in s.players:
             counted = [c for c in p.hand if c not in p.special_hand]
-            if len(counted) > 5:
+            if len(counted) > 5 and p.name not in s.out:
                 out.append(_la(p.name, "hand_discarded", player=one(p.name), cards=some(counted, len(counted) - 5, len(counted) - 5)))
         return out or _everyone(s, "turn_started", turn=one(s.turn + 1))
     return []
@@ -215,5 +220,5 @@ def legal(s: State) -> list[LegalAction]:
     else:
         out = _step_actions(s)
     if s.battle_started:
-        out += [_la(p, "surrender", "a loser's declaration (PBW-ACT-29)", True, player=one(p)) for p in s.names()]
+        out += [_la(p, "surrender", "a loser's declaration (PBW-ACT-29)", True, player=one(p)) for p in s.in_battle()]
     return out

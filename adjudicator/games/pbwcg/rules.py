@@ -17,7 +17,7 @@ from adjudicator.games.pbwcg.config import Options
 from adjudicator.games.pbwcg.decks import deck_problems
 from adjudicator.games.pbwcg.ops import state_checks
 from adjudicator.games.pbwcg.state import Player, State
-from adjudicator.engine.kit import decode_options
+from adjudicator.engine.kit import decode_options, event_type
 from adjudicator.engine.protocol import Action, Context, Malformed, Violation
 
 HANDLERS: dict[type, Callable[[State, Action, Context], State]] = {  # type: ignore[dict-item]
@@ -41,8 +41,10 @@ def initial(started: E.PbwMatchStarted, ctx: Context) -> State:
     """PBW-ACT-1/2: options fixed, decks validated (the first problem rejects, PBW-DECK-10)."""
     options: Options = decode_options(Options, started.options, "PBWCG")
     players = list(started.players)
-    if len(players) != 2 or options.player_count != 2:
-        raise Violation("PBW-RUL-47", f"local rule D (3 or more players) is not adjudicated here: a battle has 2 players, not {players} with player_count {options.player_count}", "PLAYER_COUNT")
+    if len(players) != options.player_count:  # PBW-OVR-1: two players, more only under local rule D
+        if options.player_count == 2:
+            raise Violation("PBW-OVR-1", f"a battle has two players; {len(players)} ({', '.join(players)}) play under local rule D only, with player_count {len(players)}", "PLAYER_COUNT")
+        raise Violation("PBW-RUL-47", f"local rule D with player_count {options.player_count} needs {options.player_count} players, not {len(players)} ({', '.join(players)})", "PLAYER_COUNT")
     if options.best_of != 1:
         if options.best_of % 2 == 0:
             raise Malformed(f"option best_of must be an odd int >= 1, not {options.best_of}", "$.options.best_of")
@@ -77,6 +79,10 @@ def active_player(s: State) -> str | None:
 
 
 def step(s: State, event: Action, ctx: Context) -> State:
+    if s.out:  # PBW-RUL-47, §15: a player out of the battle enters nothing more
+        who = event.by if event.by in s.out else getattr(event, "player", None)
+        if who in s.out:
+            reject("PBW-RUL-47", f"{who} is out of the battle and enters nothing more; {event_type(event)} is refused", "OUT")
     handler = HANDLERS.get(type(event))
     if handler is None:
         if isinstance(event, E.PbwCorrect):

@@ -71,6 +71,7 @@ def player_view(s: State, name: str, viewer: str | None) -> dict[str, Any]:
         "max_pc_count": p.max_pc_count, "placements_used": p.placements_used, "placement_cap": cap,
         "pl_activations_used": p.pl_activations_used, "facedown_discard_used": p.facedown_discard_used,
         "pcs": {str(c.slot): c.card if (c.face_up or mine) else HIDDEN for c in s.field(name, "PC")},
+        "out": name in s.out,
     }
 
 
@@ -173,7 +174,8 @@ def describe(s: State, viewer: str | None = None) -> str:
         pv = player_view(s, p, viewer)
         hand = f"hand {pv['hand_count']}" + (f" ({_names(pv['hand'])})" if pv["hand"] != HIDDEN and pv["hand"] else "")
         special = f", special hand {_names(pv['special_hand'])}" if pv["special_hand"] != HIDDEN and pv["special_hand"] else ""
-        lines.append(f"{p}: HP {pv['hp']}, HP cap {pv['hp_cap']}, deck {pv['deck_count']}, {hand}{special}, "
+        gone = " (out of the battle)" if p in s.out else ""
+        lines.append(f"{p}{gone}: HP {pv['hp']}, HP cap {pv['hp_cap']}, deck {pv['deck_count']}, {hand}{special}, "
                      f"discard pile {len(pv['discard'])}, removed {len(pv['removed'])}")
         slots = [f"{i} " + ("empty" if x is None else x["card"] if x["face_up"] and x["card"] != HIDDEN else
                             "face down" if x["card"] == HIDDEN else f"{x['card']} face down")
@@ -224,6 +226,8 @@ def board(s: State, viewer: str | None = None) -> Board:
         pl = s.player(p)
         mine = _sees(viewer, p)
         counters[p] = {"HP": pl.hp, "HP cap": hp_cap_shown(s, p, viewer), "deck": len(pl.deck), "hand": len(pl.hand)}
+        if p in s.out:
+            counters[p]["out of the battle"] = True
         zones.append(Zone(name="field", owner=p, cards=tuple(_field_cards(s, p, viewer))))
         sets = tuple(BoardCard(id=x.card if (x.face_up or mine) else None, label=s.cards[x.card].name if (x.face_up or mine) else None,
                                face_up=x.face_up, tags=(f"set slot {i}",)) for i, x in enumerate(pl.set_zone, 1) if x is not None)
