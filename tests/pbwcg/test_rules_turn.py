@@ -50,6 +50,19 @@ def test_a_tie_broken_by_another_fair_method_without_the_judge_needs_both_player
     assert u.state.action_order == ("A2", "B1", "A1", "B2")
 
 
+def test_a_character_leaving_the_field_leaves_its_tie_group_PBW_TURN_2():
+    """PBW-TURN-2 (5): a character that leaves the field loses its place, also while its tie
+    waits to be broken; a group left with one member needs no tie-break, and the order is made."""
+    t = Table()
+    t.setup()
+    t.act("turn_started", "P1", turn=1)
+    assert t.state.pending_ties == (("A2", "B1"),)
+    t.act("effect", "judge", source="fixture: A2 falls", ops=[{"op": "incapacitate", "character": "A2"}])
+    assert t.state.pending_ties == () and t.state.step == "T2"
+    assert t.state.action_order == ("B1", "A1", "B2") and t.state.pl_order == ("P1", "P2")
+    t.refuse("PBW-TURN-9", "tie_break", "P1", members=["A2", "B1"], method="other", order=["B1", "A2"], confirmations=["P1", "P2"])
+
+
 def test_draws_PBW_ACT_7():
     t = Table()
     t.setup()

@@ -100,10 +100,10 @@ def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
     groups = _groups(s, ev.turn)
     pending = tuple(tuple(m) for sp, m in groups if len(m) > 1 and _kept_order(s, sp, m) is None)
     s = replace(s, pending_ties=pending)
-    return _finish_order(s, groups) if not pending else s
+    return finish_order(s, groups) if not pending else s
 
 
-def _finish_order(s: State, groups: list[tuple[int, list[str]]] | None = None) -> State:
+def finish_order(s: State, groups: list[tuple[int, list[str]]] | None = None) -> State:
     """The action order from the speed groups of this turn (``groups``: already computed for
     the state, which has changed in nothing they read)."""
     order: list[str] = []
@@ -176,7 +176,7 @@ def tie_break(s: State, ev: E.TieBreak, ctx: Context) -> State:
     sp = V.speed(s, s.char(group[0]))  # type: ignore[arg-type]
     groups = tuple(g for g in s.tie_groups if g.speed != sp) + (TieGroup(speed=sp, order=tuple(ev.order)),)
     s = replace(s, tie_groups=groups, pending_ties=tuple(g for g in s.pending_ties if g is not group))
-    return s if s.pending_ties else _finish_order(s)
+    return s if s.pending_ties else finish_order(s)
 
 
 # -- T2: draws (PBW-TURN-3) ---------------------------------------------------------------------------

@@ -327,6 +327,8 @@ def leave_field(s: State, card: str, why: str, zone: str = "discard") -> State:
     if c is None:
         return s
     s = without_char(s, card)
+    if any(card in g for g in s.pending_ties):  # it loses its place in a tie waiting to be broken (PBW-TURN-2)
+        s = msgspec.structs.replace(s, pending_ties=tuple(g for g in (tuple(m for m in g if m != card) for g in s.pending_ties) if len(g) > 1))
     s = msgspec.structs.replace(s, obligations=tuple(
         msgspec.structs.replace(o, status="cancelled") if o.character == card and o.status == "open" else o
         for o in s.obligations))

@@ -106,6 +106,8 @@ def step(s: State, event: Action, ctx: Context) -> State:
     s = handler(s, event, ctx)
     if s.battle_started:  # the active player (PBW-RUL-3) is the one before the event: asked only when both HP are down
         s = state_checks(s, ctx.seq, lambda: active_player(before))
+        if s.step == "T1" and not s.pending_ties and s.result is None:  # the ties waiting lost their members
+            s = F.finish_order(s)
     if s.result is not None:
         return msgspec.structs.replace(s, step="OVER", last_seq=ctx.seq)
     return msgspec.structs.replace(s, last_seq=ctx.seq)
