@@ -61,8 +61,9 @@ CASES = [
 def three_players() -> None:
     """fixtures/pbwcg/conformance-three-players.jsonl: the opening the game-agnostic random play
     (tests/test_games_contract.py) starts a three-player battle from (local rule D, with
-    validate_range): turn 1 played, turn 2 drawn, every HP low enough for a player to go out."""
-    t = Table({"player_count": 3, "validate_range": True}, players=("P1", "P2", "P3"))
+    validate_range, best of 3): turn 1 played, turn 2 drawn, every HP low enough for a player to
+    go out and the battle to end."""
+    t = Table({"player_count": 3, "validate_range": True, "best_of": 3}, players=("P1", "P2", "P3"))
     t.setup()
     t.start_turn(ties=[A.TIE_B1_A2])
     t.pl_turns()

@@ -87,12 +87,12 @@ def test_three_players_only_under_local_rule_d_PBW_OVR_1_PBW_RUL_47():
     assert [len(p.deck) for p in fold.state.players] == [38, 40, 30]
 
 
-def test_best_of_is_refused():
-    with pytest.raises(Violation) as e:
-        start(started({"best_of": 3}))
-    assert e.value.rule_id == "PBW-RUL-5"
-    with pytest.raises(Malformed):
+def test_options_best_of_validate_range_and_one_player():
+    """PBW-RUL-5: best_of is odd (an even one is malformed at its path); PBW-RUL-30; PBW-OVR-1."""
+    assert start(started({"best_of": 3})).state.options.best_of == 3
+    with pytest.raises(Malformed) as m:
         start(started({"best_of": 2}))
+    assert m.value.path == "$.options.best_of"
     assert start(started({"validate_range": True})).state.options.validate_range is True
     one = started()
     one["players"] = ["P1"]

@@ -445,11 +445,17 @@ class ResultConfirmed(Action, tag="result_confirmed"):
     confirmations: tuple[str, ...] = ()
 
 
+class NextBattle(Action, tag="next_battle"):
+    """§15, PBW-RUL-5: the next battle of a match of several (``best_of`` > 1)."""
+
+    battle: int
+
+
 Event = Union[
     PbwMatchStarted, PbwRewind, PbwCorrect, InitialPcsPlaced, BattleStarted, TurnStarted, TieBreak, CardsDrawn,
     CardSet, PcSummoned, Equipped, SetCardDiscarded, SetCardActivated, PlTurnEnded, FieldEffect, FieldStepEnded,
     MainTurnStarted, BsEffect, EquipmentDiscarded, NormalAttack, AbilityUsed, Move, Wait, MainTurnEnded,
-    BsRecoveryCheck, TurnEnded, HandDiscarded, Effect, ChoiceMade, Surrender, DrawAgreed, ResultConfirmed,
+    BsRecoveryCheck, TurnEnded, HandDiscarded, Effect, ChoiceMade, Surrender, DrawAgreed, ResultConfirmed, NextBattle,
 ]
 
 #: PBW-HID-1: the identities a player's own events carry and the opponent may not see; each

@@ -327,3 +327,25 @@ def hand_discarded(s: State, ev: E.HandDiscarded, ctx: Context) -> State:
     if due <= 0 or len(ev.cards) != due or any(c in p.special_hand for c in ev.cards):
         reject("PBW-ACT-26", f"{ev.player} discards {max(due, 0)} non-special card(s) now, not {list(ev.cards)}")
     return discard_hand(s, ev.player, ev.cards, "PBW-ACT-26")
+
+
+# -- several battles (PBW-RUL-5, §15) ------------------------------------------------------------------
+def next_battle(s: State, ev: E.NextBattle, ctx: Context) -> State:
+    """After a battle's result_confirmed, while no player has won more than best_of / 2 battles,
+    the next one opens: a fresh setup (turn 0) from the decks match_started registered, with
+    fresh HP, hands and BS histories. A drawn battle counts for nobody (§15)."""
+    best = s.options.best_of
+    if best == 1:
+        reject("PBW-RUL-5", "best_of is 1: the match is one battle", "BEST_OF")
+    if s.result is None or not s.confirmed:
+        reject("PBW-RUL-5", f"battle {s.battle} has no confirmed result yet (result_confirmed comes first)", "BEST_OF")
+    won = s.battles_won()
+    winner = s.match_winner()
+    if winner is not None:
+        reject("PBW-RUL-5", f"{winner} has won {won[winner]} battles of best of {best}: the match is over", "BEST_OF")
+    if ev.battle != s.battle + 1:
+        reject("PBW-RUL-5", f"the next battle is battle {s.battle + 1}, not {ev.battle}", "BEST_OF")
+    score = ", ".join(f"{p} {won[p]}" for p in s.names())
+    return State(options=s.options, players=s.registered, cards=s.cards, owner=s.owner, registered=s.registered,
+                 battle=ev.battle, battle_seq=ctx.seq, wins=won, last_seq=ctx.seq,
+                 notes=(f"battle {ev.battle} of best of {best} begins (battles won: {score})",))

@@ -64,10 +64,28 @@ class Pbwcg(Game):
 
     def outcome(self, state: State) -> Outcome:
         r = state.result
+        best = state.options.best_of
+        if best > 1:  # §15: battles won; the match is won with more than best_of / 2 of them
+            score = state.battles_won()
+            winner = state.match_winner()
+            if winner is None or r is None:
+                return Outcome(status="in_progress", score=score)
+            reason = Reason(r.reason)
+            return Outcome(status="won", winner=winner, score=score, reason=reason.value,
+                           detail=f"{score[winner]} battles of best of {best}; battle {state.battle}: {_TEXT[reason]}")
         if r is None:
             return Outcome(status="in_progress")
         reason = Reason(r.reason)
         return Outcome(status=r.status, winner=r.winner, reason=reason.value, detail=_TEXT[reason])
+
+    def milestones(self, before: State, after: State) -> list[str]:
+        """A battle's result in a match of several (PBW-RUL-5), then the match's."""
+        out = []
+        r = after.result
+        if after.options.best_of > 1 and r is not None and (before.result != r or before.battle != after.battle):
+            said = f"won by {r.winner}" if r.winner else "drawn"
+            out.append(f"battle {after.battle} {said} ({_TEXT[Reason(r.reason)]})")
+        return out + super().milestones(before, after)
 
     def view(self, state: State, viewer: str | None = None) -> Mapping[str, Any]:
         return V.view(state, viewer)

@@ -209,9 +209,11 @@ def _step_actions(s: State) -> list[LegalAction]:
 
 def legal(s: State) -> list[LegalAction]:
     if s.result is not None:
-        if s.confirmed:
-            return []
-        return _everyone(s, "result_confirmed", confirmations=one(_needed(s)))
+        if not s.confirmed:
+            return _everyone(s, "result_confirmed", confirmations=one(_needed(s)))
+        if s.options.best_of > 1 and s.match_winner() is None:  # §15: every player plays the next battle
+            return [_la(p, "next_battle", battle=one(s.battle + 1)) for p in s.names()]
+        return []
     if s.pending_choice is not None:
         pc = s.pending_choice
         c = s.char(pc.subject)

@@ -143,6 +143,10 @@ class State(_S):
     result: Result | None = None
     confirmed: bool = False
     out: tuple[str, ...] = ()  # players out of the battle (local rule D, PBW-RUL-47), in the order they left
+    battle: int = 1  # the battle of the match (best_of, PBW-RUL-5)
+    battle_seq: int = 1  # the seq that opened it: match_started, or its next_battle (§15)
+    wins: dict[str, int] = {}  # battles won before this one, per player
+    registered: tuple[Player, ...] = ()  # the players as match_started registered them: each battle starts from them
     last_seq: int = 1
     notes: tuple[str, ...] = ()  # what the last event set off on its own (PBW-TURN-8)
 
@@ -155,6 +159,19 @@ class State(_S):
 
     def names(self) -> tuple[str, ...]:
         return tuple([p.name for p in self.players])
+
+    def battles_won(self) -> dict[str, int]:
+        """Battles won in the match, this one included once it is won (§15: a drawn battle counts
+        for nobody)."""
+        won = dict(self.wins)
+        if self.result is not None and self.result.winner is not None:
+            won[self.result.winner] = won.get(self.result.winner, 0) + 1
+        return won
+
+    def match_winner(self) -> str | None:
+        """The player who has won more than best_of / 2 battles (PBW-RUL-5), if any."""
+        won = self.battles_won()
+        return next((p for p, n in won.items() if 2 * n > self.options.best_of), None)
 
     def in_battle(self) -> tuple[str, ...]:
         """The players still in the battle, in seat order (all of them but under local rule D)."""

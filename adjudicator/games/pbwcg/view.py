@@ -79,6 +79,8 @@ def view(s: State, viewer: str | None = None) -> dict[str, Any]:
     main = s.main
     return {
         "game": "pbwcg",
+        "battle": s.battle,
+        "battles_won": s.battles_won(),
         "turn": s.turn,
         "step": s.step,
         "main_step": main.step if main else None,
@@ -104,7 +106,9 @@ def view(s: State, viewer: str | None = None) -> dict[str, Any]:
 
 def waiting(s: State) -> str:
     if s.result is not None:
-        return "result_confirmed" if not s.confirmed else "nothing: the result is final"
+        if not s.confirmed:
+            return "result_confirmed"
+        return f"next_battle {s.battle + 1}" if s.options.best_of > 1 and s.match_winner() is None else "nothing: the result is final"
     if s.pending_choice is not None:
         return f"{s.pending_choice.player}: choice_made ({s.pending_choice.part} of {s.pending_choice.subject})"
     return {
@@ -128,7 +132,8 @@ def phase_words(s: State) -> str:
         where += f": {s.pl_order[s.pl_index]}'s PL turn"
     elif s.main is not None:
         where += f": {s.main.actor}'s main turn, {MAIN_STEP_WORDS[s.main.step]}"
-    return f"turn {s.turn}, {where}"
+    battle = f"battle {s.battle} of best of {s.options.best_of}, " if s.options.best_of > 1 else ""
+    return f"{battle}turn {s.turn}, {where}"
 
 
 def _names(items) -> str:
@@ -165,6 +170,8 @@ def describe(s: State, viewer: str | None = None) -> str:
     """The state as the table would say it, for ``viewer``: what that viewer may see, the own hand
     (every hand for the judge) named card by card, every line once."""
     lines = [f"PBWCG {phase_words(s)}"]
+    if s.options.best_of > 1:
+        lines.append("battles won: " + ", ".join(f"{p} {n}" for p, n in s.battles_won().items()))
     if s.action_order:
         lines.append("action order: " + ", ".join(f"{c} (speed {sp})" for c, sp in zip(s.action_order, s.order_speeds))
                      + f"; PL turns {', then '.join(s.pl_order)}")
