@@ -115,3 +115,21 @@ def test_act_says_an_attacks_figures_and_the_new_action_order_once(tmp_path):
     out = ok(adj("act", "m", "normal_attack", "actor=B1", "target=A2", "--by", "P2")).stdout.splitlines()
     assert out.count("  A2: E 6 - DV 3 = 3 HP damage; endurance -2") == 1 and len(out) == len(set(out))
     assert "  phase: turn 1, main turns: B1's main turn, M1, bad-status effects -> turn 1, main turns: B1's main turn, M3, the action" in out
+
+
+def test_a_rewind_does_not_say_again_what_the_event_it_returns_to_set_off(tmp_path):
+    """PBW-COR-14: the state after a rewind is the state at to_seq; the notes of that event (B1's
+    damage) are not the rewind's, and adj rewind says only where it went back to."""
+    adj = started(tmp_path)
+    ok(adj("act", "m", "cards_drawn", "player=P1", 'cards=["X","Y","Z","W","A3"]', "--by", "P1"))
+    ok(adj("act", "m", "cards_drawn", "player=P2", 'cards=["P2F01","P2F02","P2F03","P2F04","P2F05"]', "--by", "P2"))
+    for p in ("P1", "P2"):
+        ok(adj("act", "m", "pl_turn_ended", f"player={p}", "--by", p))
+    ok(adj("act", "m", "field_step_ended", "--by", "P1"))
+    ok(adj("act", "m", "main_turn_started", "actor=B1", "--by", "P2"))
+    hit = ok(adj("act", "m", "normal_attack", "actor=B1", "target=A2", "--by", "P2", "--json")).stdout
+    assert json.loads(hit)["seq"] == 13 and json.loads(hit)["notes"] == ["A2: E 6 - DV 3 = 3 HP damage; endurance -2"]
+    ok(adj("act", "m", "main_turn_ended", "actor=B1", "--by", "P2"))
+    back = json.loads(ok(adj("rewind", "m", "--to", "13", "--reason", "die mistyped", "--by", "P1", "basis=record_fix",
+                             'confirmations=["P1","P2"]', "--json")).stdout)
+    assert back["notes"] == ["back to seq 13 (record_fix)"]

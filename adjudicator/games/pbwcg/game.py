@@ -105,6 +105,11 @@ class Pbwcg(Game):
     def notes(self, state: State) -> list[str]:
         return list(state.notes)
 
+    def after_rewind(self, current: State, target: State, event: E.PbwRewind, ctx: Context) -> State:
+        """The state at ``to_seq`` (design.md), with the rewind's own note in place of what that
+        event set off, which the rewind did not do again."""
+        return msgspec.structs.replace(target, notes=(f"back to seq {event.to_seq} ({event.basis})",))
+
     def players_of(self, state: State) -> Sequence[str]:
         return state.names()
 
