@@ -126,3 +126,17 @@ def test_adj_check_reports_battles_won_as_the_score(tmp_path):
     report = json.loads(ok(Adj(tmp_path / "s.sqlite3")("check", str(path), "--json")).stdout)
     assert report["accepted"] == len(t.lines) and report["rejection"] is None
     assert report["outcome"]["status"] == "in_progress" and report["outcome"]["score"] == {"P1": 1, "P2": 1}
+
+
+def test_adj_log_marks_each_battles_result_and_the_matchs(tmp_path):
+    """PBW-RUL-5: in a match of several battles each battle's result is a milestone of its own."""
+    t = Table(BO3)
+    t.setup()
+    t.act("surrender", "P2", player="P2")
+    confirm(t)
+    t.act("next_battle", "P1", battle=2)
+    t.setup()
+    t.act("surrender", "P2", player="P2")
+    before, after = t.fold.state_at(t.fold.head - 1), t.state
+    assert GAME.milestones(before, after) == ["battle 2 won by P1 (a loser's declaration)",
+                                              "won by P1 (P1 2, P2 0); 2 battles of best of 3; battle 2: a loser's declaration"]

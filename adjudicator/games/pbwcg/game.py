@@ -82,7 +82,7 @@ class Pbwcg(Game):
         """A battle's result in a match of several (PBW-RUL-5), then the match's."""
         out = []
         r = after.result
-        if after.options.best_of > 1 and r is not None and (before.result != r or before.battle != after.battle):
+        if after.options.best_of > 1 and r is not None and before.result != r:
             said = f"won by {r.winner}" if r.winner else "drawn"
             out.append(f"battle {after.battle} {said} ({_TEXT[Reason(r.reason)]})")
         return out + super().milestones(before, after)
