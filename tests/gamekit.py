@@ -26,16 +26,29 @@ def real_games() -> list[str]:
     return [n for n in registry.names() if (GAMES_DIR / n).is_dir()]
 
 
-def start_lines(name: str) -> list[dict[str, Any]]:
-    """The lines a random-play test starts from: ``fixtures/<game>/conformance.jsonl``."""
-    if name == "nim":
+def start_lines(opening: str) -> list[dict[str, Any]]:
+    """The lines a random-play test starts from: ``fixtures/<game>/conformance.jsonl`` for the
+    opening ``<game>``, ``fixtures/<game>/conformance-<name>.jsonl`` for ``<game>:<name>``."""
+    if opening == "nim":
         return [dict(x) for x in NIM_START]
-    path = FIXTURES / name / "conformance.jsonl"
+    game, _, name = opening.partition(":")
+    path = FIXTURES / game / (f"conformance-{name}.jsonl" if name else "conformance.jsonl")
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def game_of(opening: str) -> str:
+    return opening.partition(":")[0]
+
+
 def conformance_games() -> list[str]:
-    return ["nim"] + [n for n in real_games() if (FIXTURES / n / "conformance.jsonl").exists()]
+    """Every opening random play starts from: one per game (``<game>``), and the game's further
+    openings (``<game>:<name>``, e.g. a match of three players where the game takes them)."""
+    out = ["nim"]
+    for n in real_games():
+        if (FIXTURES / n / "conformance.jsonl").exists():
+            out.append(n)
+        out += [f"{n}:{p.stem.removeprefix('conformance-')}" for p in sorted((FIXTURES / n).glob("conformance-*.jsonl"))]
+    return out
 
 
 def _key(value: Any) -> str:

@@ -1,7 +1,8 @@
 """The game contract, checked the same way over every registered game (OpenSpiel's habit).
 
 A game is tested here by being registered and giving ``fixtures/<game>/conformance.jsonl`` (the
-lines play starts from). Random play is driven by ``legal()`` alone: each step takes one offered
+lines play starts from; ``conformance-<name>.jsonl`` beside it are further openings, such as a
+match of three players). Random play is driven by ``legal()`` alone: each step takes one offered
 action and builds its fields from the action's ``choices``, so that
 
 - every offered action is accepted, whatever combination its choices allow;
@@ -26,7 +27,7 @@ from adjudicator.engine import registry
 from adjudicator.engine.fold import Fold, decode_event, event_fields
 from adjudicator.engine.kit import Board, Game, option_specs
 from adjudicator.engine.protocol import Malformed, Violation
-from tests.gamekit import MASKS, action_fields, conformance_games, real_games, start_lines, strings
+from tests.gamekit import MASKS, action_fields, conformance_games, game_of, real_games, start_lines, strings
 
 STEPS = 40
 OUTSIDER = "mallory"
@@ -36,10 +37,10 @@ def encoded(state) -> bytes:
     return msgspec.msgpack.encode(state)
 
 
-def started_fold(name: str) -> Fold:
-    game = registry.get(name)
+def started_fold(opening: str) -> Fold:
+    game = registry.get(game_of(opening))
     fold = Fold(game, "conformance")
-    for i, line in enumerate(start_lines(name), 1):
+    for i, line in enumerate(start_lines(opening), 1):
         fields = {k: v for k, v in line.items() if k not in ("type", "by")}
         if i == 1 and fields.get("rules_version") is None:
             fields["rules_version"] = game.rules_versions[-1]

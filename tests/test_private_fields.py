@@ -86,3 +86,17 @@ def test_export_as_a_player_is_a_view_without_hashes(adj, placed):
     assert lines[1]["card_ids"] == HIDDEN and lines[2]["card_ids"] == ["bob-1", "bob-2"] and lines[4]["card_id"] == HIDDEN
     sealed = [json.loads(x) for x in ok(adj("export", "b")).stdout.splitlines()]
     assert sealed[1]["card_ids"] == ["alice-1", "alice-2"] and all("hash" in x for x in sealed)
+
+
+def test_a_private_field_held_per_player_shows_each_player_their_own_entry():
+    """PBW-HID-1: match_started's decks are a mapping keyed by player; a player sees their own
+    entry, the others' are hidden, a spectator sees none and the judge sees all. Whoever entered
+    match_started owns no more of it than their own entry."""
+    game = registry.get("pbwcg")
+    fields = {"game": "pbwcg", "players": ["P1", "P2", "P3"], "decks": {"P1": {"deck": ["A1"]}, "P2": {"deck": ["B1"]}, "P3": {"deck": ["C1"]}}}
+    players = ("P1", "P2", "P3")
+    assert game.redact("match_started", "P1", fields, "P2", players)["decks"] == {"P1": HIDDEN, "P2": {"deck": ["B1"]}, "P3": HIDDEN}
+    assert game.redact("match_started", "P1", fields, "P1", players)["decks"] == {"P1": {"deck": ["A1"]}, "P2": HIDDEN, "P3": HIDDEN}
+    assert game.redact("match_started", "P1", fields, "carol", players)["decks"] == {"P1": HIDDEN, "P2": HIDDEN, "P3": HIDDEN}
+    assert game.redact("match_started", "P1", fields, "judge", players) == fields
+    assert game.redact("match_started", "P1", fields, "P2", players)["players"] == ["P1", "P2", "P3"]

@@ -383,12 +383,20 @@ class Game:
         return player if isinstance(player, str) else by
 
     def redact(self, type_: str, by: str, fields: Mapping[str, Any], viewer: str | None, players: Sequence[str]) -> dict[str, Any]:
-        """An event's fields as ``viewer`` may see them (None or ``judge``: everything)."""
+        """An event's fields as ``viewer`` may see them (None or ``judge``: everything). A private
+        field that holds one entry per player (a mapping keyed by players' names, such as the
+        decks of ``match_started``) shows each player their own entry and hides the others';
+        any other private field is its owner's (``owner_of``)."""
         if viewer in (None, JUDGE):
             return dict(fields)
         out = dict(fields)
         for name in self.private_fields.get(type_, ()):
-            if name in out and self.owner_of(type_, by, fields, name, players) != viewer:
+            if name not in out:
+                continue
+            value = out[name]
+            if isinstance(value, Mapping) and value and set(value) <= set(players):
+                out[name] = {k: (v if k == viewer else HIDDEN) for k, v in value.items()}
+            elif self.owner_of(type_, by, fields, name, players) != viewer:
                 out[name] = HIDDEN
         if type_ == "correct" and isinstance(out.get("event"), Mapping):  # the inserted event, by its own type
             inner = dict(out["event"])

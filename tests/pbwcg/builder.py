@@ -20,19 +20,28 @@ def sample_deck(player: str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 
-def started(options: dict | None = None, decks: dict | None = None, by: str = "P1") -> dict[str, Any]:
-    return {"type": "match_started", "by": by, "game": "pbwcg", "players": ["P1", "P2"],
-            "options": options or {}, "decks": decks or {"P1": sample_deck("P1"), "P2": sample_deck("P2")}}
+def started(options: dict | None = None, decks: dict | None = None, by: str = "P1",
+            players: tuple[str, ...] = ("P1", "P2")) -> dict[str, Any]:
+    """match_started with the sample decks; a third player (P3) brings local rule D's player_count."""
+    if len(players) > 2 and options is None:
+        options = {"player_count": len(players)}
+    return {"type": "match_started", "by": by, "game": "pbwcg", "players": list(players),
+            "options": options or {}, "decks": decks or {p: sample_deck(p) for p in players}}
+
+
+#: the initial PCs each sample deck places
+INITIAL = {"P1": ("A1", "A2"), "P2": ("B1", "B2"), "P3": ("C1", "C2")}
 
 
 class Table:
-    def __init__(self, options: dict | None = None, decks: dict | None = None, start: bool = True):
+    def __init__(self, options: dict | None = None, decks: dict | None = None, start: bool = True,
+                 players: tuple[str, ...] = ("P1", "P2")):
         self.fold = Fold(GAME, "t")
         self.lines: list[dict[str, Any]] = []
         self.rejected: dict[str, dict[str, str]] = {}
         self.checkpoints: list[dict[str, Any]] = []
         if start:
-            self.enter(started(options, decks))
+            self.enter(started(options, decks, players=players))
 
     # -- entering ---------------------------------------------------------------------------------
     def _event(self, line: dict[str, Any]):
@@ -81,9 +90,10 @@ class Table:
 
     # -- routine steps ----------------------------------------------------------------------------
     def setup(self, p1=("A1", "A2"), p2=("B1", "B2")) -> None:
-        self.act("initial_pcs_placed", "P1", player="P1", pcs=list(p1))
-        self.act("initial_pcs_placed", "P2", player="P2", pcs=list(p2))
-        self.act("battle_started", "P1", confirmations=["P1", "P2"] + (["judge"] if self.state.options.judge_present else []))
+        players = self.state.names()
+        for p in players:
+            self.act("initial_pcs_placed", p, player=p, pcs=list({"P1": p1, "P2": p2}.get(p, INITIAL[p])))
+        self.act("battle_started", "P1", confirmations=list(players) + (["judge"] if self.state.options.judge_present else []))
 
     def discards(self) -> None:
         """T7: every hand over 5 (special hand not counted) is cut to 5, the first cards first."""

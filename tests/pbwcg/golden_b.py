@@ -318,12 +318,46 @@ def ex23() -> Table:
 
 
 def ex25() -> Table:
-    t = Table(start=False)
-    three = started({"player_count": 3})
-    three["players"] = ["P1", "P2", "P3"]
-    three["decks"]["P3"] = three["decks"]["P2"]
-    t.refuse("PBW-OVR-1", **{"type_": three.pop("type"), **three})
-    option_only = started({"player_count": 3})
-    t.refuse("PBW-RUL-47", **{"type_": option_only.pop("type"), **option_only})
-    t.enter(started())
+    """Local rule D with three players: P3's C1 and C2 are slower than A1 (C1 4, C2 2), so the first
+    PCs of P2, P1 and P3 stand in places 1, 2 and 4 and the PL turns go P3, P1, P2. P1's persistent
+    FIELD card FD, set in turn 1, brings P3 to -1 and P1 to 4 in turn 2's field step."""
+    t = Table(players=("P1", "P2", "P3"))
+    t.setup()
+    t.checkpoint("three players", {"players": {"P1": {"hp": 21}, "P2": {"hp": 18}, "P3": {"hp": 14, "hp_cap": 24}}})
+    t.start_turn(draws={"P1": p1_draw("FD")}, ties=[TIE_B1_A2])
+    t.end_pl_turn()
+    t.act("card_set", "P1", player="P1", card="FD", set_slot=1)
+    t.pl_turns()
+    t.field_step()
+    t.idle_rest()
+    t.end_turn()
+    t.start_turn()
+    t.checkpoint("turn 2 order: P2's first PC 1st, P1's 2nd, P3's 4th", {
+        "turn": 2, "pl_order": ["P3", "P1", "P2"], "pl_turn": "P3",
+        "action_order": [{"card": "B1", "speed": 6}, {"card": "A2", "speed": 6}, {"card": "A1", "speed": 5},
+                         {"card": "C1", "speed": 4}, {"card": "B2", "speed": 3}, {"card": "C2", "speed": 2}]})
+    t.end_pl_turn()
+    t.act("set_card_activated", "P1", player="P1", set_slot=1, persistent={"duration": 2})
+    t.pl_turns()
+    t.act("field_effect", "P1", source="FD", ops=[{"op": "hp_damage", "player": "P3", "n": 15},
+                                                  {"op": "hp_damage", "player": "P1", "n": 17}])
+    t.checkpoint("P3 is out, its cards leave the battle", {
+        "players": {"P1": {"hp": 4, "out": False}, "P2": {"hp": 18, "out": False},
+                    "P3": {"hp": -1, "out": True, "removed": ["C1", "C2"], "pcs": {}}},
+        "result": None})
+    t.refuse("PBW-RUL-47", "surrender", "P3", player="P3")
+    t.field_step()
+    t.begin("B1")
+    t.act("normal_attack", "P2", actor="B1", target="A2")
+    t.checkpoint("B1 hits A2", {"players": {"P1": {"hp": 1}}, "characters": {"A2": {"endurance": 6}}})
+    t.end("B1")
+    t.begin("A2")
+    t.refuse("PBW-RUL-47", "normal_attack", "P1", actor="A2", target="P3")
+    t.act("wait", "P1", actor="A2")
+    t.end("A2")
+    t.idle("A1")
+    t.begin("B2")  # C1 left the battle: B2 is next
+    t.act("normal_attack", "P2", actor="B2", target="A1")
+    t.checkpoint("P2 brings P1 to 0 or below and wins", {"players": {"P1": {"hp": -3}},
+                                                         "result": {"status": "won", "winner": "P2", "reason": "hp_zero"}})
     return t

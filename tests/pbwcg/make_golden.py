@@ -4,9 +4,12 @@ Run: python -m tests.pbwcg.make_golden"""
 
 from __future__ import annotations
 
+import json
+
 from tests.pbwcg import golden_a as A
 from tests.pbwcg import golden_b as B
 from tests.pbwcg import golden_c as C
+from tests.pbwcg.builder import FIX, Table
 
 WON_P1 = {"status": "won", "winner": "P1", "reason": "hp_zero"}
 WON_P2 = {"status": "won", "winner": "P2", "reason": "hp_zero"}
@@ -51,8 +54,28 @@ CASES = [
     ("ex23-local-e", "PBW-EX-23", "Local rule E", B.ex23, RUNNING),
     ("ex24-record-fix-under-b", "PBW-EX-24", "Record fix, also under local B", lambda: C.ex24({"local_B_no_corrections": True}), RUNNING),
     ("ex24-no-record-fixes", "PBW-EX-24", "allow_record_fixes false", lambda: C.ex24({"allow_record_fixes": False}), RUNNING),
-    ("ex25-local-d", "PBW-EX-25", "Local rule D is refused", B.ex25, RUNNING),
+    ("ex25-local-d", "PBW-EX-25", "Local rule D: three players, P3 out, P2 wins", B.ex25, WON_P2),
 ]
+
+
+def three_players() -> None:
+    """fixtures/pbwcg/conformance-three-players.jsonl: the opening the game-agnostic random play
+    (tests/test_games_contract.py) starts a three-player battle from (local rule D, with
+    validate_range, best of 3): turn 1 played, turn 2 drawn, every HP low enough for a player to
+    go out and the battle to end."""
+    t = Table({"player_count": 3, "validate_range": True, "best_of": 3}, players=("P1", "P2", "P3"))
+    t.setup()
+    t.start_turn(ties=[A.TIE_B1_A2])
+    t.pl_turns()
+    t.field_step()
+    t.idle_rest()
+    t.end_turn()
+    t.start_turn()
+    t.act("effect", "judge", source="fixture: a long battle", ops=[
+        {"op": "hp_damage", "player": "P1", "n": 16}, {"op": "hp_damage", "player": "P2", "n": 13},
+        {"op": "hp_damage", "player": "P3", "n": 11}])
+    path = FIX / "conformance-three-players.jsonl"
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in t.lines), encoding="utf-8")
 
 
 def main(only: str | None = None) -> None:
@@ -66,6 +89,8 @@ def main(only: str | None = None) -> None:
             continue
         t.write(name, example, title, outcome)
         print(f"{name}: {len(t.lines)} lines, {len(t.rejected)} refused")
+    if not only:
+        three_players()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""Writes the sample catalog and the two sample decks of fixtures/pbwcg (invented cards: the
-fixtures of rules/pbwcg.md §13, filled up with plain set cards). Run: python -m tests.pbwcg.make_samples"""
+"""Writes the sample catalog and the sample decks of fixtures/pbwcg (invented cards: the fixtures
+of rules/pbwcg.md §13, filled up with plain set cards; P3's deck for local rule D, PBW-EX-25).
+Run: python -m tests.pbwcg.make_samples"""
 
 from __future__ import annotations
 
@@ -44,6 +45,9 @@ P2_CORE = [
     setc("FD2", "FIELD", "a field that hurts both players"), setc("MG2", "MAGIC", "a magic attack"),
 ]
 
+#: a third player for local rule D (PBW-EX-25): C1 is slower than A1 and faster than B2
+P3_CORE = [pc("C1", 8, 3, 4, 5, "MIND", 6, 3, "W3"), pc("C2", 6, 4, 2, 3, "BODY", 4, 2, "W3")]
+
 
 def deck(core, prefix, size):
     return core + [setc(f"{prefix}{i:02d}", "OTHER") for i in range(1, size - len(core) + 1)]
@@ -52,10 +56,12 @@ def deck(core, prefix, size):
 def main() -> None:
     p1 = {"deck": deck(P1_CORE, "P1F", 38), "support_list": [sup("S1", 7), sup("S2", 5), sup("S3", 2)]}
     p2 = {"deck": deck(P2_CORE, "P2F", 40), "support_list": []}
+    p3 = {"deck": deck(P3_CORE, "P3F", 30), "support_list": []}
     note = "SAMPLE data: invented cards (rules/pbwcg.md section 13 fixtures), not real PBWCG cards"
     (OUT / "deck-p1.sample.json").write_text(json.dumps({"_sample": note, **p1}, indent=1, ensure_ascii=False) + "\n")
     (OUT / "deck-p2.sample.json").write_text(json.dumps({"_sample": note, **p2}, indent=1, ensure_ascii=False) + "\n")
-    catalog = P1_CORE + P2_CORE + p1["support_list"]
+    (OUT / "deck-p3.sample.json").write_text(json.dumps({"_sample": note, **p3}, indent=1, ensure_ascii=False) + "\n")
+    catalog = P1_CORE + P2_CORE + P3_CORE + p1["support_list"]
     (OUT / "catalog.sample.json").write_text(json.dumps(catalog, indent=1, ensure_ascii=False) + "\n")
 
 

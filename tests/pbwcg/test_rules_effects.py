@@ -199,7 +199,8 @@ def test_views_hide_hands_and_face_down_cards_PBW_HID_1():
     mine, theirs = GAME.view(t.state, "P1"), GAME.view(t.state, "P2")
     assert mine["players"]["P1"]["set_zone"][0]["card"] == "X" and theirs["players"]["P1"]["set_zone"][0]["card"] == "(hidden)"
     assert theirs["players"]["P1"]["hand"] == "(hidden)" and theirs["players"]["P1"]["hand_count"] == 4
-    assert "X" not in GAME.describe(t.state, "P2") and "X (down)" in GAME.describe(t.state, None)
+    assert "X" not in GAME.describe(t.state, "P2") and "P1's set zone: 1 X face down" in GAME.describe(t.state, None)
+    assert "P1's set zone: 1 face down" in GAME.describe(t.state, "P2")
 
 
 def test_a_bs_from_the_targets_own_ability_comes_without_a_check_PBW_RES_8():

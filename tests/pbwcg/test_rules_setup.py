@@ -68,23 +68,32 @@ def test_match_started_rejects_the_first_deck_problem():
     assert e.value.rule_id == "PBW-DECK-3"
 
 
-def test_local_d_and_best_of_are_refused():
-    three = started({"player_count": 3})
+def test_three_players_only_under_local_rule_d_PBW_OVR_1_PBW_RUL_47():
+    """PBW-OVR-1: two players; a third plays only when match_started sets player_count to the
+    number of players listed (local rule D, PBW-RUL-47), and the fold takes at most 8."""
     with pytest.raises(Violation) as e:
-        start(three)
-    assert e.value.rule_id == "PBW-RUL-47" and "local rule D" in e.value.message
-    three["players"] = ["P1", "P2", "P3"]
+        start(started({}, players=("P1", "P2", "P3")))
+    assert (e.value.rule_id, e.value.message) == (
+        "PBW-OVR-1", "a battle has two players; 3 (P1, P2, P3) play under local rule D only, with player_count 3")
     with pytest.raises(Violation) as e:
-        start(three)
-    assert e.value.rule_id == "PBW-OVR-1"
+        start(started({"player_count": 3}))
+    assert (e.value.rule_id, e.value.message) == ("PBW-RUL-47", "local rule D with player_count 3 needs 3 players, not 2 (P1, P2)")
+    nine = started({"player_count": 9}, decks={"P1": sample_deck("P1")}, players=tuple(f"P{i}" for i in range(1, 10)))
     with pytest.raises(Violation) as e:
-        start(started({"best_of": 3}))
-    assert e.value.rule_id == "PBW-RUL-5"
-    with pytest.raises(Malformed):
+        start(nine)
+    assert e.value.rule_id == "PBW-OVR-1" and "2 to 8 different players" in e.value.message
+    fold = start(started(players=("P1", "P2", "P3")))
+    assert fold.state.names() == ("P1", "P2", "P3") and fold.state.options.player_count == 3
+    assert [len(p.deck) for p in fold.state.players] == [38, 40, 30]
+
+
+def test_options_best_of_validate_range_and_one_player():
+    """PBW-RUL-5: best_of is odd (an even one is malformed at its path); PBW-RUL-30; PBW-OVR-1."""
+    assert start(started({"best_of": 3})).state.options.best_of == 3
+    with pytest.raises(Malformed) as m:
         start(started({"best_of": 2}))
-    with pytest.raises(Violation) as e:
-        start(started({"validate_range": True}))
-    assert e.value.rule_id == "PBW-RUL-30"
+    assert m.value.path == "$.options.best_of"
+    assert start(started({"validate_range": True})).state.options.validate_range is True
     one = started()
     one["players"] = ["P1"]
     with pytest.raises(Violation) as e:

@@ -3,7 +3,11 @@ ID, and the state that stays as it was."""
 
 from __future__ import annotations
 
-from tests.pbwcg.builder import Table
+import pytest
+
+from adjudicator.engine.fold import decode_event
+from adjudicator.engine.protocol import Malformed
+from tests.pbwcg.builder import GAME, Table
 from tests.pbwcg.golden_a import TIE_B1_A2, p1_draw
 from tests.pbwcg.helpers import CHK, main1, turn1, turn2
 
@@ -24,6 +28,39 @@ def test_tie_break_rules_PBW_ACT_6():
     assert t.state.pending_ties == (("A2", "B1"),)
     t.act("tie_break", "judge", members=["B1", "A2"], method="other", order=["B1", "A2"])
     assert t.state.action_order == ("B1", "A2", "A1", "B2") and t.state.step == "T2"
+
+
+def test_a_tie_broken_by_another_fair_method_without_the_judge_needs_both_players_PBW_TURN_11():
+    """§15: a tie broken by method other without a judge carries the confirmations of both
+    players; the judge's own entry needs none."""
+    t = Table()
+    t.setup()
+    t.act("turn_started", "P1", turn=1)
+    v = t.refuse("PBW-TURN-11", "tie_break", "P1", members=["A2", "B1"], method="other", order=["A2", "B1"], confirmations=["P1"])
+    assert v.message == "a tie broken by method other without the judge needs the confirmation of P1, P2; missing P2"
+    t.refuse("PBW-TURN-11", "tie_break", "P2", members=["A2", "B1"], method="other", order=["A2", "B1"])
+    assert t.state.pending_ties == (("A2", "B1"),) and t.state.action_order == ()
+    t.act("tie_break", "P2", members=["A2", "B1"], method="other", order=["A2", "B1"], confirmations=["P1", "P2"])
+    assert t.state.action_order == ("A2", "B1", "A1", "B2") and t.state.pl_order == ("P2", "P1")
+    u = Table({"judge_present": True})
+    u.setup()
+    u.act("turn_started", "P1", turn=1)
+    u.refuse("PBW-TURN-11", "tie_break", "P1", members=["A2", "B1"], method="other", order=["A2", "B1"], confirmations=["P1", "P2"])
+    u.act("tie_break", "judge", members=["A2", "B1"], method="other", order=["A2", "B1"])
+    assert u.state.action_order == ("A2", "B1", "A1", "B2")
+
+
+def test_a_character_leaving_the_field_leaves_its_tie_group_PBW_TURN_2():
+    """PBW-TURN-2 (5): a character that leaves the field loses its place, also while its tie
+    waits to be broken; a group left with one member needs no tie-break, and the order is made."""
+    t = Table()
+    t.setup()
+    t.act("turn_started", "P1", turn=1)
+    assert t.state.pending_ties == (("A2", "B1"),)
+    t.act("effect", "judge", source="fixture: A2 falls", ops=[{"op": "incapacitate", "character": "A2"}])
+    assert t.state.pending_ties == () and t.state.step == "T2"
+    assert t.state.action_order == ("B1", "A1", "B2") and t.state.pl_order == ("P1", "P2")
+    t.refuse("PBW-TURN-9", "tie_break", "P1", members=["A2", "B1"], method="other", order=["B1", "A2"], confirmations=["P1", "P2"])
 
 
 def test_draws_PBW_ACT_7():
@@ -192,3 +229,32 @@ def test_magic_and_set_card_limits():
     # A2 on B1: D 3; magic BODY 4 on B2 (DV MIND 3): D 1, endurance 1 - 1 (MIND superior to BODY) = 0
     assert (t.hp("P2"), t.char("B2").endurance) == (14, 8)
     assert t.state.player("P1").discard == ("X", "MG")
+
+
+def test_attack_ranges_under_validate_range_PBW_RUL_30():
+    """PBW-RUL-30 and §15: with validate_range, normal_attack and ability_used carry range; the
+    distance is 1 + (attacker in the back row) + (target in the back row), a player is at 1."""
+    t = main1(options={"validate_range": True}, upto="B1")
+    t.act("effect", "judge", source="fixture: A2 stands behind", ops=[{"op": "reposition", "pc": "A2", "slot": 4}])
+    v = t.refuse("PBW-RUL-30", "normal_attack", "P2", actor="B1", target="A2")
+    assert (v.code, v.message) == ("RANGE_MISSING", "validate_range is on: B1's attack gives the range printed on it (range)")
+    v = t.refuse("PBW-RUL-30", "normal_attack", "P2", actor="B1", target="A2", range=1)
+    assert (v.code, v.message) == ("OUT_OF_RANGE", "A2 is at distance 2 from B1; the attack's range 1 does not reach it")
+    assert t.hp("P1") == 21 and t.char("A2").endurance == 8 and t.state.main.actions_left == 1
+    t.act("normal_attack", "P2", actor="B1", target="A2", range=2)
+    assert t.hp("P1") == 18 and t.char("A2").endurance == 6
+    t.end("B1")
+    t.begin("A2")  # A2 in slot 4 (back) against B1 in front: distance 2
+    t.refuse("PBW-RUL-30", "ability_used", "P1", actor="A2", ability={"name": "Jab", "attribute": "TECH"}, targets=["B1"], range=1)
+    t.act("effect", "judge", source="fixture: P2's PCs fall", ops=[{"op": "incapacitate", "character": "B1"}, {"op": "incapacitate", "character": "B2"}])
+    t.act("normal_attack", "P1", actor="A2", target="P2", range=1)  # a PL attack counts as within 1 PC (PBW-RES-9)
+    assert t.hp("P2") == 18 - 3
+
+
+def test_range_is_accepted_and_ignored_without_validate_range_PBW_RUL_30():
+    t = main1(upto="B1")
+    t.act("normal_attack", "P2", actor="B1", target="A2", range=0)
+    assert t.hp("P1") == 18 and t.char("A2").endurance == 6
+    with pytest.raises(Malformed) as e:
+        decode_event(GAME, "normal_attack", "P2", {"actor": "B1", "target": "A2", "range": -1})
+    assert e.value.path == "$.range"

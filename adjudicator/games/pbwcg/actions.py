@@ -9,7 +9,7 @@ from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import Attack, Env, check_result, reject, resolve_attack
 from adjudicator.games.pbwcg.decks import is_holy_grail
 from adjudicator.games.pbwcg.flow import need_by, need_confirmations, replace
-from adjudicator.games.pbwcg.ops import run_ops, summon_pc, to_discard
+from adjudicator.games.pbwcg.ops import eliminate, run_ops, summon_pc, to_discard
 from adjudicator.games.pbwcg.state import MAIN_STEPS, Character, Result, SetSlot, State, with_char, with_player
 from adjudicator.engine.protocol import JUDGE, Context
 
@@ -197,9 +197,23 @@ def use_action(s: State, actor: str, what: str) -> State:
     return replace(s, main=msgspec.structs.replace(main, actions_left=main.actions_left - 1))  # type: ignore[union-attr]
 
 
+def in_range(s: State, attacker: Character, targets: tuple[str, ...], given: int | None) -> None:
+    """PBW-RUL-30 under validate_range (§15): the attack gives its printed range, and no target
+    lies further away than it."""
+    if not s.options.validate_range:
+        return
+    if given is None:
+        reject("PBW-RUL-30", f"validate_range is on: {attacker.card}'s attack gives the range printed on it (range)", "RANGE_MISSING")
+    for t in targets:
+        d = V.distance(s, attacker, t)
+        if d is not None and d > given:
+            reject("PBW-RUL-30", f"{t} is at distance {d} from {attacker.card}; the attack's range {given} does not reach it", "OUT_OF_RANGE")
+
+
 def normal_attack(s: State, ev: E.NormalAttack, ctx: Context) -> State:
     s, c = in_main(s, ev, ev.actor, "normal_attack", "M3")
     s = use_action(s, ev.actor, "normal_attack")
+    in_range(s, c, (ev.target,), ev.range)
     value, attr = V.normal_attack_value(s, c)
     atk = Attack(c, value, attr, "normal", ev.evasion_tag, ev.bs, ev.break_ops, True)
     checks = {ev.target: ev.checks} if ev.checks is not None else {}
@@ -224,6 +238,7 @@ def ability_used(s: State, ev: E.AbilityUsed, ctx: Context) -> State:
     s = with_char(s, c.card, wp=c.wp - ab.wp_cost)  # paid at declaration (PBW-RUL-31)
     env = Env(ctx.seq, ev.by, c.controller)
     if ev.targets:
+        in_range(s, c, ev.targets, ev.range)
         value, attr = V.ability_value(s, c, ab.attribute, ab.modifier)
         atk = Attack(s.char(c.card), value, attr, "ability", ab.evasion_tag, ab.bs, ab.break_ops, ab.single_target)
         s = resolve_attack(s, atk, ev.targets, ev.checks, env, run_ops)
@@ -274,8 +289,8 @@ def bs_recovery_check(s: State, ev: E.BsRecoveryCheck, ctx: Context) -> State:
 # -- any time ------------------------------------------------------------------------------------------
 def effect(s: State, ev: E.Effect, ctx: Context) -> State:
     """PBW-ACT-27: by the judge, or by a player with both players' confirmations."""
-    if ev.by != JUDGE and not set(s.names()) <= set(ev.confirmations):
-        reject("PBW-ACT-27", f"an effect is entered by the judge or with both players' confirmations; {ev.by} has {list(ev.confirmations)}")
+    if ev.by != JUDGE and not set(s.in_battle()) <= set(ev.confirmations):
+        reject("PBW-ACT-27", f"an effect is entered by the judge or with every player's confirmation; {ev.by} has {list(ev.confirmations)}")
     if not s.battle_started:
         reject("PBW-TURN-9", "effects are carried out once the battle has started", "WRONG_STEP")
     return run_ops(s, ev.ops, Env(ctx.seq, ev.by))
@@ -296,7 +311,7 @@ def surrender(s: State, ev: E.Surrender, ctx: Context) -> State:
     if ev.player not in s.names():
         reject("PBW-ACT-29", f"{ev.player!r} is not a player of this battle")
     need_by(ev, ev.player)
-    return replace(s, result=Result(status="won", winner=s.opponent(ev.player), reason="surrender", seq=ctx.seq), step="OVER")
+    return eliminate(s, [ev.player], ctx.seq, "surrender", lambda: None)  # the opponent wins (PBW-OVR-4), or the battle goes on (PBW-RUL-47)
 
 
 def draw_agreed(s: State, ev: E.DrawAgreed, ctx: Context) -> State:

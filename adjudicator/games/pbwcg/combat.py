@@ -41,6 +41,14 @@ class Attack(NamedTuple):
 
 
 # -- checks ---------------------------------------------------------------------------------------
+def rollers(s: State, declarer: str) -> tuple[str, ...]:
+    """PBW-HID-5: the judge rolls when present, else the opponent; under local rule D any player
+    in the battle other than the declarer (PBW-RUL-47)."""
+    if s.options.judge_present:
+        return (JUDGE,)
+    return tuple(p for p in s.in_battle() if p != declarer)
+
+
 def check_result(s: State, check: Check, subject: Character, env: Env, what: str) -> bool:
     """PBW-HID-4 (a complete check) and PBW-HID-5 (the controller declares, the opponent rolls,
     the judge rolls when present), unless the judge entered it with ``override_roles``."""
@@ -48,11 +56,11 @@ def check_result(s: State, check: Check, subject: Character, env: Env, what: str
         reject("PBW-HID-4", f"{what}: a check gives declared odd|even and die 1-6, or method other with success")
     if not (check.override_roles and env.by == JUDGE):
         controller = subject.controller
-        roller = JUDGE if s.options.judge_present else s.opponent(controller)
         if check.declarer != controller:
             reject("PBW-HID-5", f"{what}: {controller} declares checks of {subject.card}, not {check.declarer}", "CHECK_ROLES")
-        if check.roller != roller:
-            reject("PBW-HID-5", f"{what}: the check on {subject.card} is rolled by {roller}, not {check.roller}", "CHECK_ROLES")
+        allowed = rollers(s, controller)
+        if check.roller not in allowed:
+            reject("PBW-HID-5", f"{what}: the check on {subject.card} is rolled by {' or '.join(allowed)}, not {check.roller}", "CHECK_ROLES")
     return V.check_succeeds(check.declared, check.die, check.success)
 
 
@@ -105,6 +113,8 @@ def _attack_player(s: State, atk: Attack, player: str, env: Env) -> State:
         reject("PBW-RES-9", f"only a normal attack may target player {player}; this {atk.kind} attack may not")
     if atk.attacker is not None and atk.attacker.controller == player:
         reject("PBW-RES-9", f"{atk.attacker.card} cannot attack its own player {player}")
+    if player in s.out:
+        reject("PBW-RUL-47", f"{player} is out of the battle: no attack reaches them", "OUT")
     if s.player(player).hp <= 0:
         reject("PBW-RES-9", f"{player}'s HP is {s.player(player).hp}: an attack on the player needs HP left")
     pcs = s.field(player, "PC")

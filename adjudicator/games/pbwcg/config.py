@@ -20,7 +20,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     local_A_delayed_recovery: Annotated[bool, option("PBW-LIM-14")] = False
     local_B_no_corrections: Annotated[bool, option("PBW-COR-8")] = False
     local_C_judge_errors: Annotated[Literal["off", "C", "C_alpha"], option("PBW-COR-9")] = "off"
-    player_count: Annotated[int, option("PBW-RUL-47", "int >= 2 (only 2 is played here)", ge=2)] = 2
+    player_count: Annotated[int, option("PBW-RUL-47", "int >= 2, the number of players (3 or more: local rule D)", ge=2)] = 2
     base_endurance: Annotated[int, option("PBW-LIM-10", ge=1)] = 8
     local_F_exclude_holy_grail: Annotated[bool, option("PBW-DECK-7")] = False
     custom_rules: Annotated[tuple[str, ...], option("PBW-OVR-13", "list of text")] = ()
@@ -34,7 +34,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     speed_includes_weapon_tech: Annotated[bool, option("PBW-RUL-16")] = False
     overweight_basis: Annotated[Literal["excess", "total"], option("PBW-RUL-17")] = "excess"
     two_hand_blocks_one_hand: Annotated[bool, option("PBW-RUL-18")] = False
-    validate_range: Annotated[bool, option("PBW-RUL-30", "false (true is refused: ranges are not validated here)")] = False
+    validate_range: Annotated[bool, option("PBW-RUL-30")] = False
     ability_bs_exemption: Annotated[Literal["self_only", "all_ability"], option("PBW-RUL-33")] = "self_only"
     support_hits_reduce_pl_hp: Annotated[bool, option("PBW-RUL-37")] = False
     support_vanishes_with_master: Annotated[bool, option("PBW-RUL-37")] = True

@@ -15,9 +15,16 @@ BASES = ("forgotten_check", "judge_error", "record_fix")
 ATTACKS = (E.NormalAttack, E.AbilityUsed)
 
 
-def current_turn(ctx: Context) -> int:
-    """PBW-RUL-43: the highest turn any ``turn_started`` of the log reached, abandoned ones too."""
-    return max((ev.turn for _, ev in ctx.log if isinstance(ev, E.TurnStarted)), default=0)
+def current_turn(s: State, ctx: Context) -> int:
+    """PBW-RUL-43: the highest turn any ``turn_started`` of the current battle reached in the log,
+    abandoned ones too (§15: each battle counts its turns from 1)."""
+    return max((ev.turn for seq, ev in ctx.log if seq > s.battle_seq and isinstance(ev, E.TurnStarted)), default=0)
+
+
+def _this_battle(s: State, seq: int, what: str) -> None:
+    """§15: no correct or rewind reaches into an earlier battle (PBW-RUL-5)."""
+    if s.battle > 1 and seq <= s.battle_seq:
+        reject("PBW-RUL-5", f"{what} {seq} lies in an earlier battle: battle {s.battle} began at seq {s.battle_seq}", "EARLIER_BATTLE")
 
 
 def turn_of(ctx: Context, seq: int) -> int:
@@ -38,7 +45,7 @@ def _is_attack(ev: E.Action | None) -> bool:
 
 
 def _confirmed(s: State, given: tuple[str, ...]) -> bool:
-    needed = set(s.names()) | ({JUDGE} if s.options.judge_present else set())
+    needed = set(s.in_battle()) | ({JUDGE} if s.options.judge_present else set())
     return needed <= set(given)
 
 
@@ -57,7 +64,7 @@ def _other_basis(s: State, ev: E.PbwCorrect | E.PbwRewind) -> None:
             reject("PBW-COR-9", f"judge errors are corrected only under local rule C with a judge present (C: {mode}, judge present: {s.options.judge_present})")
         if JUDGE not in ev.confirmations:
             reject("PBW-COR-9" if mode == "C" else "PBW-COR-10", "a judge-error correction needs the judge's confirmation")
-        if mode == "C_alpha" and (ev.disadvantaged not in s.names() or not set(s.names()) <= set(ev.confirmations)):
+        if mode == "C_alpha" and (ev.disadvantaged not in s.names() or not set(s.in_battle()) <= set(ev.confirmations)):
             reject("PBW-COR-10", "local rule C-alpha: name the disadvantaged player and have the judge and every player confirm")
     else:
         if not s.options.allow_record_fixes:
@@ -78,6 +85,7 @@ def gate_correct(s: State, ev: E.PbwCorrect, ctx: Context) -> State:
             msgspec.structs.replace(o, status="corrected") if o is done else o for o in s.obligations))
     if ev.at_seq not in ctx.effective or ev.at_seq == ctx.effective[0]:
         reject("PBW-COR-7", f"at_seq {ev.at_seq} is not an event of the effective history after match_started")
+    _this_battle(s, ev.at_seq, "at_seq")
     if ev.basis != "forgotten_check":
         _other_basis(s, ev)
         return s
@@ -90,7 +98,7 @@ def gate_correct(s: State, ev: E.PbwCorrect, ctx: Context) -> State:
     ob = next((o for o in _missed(s, ev.at_seq) if o.kind == kind and o.character == inner.actor and o.bs == inner.bs), None)  # type: ignore[union-attr]
     if ob is None:
         reject("PBW-COR-3", f"no missed, uncorrected {kind} obligation of {inner.actor} for {inner.bs} was closed by seq {ev.at_seq}")  # type: ignore[union-attr]
-    now = current_turn(ctx)
+    now = current_turn(s, ctx)
     if turn_of(ctx, ev.at_seq) < now - 1:
         reject("PBW-COR-3", f"{ob.id} was closed in turn {turn_of(ctx, ev.at_seq)}; corrections reach one turn back from turn {now}")
     if not _confirmed(s, ev.confirmations):
@@ -103,6 +111,8 @@ def gate_rewind(s: State, ev: E.PbwRewind, ctx: Context) -> State:
     eff = list(ctx.effective)
     if ev.to_seq not in eff or ev.to_seq == eff[-1]:
         reject("PBW-COR-7", f"to_seq {ev.to_seq} is not an event of the effective history before its head")
+    if ev.to_seq < s.battle_seq:
+        _this_battle(s, ev.to_seq, "to_seq")
     if ev.basis != "forgotten_check":
         _other_basis(s, ev)
         return s
@@ -115,7 +125,7 @@ def gate_rewind(s: State, ev: E.PbwRewind, ctx: Context) -> State:
         when = turn_of(ctx, nxt)
     except NotEffective:
         reject("PBW-COR-14", f"seq {nxt} is not an event of the effective history")
-    now = current_turn(ctx)
+    now = current_turn(s, ctx)
     if when < now - 1:
         reject("PBW-COR-14", f"seq {nxt} lies in turn {when}; going back reaches one turn back from turn {now}")
     if not _confirmed(s, ev.confirmations):

@@ -303,6 +303,7 @@ class TieBreak(Action, tag="tie_break"):
     assignment: dict[str, tuple[int, ...]] | None = None
     rolls: tuple[Die, ...] | None = None
     method: Literal["other"] | None = None
+    confirmations: tuple[str, ...] = ()  # method other entered without the judge (§15)
 
 
 class CardsDrawn(Action, tag="cards_drawn"):
@@ -369,6 +370,10 @@ class EquipmentDiscarded(Action, tag="equipment_discarded"):
     cards: tuple[str, ...]
 
 
+#: the range printed on an attack or ability (§15; checked under validate_range, PBW-RUL-30)
+Range = Annotated[int, msgspec.Meta(ge=0)]
+
+
 class NormalAttack(Action, tag="normal_attack"):
     actor: str
     target: str
@@ -376,6 +381,7 @@ class NormalAttack(Action, tag="normal_attack"):
     bs: str | None = None
     break_ops: tuple[AnyOp, ...] = ()
     checks: Checks | None = None
+    range: Range | None = None
 
 
 class AbilityUsed(Action, tag="ability_used"):
@@ -384,6 +390,7 @@ class AbilityUsed(Action, tag="ability_used"):
     targets: tuple[str, ...] = ()
     checks: dict[str, Checks] = {}
     ops: tuple[AnyOp, ...] = ()
+    range: Range | None = None
 
 
 class Move(Action, tag="move"):
@@ -438,15 +445,23 @@ class ResultConfirmed(Action, tag="result_confirmed"):
     confirmations: tuple[str, ...] = ()
 
 
+class NextBattle(Action, tag="next_battle"):
+    """§15, PBW-RUL-5: the next battle of a match of several (``best_of`` > 1)."""
+
+    battle: int
+
+
 Event = Union[
     PbwMatchStarted, PbwRewind, PbwCorrect, InitialPcsPlaced, BattleStarted, TurnStarted, TieBreak, CardsDrawn,
     CardSet, PcSummoned, Equipped, SetCardDiscarded, SetCardActivated, PlTurnEnded, FieldEffect, FieldStepEnded,
     MainTurnStarted, BsEffect, EquipmentDiscarded, NormalAttack, AbilityUsed, Move, Wait, MainTurnEnded,
-    BsRecoveryCheck, TurnEnded, HandDiscarded, Effect, ChoiceMade, Surrender, DrawAgreed, ResultConfirmed,
+    BsRecoveryCheck, TurnEnded, HandDiscarded, Effect, ChoiceMade, Surrender, DrawAgreed, ResultConfirmed, NextBattle,
 ]
 
-#: PBW-HID-1: the identities a player's own events carry and the opponent may not see
+#: PBW-HID-1: the identities a player's own events carry and the opponent may not see; each
+#: player's deck list and support list in ``match_started`` are that player's (PBW-ACT-2)
 PRIVATE_FIELDS = {
+    "match_started": ("decks",),
     "initial_pcs_placed": ("pcs",),
     "cards_drawn": ("cards",),
     "card_set": ("card",),

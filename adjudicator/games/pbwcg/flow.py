@@ -11,7 +11,7 @@ from adjudicator.games.pbwcg import events as E
 from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import Env, add_obligation, reject
 from adjudicator.games.pbwcg.ops import draw_cards, discard_hand, run_ops, to_discard
-from adjudicator.games.pbwcg.state import Character, MainTurn, State, TieGroup, note, with_char, with_player
+from adjudicator.games.pbwcg.state import Character, MainTurn, State, TieGroup, note, pl_turn_from, with_char, with_player
 from adjudicator.engine.protocol import JUDGE, Context
 
 
@@ -32,7 +32,8 @@ def need_by(ev: E.Action, player: str) -> None:
 
 
 def need_confirmations(s: State, given: tuple[str, ...], rule: str, what: str) -> None:
-    needed = set(s.names()) | ({JUDGE} if s.options.judge_present else set())
+    """Every player still in the battle (PBW-RUL-47), and the judge when present."""
+    needed = set(s.in_battle()) | ({JUDGE} if s.options.judge_present else set())
     missing = sorted(needed - set(given))
     if missing:
         reject(rule, f"{what} needs the confirmation of {', '.join(sorted(needed))}; missing {', '.join(missing)}", "CONFIRMATIONS")
@@ -58,13 +59,13 @@ def initial_pcs_placed(s: State, ev: E.InitialPcsPlaced, ctx: Context) -> State:
 
 def battle_started(s: State, ev: E.BattleStarted, ctx: Context) -> State:
     need_step(s, "battle_started", "SETUP")
-    waiting = [p.name for p in s.players if not p.placed_initial]
+    waiting = [p.name for p in s.players if not p.placed_initial and p.name not in s.out]
     if waiting:
         reject("PBW-ACT-4", f"the initial PCs of {', '.join(waiting)} are not placed yet")
     need_confirmations(s, ev.confirmations, "PBW-ACT-4", "battle_started")
     s = replace(s, characters=tuple(msgspec.structs.replace(c, face_up=True) for c in s.characters),
                 battle_started=True, step="READY")
-    for p in s.names():  # PBW-SET-6: HP = the printed HP of the two initial PCs
+    for p in s.in_battle():  # PBW-SET-6: HP = the printed HP of the two initial PCs
         s = with_player(s, p, hp=sum(s.cards[c.card].hp or 0 for c in s.field(p, "PC")))
     return s
 
@@ -85,7 +86,7 @@ def _kept_order(s: State, sp: int, members: list[str]) -> tuple[str, ...] | None
 
 def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
     if s.step == "T7":
-        due = [p.name for p in s.players if len(set(p.hand) - set(p.special_hand)) > 5]
+        due = [p.name for p in s.players if len(set(p.hand) - set(p.special_hand)) > 5 and p.name not in s.out]
         if due:
             reject("PBW-TURN-7", f"{', '.join(due)} must discard down to 5 (hand_discarded) before turn {ev.turn}")
     elif s.step != "READY":
@@ -99,10 +100,10 @@ def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
     groups = _groups(s, ev.turn)
     pending = tuple(tuple(m) for sp, m in groups if len(m) > 1 and _kept_order(s, sp, m) is None)
     s = replace(s, pending_ties=pending)
-    return _finish_order(s, groups) if not pending else note(s, f"tie-break needed for {[list(g) for g in pending]}")
+    return finish_order(s, groups) if not pending else s
 
 
-def _finish_order(s: State, groups: list[tuple[int, list[str]]] | None = None) -> State:
+def finish_order(s: State, groups: list[tuple[int, list[str]]] | None = None) -> State:
     """The action order from the speed groups of this turn (``groups``: already computed for
     the state, which has changed in nothing they read)."""
     order: list[str] = []
@@ -111,15 +112,22 @@ def _finish_order(s: State, groups: list[tuple[int, list[str]]] | None = None) -
         kept = _kept_order(s, sp, members) if len(members) > 1 else tuple(members)
         order += list(kept or members)
         speeds += [sp] * len(members)
-    first_pc = next((c for c in order if s.char(c) and s.char(c).kind == "PC"), None)  # type: ignore[union-attr]
-    if first_pc is not None:  # PBW-RUL-15: the first PC's controller takes the second PL turn
-        second = s.char(first_pc).controller  # type: ignore[union-attr]
-        pl_order = tuple(p for p in s.names() if p != second) + (second,)
-    else:
-        pl_order = s.pl_order or s.names()
-    s = replace(s, action_order=tuple(order), order_speeds=tuple(speeds), pl_order=pl_order, step="T2")
-    s = note(s, f"action order {', '.join(order)}; PL turns {', '.join(pl_order)}")
+    s = replace(s, action_order=tuple(order), order_speeds=tuple(speeds), pl_order=pl_order_of(s, order), step="T2")
     return _after_draw(s)
+
+
+def pl_order_of(s: State, order: list[str]) -> tuple[str, ...]:
+    """PBW-RUL-15, PBW-RUL-47: the PL turns go in reverse order of each player's first PC in the
+    action order, so the controller of the first PC takes the last PL turn; a player with no PC
+    in the order goes before them, as in the previous turn's PL order (seat order at first), so
+    that with no PC in the order at all the previous PL order stays."""
+    first: dict[str, int] = {}
+    for i, card in enumerate(order):
+        c = s.char(card)
+        if c is not None and c.kind == "PC":
+            first.setdefault(c.controller, i)
+    players = [p for p in (s.pl_order or s.names()) if p not in s.out]
+    return tuple(p for p in players if p not in first) + tuple(sorted(first, key=lambda p: -first[p]))
 
 
 def _tie_order(ev: E.TieBreak) -> tuple[str, ...]:
@@ -157,6 +165,8 @@ def tie_break(s: State, ev: E.TieBreak, ctx: Context) -> State:
     if ev.method == "other":
         if ev.rolls or ev.assignment:
             reject("PBW-ACT-6", "method other takes no assignment or rolls")
+        if ev.by != JUDGE:  # PBW-TURN-11: the judge, or both players, use any fair method (§15)
+            need_confirmations(s, ev.confirmations, "PBW-TURN-11", "a tie broken by method other without the judge")
     elif len(ev.members) > 6 or ev.rolls is None:
         reject("PBW-ACT-6", "give assignment and rolls, or method other (required for more than 6 tied)")
     else:
@@ -166,20 +176,19 @@ def tie_break(s: State, ev: E.TieBreak, ctx: Context) -> State:
     sp = V.speed(s, s.char(group[0]))  # type: ignore[arg-type]
     groups = tuple(g for g in s.tie_groups if g.speed != sp) + (TieGroup(speed=sp, order=tuple(ev.order)),)
     s = replace(s, tie_groups=groups, pending_ties=tuple(g for g in s.pending_ties if g is not group))
-    return s if s.pending_ties else _finish_order(s)
+    return s if s.pending_ties else finish_order(s)
 
 
 # -- T2: draws (PBW-TURN-3) ---------------------------------------------------------------------------
 def draw_needed(s: State, player: str) -> int:
     p = s.player(player)
-    return 0 if p.drawn else min(5 if s.turn == 1 else 1, len(p.deck))
+    return 0 if p.drawn or player in s.out else min(5 if s.turn == 1 else 1, len(p.deck))
 
 
 def _after_draw(s: State) -> State:
     if any(draw_needed(s, p) for p in s.names()):
         return s
-    first = s.pl_order[0]
-    return with_player(replace(s, step="PL", pl_index=0), first, placements_used=0, pl_activations_used=0)
+    return pl_turn_from(s, 0)
 
 
 def cards_drawn(s: State, ev: E.CardsDrawn, ctx: Context) -> State:
@@ -200,10 +209,7 @@ def pl_turn_ended(s: State, ev: E.PlTurnEnded, ctx: Context) -> State:
     if ev.player != current:
         reject("PBW-TURN-4", f"this is {current}'s PL turn, not {ev.player}'s")
     need_by(ev, ev.player)
-    if s.pl_index + 1 < len(s.pl_order):
-        nxt = s.pl_order[s.pl_index + 1]
-        return with_player(replace(s, pl_index=s.pl_index + 1), nxt, placements_used=0, pl_activations_used=0)
-    return replace(s, step="FIELD")
+    return pl_turn_from(s, s.pl_index + 1)
 
 
 def field_effect(s: State, ev: E.FieldEffect, ctx: Context) -> State:
@@ -321,3 +327,25 @@ def hand_discarded(s: State, ev: E.HandDiscarded, ctx: Context) -> State:
     if due <= 0 or len(ev.cards) != due or any(c in p.special_hand for c in ev.cards):
         reject("PBW-ACT-26", f"{ev.player} discards {max(due, 0)} non-special card(s) now, not {list(ev.cards)}")
     return discard_hand(s, ev.player, ev.cards, "PBW-ACT-26")
+
+
+# -- several battles (PBW-RUL-5, §15) ------------------------------------------------------------------
+def next_battle(s: State, ev: E.NextBattle, ctx: Context) -> State:
+    """After a battle's result_confirmed, while no player has won more than best_of / 2 battles,
+    the next one opens: a fresh setup (turn 0) from the decks match_started registered, with
+    fresh HP, hands and BS histories. A drawn battle counts for nobody (§15)."""
+    best = s.options.best_of
+    if best == 1:
+        reject("PBW-RUL-5", "best_of is 1: the match is one battle", "BEST_OF")
+    if s.result is None or not s.confirmed:
+        reject("PBW-RUL-5", f"battle {s.battle} has no confirmed result yet (result_confirmed comes first)", "BEST_OF")
+    won = s.battles_won()
+    winner = s.match_winner()
+    if winner is not None:
+        reject("PBW-RUL-5", f"{winner} has won {won[winner]} battles of best of {best}: the match is over", "BEST_OF")
+    if ev.battle != s.battle + 1:
+        reject("PBW-RUL-5", f"the next battle is battle {s.battle + 1}, not {ev.battle}", "BEST_OF")
+    score = ", ".join(f"{p} {won[p]}" for p in s.names())
+    return State(options=s.options, players=s.registered, cards=s.cards, owner=s.owner, registered=s.registered,
+                 battle=ev.battle, battle_seq=ctx.seq, wins=won, last_seq=ctx.seq,
+                 notes=(f"battle {ev.battle} of best of {best} begins (battles won: {score})",))

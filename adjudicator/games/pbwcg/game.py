@@ -46,8 +46,9 @@ class Pbwcg(Game):
     event_type = E.Event
     Options = Options
     Reason = Reason
-    #: two players (PBW-OVR-1); the option of local rule D is refused by PBW-RUL-47 in ``initial``
-    player_count = (2, 2)
+    #: two players (PBW-OVR-1), or up to 8 under local rule D, whose player_count ``initial`` matches
+    #: with the players listed (PBW-RUL-47)
+    player_count = (2, 8)
     player_count_rule = ("PBW-OVR-1", "PLAYER_COUNT")
     author_rule = ("PBW-TURN-8", "NOT_ACTOR")
     private_fields = E.PRIVATE_FIELDS
@@ -63,10 +64,28 @@ class Pbwcg(Game):
 
     def outcome(self, state: State) -> Outcome:
         r = state.result
+        best = state.options.best_of
+        if best > 1:  # §15: battles won; the match is won with more than best_of / 2 of them
+            score = state.battles_won()
+            winner = state.match_winner()
+            if winner is None or r is None:
+                return Outcome(status="in_progress", score=score)
+            reason = Reason(r.reason)
+            return Outcome(status="won", winner=winner, score=score, reason=reason.value,
+                           detail=f"{score[winner]} battles of best of {best}; battle {state.battle}: {_TEXT[reason]}")
         if r is None:
             return Outcome(status="in_progress")
         reason = Reason(r.reason)
         return Outcome(status=r.status, winner=r.winner, reason=reason.value, detail=_TEXT[reason])
+
+    def milestones(self, before: State, after: State) -> list[str]:
+        """A battle's result in a match of several (PBW-RUL-5), then the match's."""
+        out = []
+        r = after.result
+        if after.options.best_of > 1 and r is not None and before.result != r:
+            said = f"won by {r.winner}" if r.winner else "drawn"
+            out.append(f"battle {after.battle} {said} ({_TEXT[Reason(r.reason)]})")
+        return out + super().milestones(before, after)
 
     def view(self, state: State, viewer: str | None = None) -> Mapping[str, Any]:
         return V.view(state, viewer)
@@ -85,6 +104,11 @@ class Pbwcg(Game):
 
     def notes(self, state: State) -> list[str]:
         return list(state.notes)
+
+    def after_rewind(self, current: State, target: State, event: E.PbwRewind, ctx: Context) -> State:
+        """The state at ``to_seq`` (design.md), with the rewind's own note in place of what that
+        event set off, which the rewind did not do again."""
+        return msgspec.structs.replace(target, notes=(f"back to seq {event.to_seq} ({event.basis})",))
 
     def players_of(self, state: State) -> Sequence[str]:
         return state.names()

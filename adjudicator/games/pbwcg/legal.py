@@ -6,15 +6,16 @@ from __future__ import annotations
 from itertools import permutations
 
 from adjudicator.games.pbwcg import values as V
+from adjudicator.games.pbwcg.combat import rollers
 from adjudicator.games.pbwcg.decks import is_holy_grail
 from adjudicator.games.pbwcg.flow import draw_needed, next_actor
 from adjudicator.games.pbwcg.state import Character, State
-from adjudicator.engine.kit import fields_text, one, some
+from adjudicator.engine.kit import fields_text, integer, one, some
 from adjudicator.engine.protocol import JUDGE, LegalAction
 
 
 def _needed(s: State) -> list[str]:
-    return list(s.names()) + ([JUDGE] if s.options.judge_present else [])
+    return list(s.in_battle()) + ([JUDGE] if s.options.judge_present else [])
 
 
 def _la(who: str, type_: str, note: str = "", anytime: bool = False, **choices) -> LegalAction:
@@ -22,7 +23,7 @@ def _la(who: str, type_: str, note: str = "", anytime: bool = False, **choices) 
 
 
 def _everyone(s: State, type_: str, note: str = "", **choices) -> list[LegalAction]:
-    return [_la(p, type_, note, **choices) for p in s.names()]
+    return [_la(p, type_, note, **choices) for p in s.in_battle()]
 
 
 def _activatable(s: State, player: str, magic: bool) -> list[int]:
@@ -68,21 +69,25 @@ def _pl_turn(s: State) -> list[LegalAction]:
 
 
 def _targets(s: State, c: Character) -> list[str]:
-    enemy = s.opponent(c.controller)
-    pcs = [x.card for x in s.field(enemy, "PC")]
-    if not pcs and s.player(enemy).hp > 0:
-        return [enemy]
-    return pcs
+    """The enemy PCs, and each enemy player whose field holds no PC while their HP lasts
+    (PBW-RES-9; under local rule D every other player in the battle is an enemy, PBW-RUL-47)."""
+    out: list[str] = []
+    for enemy in s.in_battle():
+        if enemy == c.controller:
+            continue
+        pcs = [x.card for x in s.field(enemy, "PC")]
+        out += pcs if pcs or s.player(enemy).hp <= 0 else [enemy]
+    return out
 
 
 def _checks(s: State, c: Character) -> list[dict]:
-    roller = JUDGE if s.options.judge_present else s.opponent(c.controller)
-    return [{"declarer": c.controller, "roller": roller, "declared": d, "die": n} for d in ("odd", "even") for n in range(1, 7)]
+    return [{"declarer": c.controller, "roller": r, "declared": d, "die": n}
+            for r in rollers(s, c.controller) for d in ("odd", "even") for n in range(1, 7)]
 
 
 def _roles(s: State, c: Character) -> str:
     """PBW-HID-5: the controller declares, the opponent (the judge, when present) rolls."""
-    return f"{c.controller} declares, {JUDGE if s.options.judge_present else s.opponent(c.controller)} rolls"
+    return f"{c.controller} declares, {' or '.join(rollers(s, c.controller))} rolls"
 
 
 def _check_note(s: State, attacker: Character, targets: list[str]) -> str:
@@ -101,6 +106,13 @@ def _check_note(s: State, attacker: Character, targets: list[str]) -> str:
     return "; ".join(parts)
 
 
+def _range(s: State, c: Character, targets: list[str]) -> dict:
+    """Under validate_range, a range that reaches every target offered (PBW-RUL-30: at most 3)."""
+    if not s.options.validate_range:
+        return {}
+    return {"range": integer(max(V.distance(s, c, t) or 1 for t in targets), 3)}
+
+
 def _abilities(s: State, c: Character, targets: list[str]) -> list[LegalAction]:
     """The abilities the PC's card registers that its WP pays for (PBW-ACT-20, PBW-LIM-21), each
     against one enemy PC."""
@@ -108,7 +120,8 @@ def _abilities(s: State, c: Character, targets: list[str]) -> list[LegalAction]:
               for a in s.cards[c.card].abilities if a.wp_cost <= c.wp]
     if not usable or not targets:
         return []
-    return [_la(c.controller, "ability_used", actor=one(c.card), ability=one(*usable), targets=one(*[[t] for t in targets]))]
+    return [_la(c.controller, "ability_used", actor=one(c.card), ability=one(*usable), targets=one(*[[t] for t in targets]),
+                **_range(s, c, targets))]
 
 
 def _main_turn(s: State) -> list[LegalAction]:
@@ -117,7 +130,7 @@ def _main_turn(s: State) -> list[LegalAction]:
     if main is not None and main.step != "M5":
         c = s.char(main.actor)
         if c is None:
-            return [_la(s.names()[0], "main_turn_ended", actor=one(main.actor))]
+            return [_la(s.in_battle()[0], "main_turn_ended", actor=one(main.actor))]
         who = c.controller
         if main.step == "M1":
             due = [b.name for b in c.bs if b.name not in main.effects_done]
@@ -134,7 +147,8 @@ def _main_turn(s: State) -> list[LegalAction]:
         if main.actions_left > 0 and not main.magic_used:
             targets = _targets(s, c)
             if targets:
-                out.append(_la(who, "normal_attack", _check_note(s, c, targets), actor=one(c.card), target=one(*targets)))
+                out.append(_la(who, "normal_attack", _check_note(s, c, targets), actor=one(c.card), target=one(*targets),
+                               **_range(s, c, targets)))
             if c.kind == "PC":
                 out += _abilities(s, c, [t for t in targets if t not in s.names()])
                 slots = [i for i in range(1, s.player(who).max_pc_count + 1) if i != c.slot]
@@ -161,7 +175,7 @@ def _step_actions(s: State) -> list[LegalAction]:
     if s.step == "SETUP":
         out = []
         for p in s.players:
-            if not p.placed_initial:
+            if not p.placed_initial and p.name not in s.out:
                 pcs = [c for c in p.deck if s.cards[c].card_type == "PC"]
                 out.append(_la(p.name, "initial_pcs_placed", player=one(p.name), pcs=some(pcs, 2, 2)))
         return out or _everyone(s, "battle_started", confirmations=one(_needed(s)))
@@ -171,7 +185,8 @@ def _step_actions(s: State) -> list[LegalAction]:
         out = []
         for g in s.pending_ties:
             orders = [list(o) for o in permutations(g)] if len(g) <= 4 else [list(g)]
-            out += _everyone(s, "tie_break", members=one(list(g)), method=one("other"), order=one(*orders))
+            out += _everyone(s, "tie_break", members=one(list(g)), method=one("other"), order=one(*orders),
+                             confirmations=one(_needed(s)))
         return out
     if s.step == "T2":
         return [_la(p, "cards_drawn", player=one(p), cards=some(s.player(p).deck, draw_needed(s, p), draw_needed(s, p)))
@@ -186,7 +201,7 @@ def _step_actions(s: State) -> list[LegalAction]:
         out = []
         for p in s.players:
             counted = [c for c in p.hand if c not in p.special_hand]
-            if len(counted) > 5:
+            if len(counted) > 5 and p.name not in s.out:
                 out.append(_la(p.name, "hand_discarded", player=one(p.name), cards=some(counted, len(counted) - 5, len(counted) - 5)))
         return out or _everyone(s, "turn_started", turn=one(s.turn + 1))
     return []
@@ -194,9 +209,11 @@ def _step_actions(s: State) -> list[LegalAction]:
 
 def legal(s: State) -> list[LegalAction]:
     if s.result is not None:
-        if s.confirmed:
-            return []
-        return _everyone(s, "result_confirmed", confirmations=one(_needed(s)))
+        if not s.confirmed:
+            return _everyone(s, "result_confirmed", confirmations=one(_needed(s)))
+        if s.options.best_of > 1 and s.match_winner() is None:  # §15: every player plays the next battle
+            return [_la(p, "next_battle", battle=one(s.battle + 1)) for p in s.names()]
+        return []
     if s.pending_choice is not None:
         pc = s.pending_choice
         c = s.char(pc.subject)
@@ -205,5 +222,5 @@ def legal(s: State) -> list[LegalAction]:
     else:
         out = _step_actions(s)
     if s.battle_started:
-        out += [_la(p, "surrender", "a loser's declaration (PBW-ACT-29)", True, player=one(p)) for p in s.names()]
+        out += [_la(p, "surrender", "a loser's declaration (PBW-ACT-29)", True, player=one(p)) for p in s.in_battle()]
     return out

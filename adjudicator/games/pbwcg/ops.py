@@ -11,7 +11,9 @@ import msgspec
 from adjudicator.games.pbwcg import events as E
 from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import Attack, Env, apply_bs, reject, resolve_attack
-from adjudicator.games.pbwcg.state import Character, PendingChoice, Result, SetSlot, State, Status, note, with_char, with_player, without_char
+from adjudicator.games.pbwcg.state import (
+    Character, PendingChoice, Result, SetSlot, State, Status, note, pl_turn_from, with_char, with_player, without_char,
+)
 from adjudicator.engine.protocol import JUDGE
 
 SUPPORT_CAPACITY = 13
@@ -27,6 +29,8 @@ def char_or_reject(s: State, card: str, rule: str = "PBW-EFF-25") -> Character:
 def player_or_reject(s: State, name: str) -> None:
     if name not in s.names():
         reject("PBW-EFF-25", f"{name!r} is not a player of this battle")
+    if name in s.out:
+        reject("PBW-EFF-25", f"{name} is out of the battle (PBW-RUL-47): no op reaches them")
 
 
 def _without(zone: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -316,23 +320,46 @@ OPS: dict[type, Callable[[State, E.Op, Env], State]] = {  # type: ignore[dict-it
 
 
 # -- state-based checks (PBW-LIM-20) -------------------------------------------------------------------
-def leave_field(s: State, card: str, why: str) -> State:
-    """PBW-LIM-10/11: a PC to its owner's discard pile with its equipment; a support to the removed
-    zone. Its open obligations are cancelled (PBW-RUL-56)."""
+def leave_field(s: State, card: str, why: str, zone: str = "discard") -> State:
+    """PBW-LIM-10/11: a PC to its owner's discard pile (``zone``) with its equipment; a support to
+    the removed zone. Its open obligations are cancelled (PBW-RUL-56)."""
     c = s.char(card)
     if c is None:
         return s
     s = without_char(s, card)
+    if any(card in g for g in s.pending_ties):  # it loses its place in a tie waiting to be broken (PBW-TURN-2)
+        s = msgspec.structs.replace(s, pending_ties=tuple(g for g in (tuple(m for m in g if m != card) for g in s.pending_ties) if len(g) > 1))
     s = msgspec.structs.replace(s, obligations=tuple(
         msgspec.structs.replace(o, status="cancelled") if o.character == card and o.status == "open" else o
         for o in s.obligations))
     if c.kind == "PC":
         for e in c.equipment:
-            s = with_player(s, s.owner[e], discard=s.player(s.owner[e]).discard + (e,))
-        s = with_player(s, s.owner[card], discard=s.player(s.owner[card]).discard + (card,))
+            s = with_player(s, s.owner[e], **{zone: getattr(s.player(s.owner[e]), zone) + (e,)})
+        s = with_player(s, s.owner[card], **{zone: getattr(s.player(s.owner[card]), zone) + (card,)})
     else:
         s = with_player(s, s.owner[card], removed=s.player(s.owner[card]).removed + (card,))
     return note(s, f"{card} {why}")
+
+
+def leave_battle(s: State, player: str) -> State:
+    """PBW-RUL-47 (local rule D): a player out of the battle. Their cards leave it: every character
+    they control or own, with its equipment, their set cards and a field state of theirs go to
+    the removed zone (a summon support to its owner's); their hand, deck and discard pile stay as
+    they are, and they enter nothing more. Their PL turn, if it is on, passes to the next player."""
+    hp = s.player(player).hp
+    for c in [c for c in s.characters if c.controller == player or s.owner[c.card] == player]:
+        s = leave_field(s, c.card, "leaves the battle with its player (PBW-RUL-47)", "removed")
+    for x in s.player(player).set_zone:
+        if x is not None:
+            s = to_removed(s, x.card)
+    if s.field_state is not None and s.owner[s.field_state.card] == player:
+        s = to_removed(s, s.field_state.card)
+    if s.pending_choice is not None and s.pending_choice.player == player:
+        s = msgspec.structs.replace(s, pending_choice=None)
+    s = msgspec.structs.replace(s, out=s.out + (player,))
+    if s.step == "PL" and s.pl_order[s.pl_index] == player:
+        s = pl_turn_from(s, s.pl_index + 1)
+    return note(s, f"{player} is out of the battle (HP {hp}): their cards leave it (PBW-RUL-47)")
 
 
 class _Due(NamedTuple):
@@ -412,18 +439,31 @@ def state_checks(s: State, seq: int, active: Callable[[], str | None]) -> State:
 
 
 def decide(s: State, seq: int, active: Callable[[], str | None]) -> State:
-    """(6) PBW-OVR-3, PBW-OVR-6, PBW-RUL-3: HP <= 0 decides the battle."""
+    """(6) PBW-OVR-3, PBW-OVR-6, PBW-RUL-3, PBW-RUL-47: HP <= 0 puts a player out; it decides the
+    battle when at most one player is left."""
     if s.result is not None or not s.battle_started:
         return s
     for p in s.players:
-        if p.hp <= 0:
+        if p.hp <= 0 and p.name not in s.out:
             break
     else:  # every HP above 0: nearly every event
         return s
-    down = [p.name for p in s.players if p.hp <= 0]
-    if len(down) == 1:
-        result = Result(status="won", winner=s.opponent(down[0]), reason="hp_zero", seq=seq)
-    elif s.options.simultaneous_defeat == "active_player_wins" and (winner := active()) is not None:
+    return eliminate(s, [p.name for p in s.players if p.hp <= 0 and p.name not in s.out], seq, "hp_zero", active)
+
+
+def eliminate(s: State, down: list[str], seq: int, reason: str, active: Callable[[], str | None]) -> State:
+    """Players leaving the battle at once (HP 0 or below at one check, PBW-OVR-3; a surrender,
+    PBW-OVR-4). The last player left wins; with two or more left the battle goes on without the
+    others (local rule D, PBW-RUL-47); with none left it is drawn (PBW-OVR-6), or won by the active
+    player if they are among them under active_player_wins (PBW-RUL-3)."""
+    left = [p for p in s.in_battle() if p not in down]
+    if len(left) > 1:
+        for p in down:
+            s = leave_battle(s, p)
+        return s
+    if left:
+        result = Result(status="won", winner=left[0], reason=reason, seq=seq)
+    elif s.options.simultaneous_defeat == "active_player_wins" and (winner := active()) in down:
         result = Result(status="won", winner=winner, reason="both_hp_zero", seq=seq)
     else:
         result = Result(status="drawn", winner=None, reason="both_hp_zero", seq=seq)

@@ -17,7 +17,7 @@ from adjudicator.games.pbwcg.config import Options
 from adjudicator.games.pbwcg.decks import deck_problems
 from adjudicator.games.pbwcg.ops import state_checks
 from adjudicator.games.pbwcg.state import Player, State
-from adjudicator.engine.kit import decode_options
+from adjudicator.engine.kit import decode_options, event_type
 from adjudicator.engine.protocol import Action, Context, Malformed, Violation
 
 HANDLERS: dict[type, Callable[[State, Action, Context], State]] = {  # type: ignore[dict-item]
@@ -29,8 +29,10 @@ HANDLERS: dict[type, Callable[[State, Action, Context], State]] = {  # type: ign
     E.NormalAttack: A.normal_attack, E.AbilityUsed: A.ability_used, E.Move: A.move, E.Wait: A.wait,
     E.MainTurnEnded: F.main_turn_ended, E.BsRecoveryCheck: A.bs_recovery_check, E.TurnEnded: F.turn_ended,
     E.HandDiscarded: F.hand_discarded, E.Effect: A.effect, E.ChoiceMade: A.choice_made, E.Surrender: A.surrender,
-    E.DrawAgreed: A.draw_agreed, E.ResultConfirmed: A.result_confirmed,
+    E.DrawAgreed: A.draw_agreed, E.ResultConfirmed: A.result_confirmed, E.NextBattle: F.next_battle,
 }
+#: accepted once a battle has a result (PBW-OVR-3); next_battle checks that it is confirmed
+AFTER_RESULT = (E.ResultConfirmed, E.NextBattle)
 #: accepted while a choice is pending (PBW-ACT-28)
 DURING_CHOICE = (E.ChoiceMade, E.Surrender)
 #: table-wide events, entered by either player or the judge (§15)
@@ -41,14 +43,12 @@ def initial(started: E.PbwMatchStarted, ctx: Context) -> State:
     """PBW-ACT-1/2: options fixed, decks validated (the first problem rejects, PBW-DECK-10)."""
     options: Options = decode_options(Options, started.options, "PBWCG")
     players = list(started.players)
-    if len(players) != 2 or options.player_count != 2:
-        raise Violation("PBW-RUL-47", f"local rule D (3 or more players) is not adjudicated here: a battle has 2 players, not {players} with player_count {options.player_count}", "PLAYER_COUNT")
-    if options.best_of != 1:
-        if options.best_of % 2 == 0:
-            raise Malformed(f"option best_of must be an odd int >= 1, not {options.best_of}", "$.options.best_of")
-        raise Violation("PBW-RUL-5", f"best_of {options.best_of}: only one battle a match is adjudicated here; enter each battle as its own match", "BEST_OF")
-    if options.validate_range:
-        raise Violation("PBW-RUL-30", "validate_range: attack ranges are not validated here (the chapter defines none); start the match without it", "RANGE")
+    if len(players) != options.player_count:  # PBW-OVR-1: two players, more only under local rule D
+        if options.player_count == 2:
+            raise Violation("PBW-OVR-1", f"a battle has two players; {len(players)} ({', '.join(players)}) play under local rule D only, with player_count {len(players)}", "PLAYER_COUNT")
+        raise Violation("PBW-RUL-47", f"local rule D with player_count {options.player_count} needs {options.player_count} players, not {len(players)} ({', '.join(players)})", "PLAYER_COUNT")
+    if options.best_of % 2 == 0:
+        raise Malformed(f"option best_of must be an odd int >= 1, not {options.best_of}", "$.options.best_of")
     if set(started.decks) != set(players):
         raise Malformed(f"decks must be given for exactly the players {players}, not {sorted(started.decks)}", "$.decks")
     cards: dict[str, E.CardDef] = {}
@@ -65,7 +65,8 @@ def initial(started: E.PbwMatchStarted, ctx: Context) -> State:
             raise problems[0]
     state_players = tuple(Player(name=p, deck=tuple(c.id for c in started.decks[p].deck),
                                  support_list=tuple(c.id for c in started.decks[p].support_list)) for p in players)
-    return State(options=options, players=state_players, cards=cards, owner=owner, last_seq=ctx.seq)
+    return State(options=options, players=state_players, cards=cards, owner=owner, registered=state_players,
+                 wins={p: 0 for p in players}, battle_seq=ctx.seq, last_seq=ctx.seq)
 
 
 def active_player(s: State) -> str | None:
@@ -79,6 +80,10 @@ def active_player(s: State) -> str | None:
 
 
 def step(s: State, event: Action, ctx: Context) -> State:
+    if s.out and not isinstance(event, E.NextBattle):  # PBW-RUL-47, §15: a player out of the battle enters nothing more
+        who = event.by if event.by in s.out else getattr(event, "player", None)
+        if who in s.out:
+            reject("PBW-RUL-47", f"{who} is out of the battle and enters nothing more; {event_type(event)} is refused", "OUT")
     handler = HANDLERS.get(type(event))
     if handler is None:
         if isinstance(event, E.PbwCorrect):
@@ -88,9 +93,10 @@ def step(s: State, event: Action, ctx: Context) -> State:
     before = s
     if s.notes:
         s = msgspec.structs.replace(s, notes=())
-    if s.result is not None and not isinstance(event, E.ResultConfirmed):
+    if s.result is not None and not isinstance(event, AFTER_RESULT):
         what = f"won by {s.result.winner}" if s.result.winner else "drawn"
-        reject("PBW-OVR-3", f"the battle is over ({what}); only result_confirmed, correct and rewind are accepted", "BATTLE_OVER")
+        more = ", next_battle" if s.options.best_of > 1 else ""
+        reject("PBW-OVR-3", f"the battle is over ({what}); only result_confirmed{more}, correct and rewind are accepted", "BATTLE_OVER")
     if s.pending_choice is not None and not isinstance(event, DURING_CHOICE):
         pc = s.pending_choice
         reject("PBW-ACT-28", f"{pc.player} must first choose the {pc.part} item of {pc.subject} to discard (choice_made)", "CHOICE_PENDING")
@@ -102,6 +108,8 @@ def step(s: State, event: Action, ctx: Context) -> State:
     s = handler(s, event, ctx)
     if s.battle_started:  # the active player (PBW-RUL-3) is the one before the event: asked only when both HP are down
         s = state_checks(s, ctx.seq, lambda: active_player(before))
+        if s.step == "T1" and not s.pending_ties and s.result is None:  # the ties waiting lost their members
+            s = F.finish_order(s)
     if s.result is not None:
         return msgspec.structs.replace(s, step="OVER", last_seq=ctx.seq)
     return msgspec.structs.replace(s, last_seq=ctx.seq)

@@ -142,6 +142,11 @@ class State(_S):
     pending_choice: PendingChoice | None = None
     result: Result | None = None
     confirmed: bool = False
+    out: tuple[str, ...] = ()  # players out of the battle (local rule D, PBW-RUL-47), in the order they left
+    battle: int = 1  # the battle of the match (best_of, PBW-RUL-5)
+    battle_seq: int = 1  # the seq that opened it: match_started, or its next_battle (§15)
+    wins: dict[str, int] = {}  # battles won before this one, per player
+    registered: tuple[Player, ...] = ()  # the players as match_started registered them: each battle starts from them
     last_seq: int = 1
     notes: tuple[str, ...] = ()  # what the last event set off on its own (PBW-TURN-8)
 
@@ -154,6 +159,24 @@ class State(_S):
 
     def names(self) -> tuple[str, ...]:
         return tuple([p.name for p in self.players])
+
+    def battles_won(self) -> dict[str, int]:
+        """Battles won in the match, this one included once it is won (§15: a drawn battle counts
+        for nobody)."""
+        won = dict(self.wins)
+        if self.result is not None and self.result.winner is not None:
+            won[self.result.winner] = won.get(self.result.winner, 0) + 1
+        return won
+
+    def match_winner(self) -> str | None:
+        """The player who has won more than best_of / 2 battles (PBW-RUL-5), if any."""
+        won = self.battles_won()
+        return next((p for p, n in won.items() if 2 * n > self.options.best_of), None)
+
+    def in_battle(self) -> tuple[str, ...]:
+        """The players still in the battle, in seat order (all of them but under local rule D)."""
+        names = self.names()
+        return tuple(p for p in names if p not in self.out) if self.out else names
 
     def char(self, card: str) -> Character | None:
         for c in self.characters:
@@ -169,9 +192,6 @@ class State(_S):
             if c == card:
                 return h
         return ()
-
-    def opponent(self, player: str) -> str:
-        return next(p.name for p in self.players if p.name != player)
 
 
 def with_player(s: State, name: str, **changes) -> State:
@@ -205,6 +225,16 @@ def add_history(s: State, card: str, bs: str) -> State:
     if not found:
         out.append((card, (bs,)))
     return msgspec.structs.replace(s, bs_history=tuple(out))
+
+
+def pl_turn_from(s: State, i: int) -> State:
+    """The PL turn of the first player from place ``i`` of the PL order still in the battle, with
+    its counters reset (PBW-STATE-4); the field step once every PL turn is over (PBW-TURN-4)."""
+    for j in range(i, len(s.pl_order)):
+        p = s.pl_order[j]
+        if p not in s.out:
+            return with_player(msgspec.structs.replace(s, step="PL", pl_index=j), p, placements_used=0, pl_activations_used=0)
+    return msgspec.structs.replace(s, step="FIELD")
 
 
 def note(s: State, text: str) -> State:

@@ -133,6 +133,20 @@ def is_back(s: State, player: str, slot: int) -> bool:
     return slot > columns(s, player)
 
 
+def in_back_row(s: State, c: Character) -> bool:
+    """A PC in a back position; a summon support has no slot and stands in front (PBW-RUL-30)."""
+    return c.kind == "PC" and c.slot is not None and is_back(s, c.controller, c.slot)
+
+
+def distance(s: State, attacker: Character, target: str) -> int | None:
+    """PBW-RUL-30: 1 + (attacker in the back row) + (target in the back row); a player is at 1
+    (PBW-RES-9). None for a target that is neither a player nor a character on a field."""
+    if target in s.names():
+        return 1
+    t = s.char(target)
+    return None if t is None else 1 + in_back_row(s, attacker) + in_back_row(s, t)
+
+
 def front_of(s: State, player: str, slot: int) -> int:
     if s.options.slot_numbering == "column_major":
         return slot - 1

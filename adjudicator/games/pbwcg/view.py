@@ -51,18 +51,27 @@ def _set_zone(s: State, player: str, viewer: str | None) -> list[Any]:
     return out
 
 
+def hp_cap_shown(s: State, name: str, viewer: str | None) -> int | str:
+    """PBW-LIM-9's cap, or HIDDEN while a PC it counts is face down to the viewer (the initial PCs
+    before battle start, PBW-HID-1): the cap would tell their printed HP."""
+    if _sees(viewer, name) or all(c.face_up for c in s.field(name, "PC")):
+        return V.hp_cap(s, name)
+    return HIDDEN
+
+
 def player_view(s: State, name: str, viewer: str | None) -> dict[str, Any]:
     p = s.player(name)
     mine = _sees(viewer, name)
     cap = V.trunc_div(p.max_pc_count, 2)
     return {
-        "hp": p.hp, "hp_cap": V.hp_cap(s, name), "deck_count": len(p.deck), "hand_count": len(p.hand),
+        "hp": p.hp, "hp_cap": hp_cap_shown(s, name, viewer), "deck_count": len(p.deck), "hand_count": len(p.hand),
         "hand": list(p.hand) if mine else HIDDEN, "special_hand": list(p.special_hand) if mine else HIDDEN,
         "deck": sorted(p.deck) if mine else HIDDEN, "support_list": list(p.support_list) if mine else HIDDEN,
         "discard": list(p.discard), "removed": list(p.removed), "set_zone": _set_zone(s, name, viewer),
         "max_pc_count": p.max_pc_count, "placements_used": p.placements_used, "placement_cap": cap,
         "pl_activations_used": p.pl_activations_used, "facedown_discard_used": p.facedown_discard_used,
         "pcs": {str(c.slot): c.card if (c.face_up or mine) else HIDDEN for c in s.field(name, "PC")},
+        "out": name in s.out,
     }
 
 
@@ -70,6 +79,8 @@ def view(s: State, viewer: str | None = None) -> dict[str, Any]:
     main = s.main
     return {
         "game": "pbwcg",
+        "battle": s.battle,
+        "battles_won": s.battles_won(),
         "turn": s.turn,
         "step": s.step,
         "main_step": main.step if main else None,
@@ -95,7 +106,9 @@ def view(s: State, viewer: str | None = None) -> dict[str, Any]:
 
 def waiting(s: State) -> str:
     if s.result is not None:
-        return "result_confirmed" if not s.confirmed else "nothing: the result is final"
+        if not s.confirmed:
+            return "result_confirmed"
+        return f"next_battle {s.battle + 1}" if s.options.best_of > 1 and s.match_winner() is None else "nothing: the result is final"
     if s.pending_choice is not None:
         return f"{s.pending_choice.player}: choice_made ({s.pending_choice.part} of {s.pending_choice.subject})"
     return {
@@ -105,31 +118,87 @@ def waiting(s: State) -> str:
           f"{s.main.actor}'s main turn ({s.main.step})" if s.main else "main_turn_started or turn_ended")
 
 
+#: the steps of a turn (PBW-TURN-1) and of a main turn (PBW-TURN-6) in the table's words
+STEP_WORDS = {"SETUP": "setup", "READY": "the battle has started", "T1": "order check", "T2": "draw",
+              "PL": "PL turns", "FIELD": "field step", "MAIN": "main turns", "T7": "turn end", "OVER": "the battle is over"}
+MAIN_STEP_WORDS = {"M1": "M1, bad-status effects", "M2": "M2, set card and equipment", "M3": "M3, the action",
+                   "M5": "M5, recovery checks"}
+
+
+def phase_words(s: State) -> str:
+    """Where the battle stands, in the table's words: 'turn 2, PL turns: P1's PL turn'."""
+    where = STEP_WORDS[s.step]
+    if s.step == "PL":
+        where += f": {s.pl_order[s.pl_index]}'s PL turn"
+    elif s.main is not None:
+        where += f": {s.main.actor}'s main turn, {MAIN_STEP_WORDS[s.main.step]}"
+    battle = f"battle {s.battle} of best of {s.options.best_of}, " if s.options.best_of > 1 else ""
+    return f"{battle}turn {s.turn}, {where}"
+
+
+def _names(items) -> str:
+    return ", ".join(items) if items else "none"
+
+
+def _mods_words(st) -> str:
+    m = st.mods
+    parts = [f"{what} {a} {n:+d}" for what, per in (("stat", m.stat), ("attack", m.attack), ("defence", m.defense))
+             for a, n in per.items()]
+    parts += [f"speed {m.speed:+d}"] * bool(m.speed) + [f"evasion checks {m.evasion:+d}"] * bool(m.evasion)
+    left = "until end of turn" if st.end_of_turn else "permanent" if st.remaining is None else f"{st.remaining} turn(s) left"
+    return ", ".join(parts + [left]) + (", bracketed" if st.bracketed else "")
+
+
+def _character_lines(s: State, c: Character, viewer: str | None) -> list[str]:
+    cv = character_view(s, c, viewer)
+    if cv["card"] == HIDDEN:
+        return [f"  slot {c.slot}: a face-down PC"]
+    if c.kind == "PC":
+        where = f"PC, slot {c.slot}, {'back' if cv['back_row'] else 'front'}"
+        gear = f"; equipment {_names(c.equipment)}, weight {cv['weight']} of SP {cv['sp']}" + (
+            f" (speed -{cv['overweight']})" if cv["overweight"] else "")
+    else:
+        where, gear = f"summon support of {c.master}, CP {cv['cp']}", ""
+    lines = [f"  {c.card} ({where}): endurance {c.endurance}/{c.endurance_max}, WP {c.wp}/{c.wp_max}, speed {cv['speed']}{gear}"]
+    if cv["bs"] or cv["bs_history"]:
+        lines.append(f"    {c.card} bad statuses: {_names(cv['bs'])}; received this battle: {_names(cv['bs_history'])}")
+    lines += [f"    {c.card} status {st.name}: {_mods_words(st)}" for st in c.statuses]
+    return lines
+
+
 def describe(s: State, viewer: str | None = None) -> str:
-    lines = [f"PBWCG turn {s.turn}, step {s.step}" + (f" {s.main.step} ({s.main.actor})" if s.main else "")]
+    """The state as the table would say it, for ``viewer``: what that viewer may see, the own hand
+    (every hand for the judge) named card by card, every line once."""
+    lines = [f"PBWCG {phase_words(s)}"]
+    if s.options.best_of > 1:
+        lines.append("battles won: " + ", ".join(f"{p} {n}" for p, n in s.battles_won().items()))
     if s.action_order:
-        lines.append("order: " + ", ".join(f"{c}({sp})" for c, sp in zip(s.action_order, s.order_speeds)))
+        lines.append("action order: " + ", ".join(f"{c} (speed {sp})" for c, sp in zip(s.action_order, s.order_speeds))
+                     + f"; PL turns {', then '.join(s.pl_order)}")
+    if s.pending_ties:
+        lines.append("tie-break needed: " + "; ".join(" and ".join(g) for g in s.pending_ties))
     for p in s.names():
         pv = player_view(s, p, viewer)
-        lines.append(f"{p}: HP {pv['hp']}/{pv['hp_cap']} deck {pv['deck_count']} hand {pv['hand_count']} discard {len(pv['discard'])}")
-        slots = ["-" if x is None else (x["card"] + ("" if x["face_up"] else " (down)")) for x in pv["set_zone"]]
-        lines.append(f"  set zone: {' | '.join(slots)}")
+        hand = f"hand {pv['hand_count']}" + (f" ({_names(pv['hand'])})" if pv["hand"] != HIDDEN and pv["hand"] else "")
+        special = f", special hand {_names(pv['special_hand'])}" if pv["special_hand"] != HIDDEN and pv["special_hand"] else ""
+        gone = " (out of the battle)" if p in s.out else ""
+        lines.append(f"{p}{gone}: HP {pv['hp']}, HP cap {pv['hp_cap']}, deck {pv['deck_count']}, {hand}{special}, "
+                     f"discard pile {len(pv['discard'])}, removed {len(pv['removed'])}")
+        slots = [f"{i} " + ("empty" if x is None else x["card"] if x["face_up"] and x["card"] != HIDDEN else
+                            "face down" if x["card"] == HIDDEN else f"{x['card']} face down")
+                 for i, x in enumerate(pv["set_zone"], 1)]
+        lines.append(f"  {p}'s set zone: {', '.join(slots) if any(pv['set_zone']) else 'empty'}")
         for c in s.field(p):
-            cv = character_view(s, c, viewer)
-            if cv["card"] == HIDDEN:
-                lines.append(f"  slot {c.slot}: face down")
-                continue
-            extra = f" equip {cv['equipment']} weight {cv['weight']}/{cv['sp']}" if c.kind == "PC" else f" master {c.master}"
-            lines.append(f"  {c.card} ({c.kind}, slot {c.slot}) end {c.endurance}/{c.endurance_max} WP {c.wp} speed {cv['speed']}"
-                         f" BS {cv['bs']} history {cv['bs_history']}{extra}")
-            for st in c.statuses:
-                left = "until end of turn" if st.end_of_turn else "permanent" if st.remaining is None else f"{st.remaining} turn(s)"
-                lines.append(f"    status {st.name}: {msgspec.to_builtins(st.mods)} ({left})")
+            lines += _character_lines(s, c, viewer)
+    if s.field_state is not None:
+        left = "" if s.field_state.remaining is None else f", {s.field_state.remaining} turn(s) left"
+        lines.append(f"field state: {s.field_state.card}{left}")
     opened = [o.id for o in s.obligations if o.status == "open"]
     if opened:
         lines.append("open obligations: " + ", ".join(opened))
     if s.result is not None:
-        lines.append(f"result: {s.result.status} {s.result.winner or ''} ({s.result.reason})")
+        said = f"won by {s.result.winner}" if s.result.winner else "drawn"
+        lines.append(f"result: {said} ({s.result.reason})" + (", confirmed" if s.confirmed else ""))
     lines.append("waiting for: " + waiting(s))
     return "\n".join(lines)
 
@@ -143,7 +212,7 @@ def _field_cards(s: State, p: str, viewer: str | None) -> list[BoardCard]:
         if shown:
             tags += [f"BS {b.name}" for b in c.bs] + [f"status {st.name}" for st in c.statuses]
         cards.append(BoardCard(id=c.card if shown else None, label=s.cards[c.card].name if shown else None,
-                               face_up=c.face_up, counters=counters, tags=tuple(tags), group=c.card))
+                               face_up=c.face_up, counters=counters, tags=tuple(tags), group=c.card if shown else None))
         for e in c.equipment:
             cards.append(BoardCard(id=e, label=s.cards[e].name, counters={"weight": s.cards[e].weight or 0},
                                    tags=(f"equipment of {c.card}", s.cards[e].part or ""), group=c.card))
@@ -163,7 +232,9 @@ def board(s: State, viewer: str | None = None) -> Board:
     for p in s.names():
         pl = s.player(p)
         mine = _sees(viewer, p)
-        counters[p] = {"HP": pl.hp, "HP cap": V.hp_cap(s, p), "deck": len(pl.deck), "hand": len(pl.hand)}
+        counters[p] = {"HP": pl.hp, "HP cap": hp_cap_shown(s, p, viewer), "deck": len(pl.deck), "hand": len(pl.hand)}
+        if p in s.out:
+            counters[p]["out of the battle"] = True
         zones.append(Zone(name="field", owner=p, cards=tuple(_field_cards(s, p, viewer))))
         sets = tuple(BoardCard(id=x.card if (x.face_up or mine) else None, label=s.cards[x.card].name if (x.face_up or mine) else None,
                                face_up=x.face_up, tags=(f"set slot {i}",)) for i, x in enumerate(pl.set_zone, 1) if x is not None)
@@ -177,11 +248,14 @@ def board(s: State, viewer: str | None = None) -> Board:
     if s.field_state is not None:
         zones.append(Zone(name="field state", cards=_public(s, (s.field_state.card,))))
     turn = s.pl_order[s.pl_index] if s.step == "PL" else (s.main.actor if s.main else "")
-    notes = tuple(s.notes) + tuple(f"open: {o.id}" for o in s.obligations if o.status == "open")
+    # what the table shows while it lasts; what one event set off is its notes (Game.notes), said once
+    notes = tuple(f"tie-break needed: {' and '.join(g)}" for g in s.pending_ties)
+    notes += tuple(f"open: {o.id}" for o in s.obligations if o.status == "open")
     if s.action_order:
-        notes += ("order: " + ", ".join(f"{c} ({sp})" for c, sp in zip(s.action_order, s.order_speeds)),)
+        notes += ("order: " + ", ".join(f"{c} ({sp})" for c, sp in zip(s.action_order, s.order_speeds))
+                  + f"; PL turns {', then '.join(s.pl_order)}",)
     return Board(players=s.names(), counters=counters, zones=tuple(zones), turn=turn,
-                 phase=f"turn {s.turn} {s.step}" + (f" {s.main.step}" if s.main else ""), waiting=waiting(s), notes=notes)
+                 phase=phase_words(s), waiting=waiting(s), notes=notes)
 
 
 def explain(s: State, query: Mapping[str, Any]) -> dict[str, Any]:
