@@ -100,3 +100,14 @@ def test_a_private_field_held_per_player_shows_each_player_their_own_entry():
     assert game.redact("match_started", "P1", fields, "carol", players)["decks"] == {"P1": HIDDEN, "P2": HIDDEN, "P3": HIDDEN}
     assert game.redact("match_started", "P1", fields, "judge", players) == fields
     assert game.redact("match_started", "P1", fields, "P2", players)["players"] == ["P1", "P2", "P3"]
+
+
+def test_bacdef_deck_lists_given_at_the_start_are_each_players_own_BAC_SETUP_1():
+    game = registry.get("bacdef")
+    players = ("alice", "bob")
+    fields = {"game": "bacdef", "players": list(players), "decks": {"alice": ["A", "A", "B", "C", "D", "E", "F"],
+                                                                   "bob": ["A", "B", "B", "C", "C", "D", "F"]}}
+    assert game.redact("match_started", "judge", fields, "bob", players)["decks"] == {
+        "alice": HIDDEN, "bob": ["A", "B", "B", "C", "C", "D", "F"]}
+    assert game.redact("match_started", "judge", fields, "carol", players)["decks"] == {"alice": HIDDEN, "bob": HIDDEN}
+    assert game.redact("match_started", "judge", fields, None, players) == fields

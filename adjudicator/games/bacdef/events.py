@@ -165,6 +165,7 @@ PlayerDecision = Union[
 
 #: (event type, field) pairs that only the judge and the owning player may see (§9).
 PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
+    "match_started": ("decks",),  # each player sees their own list (BAC-SETUP-1, BAC-RUL-32)
     "register_deck": ("letters",),
     "place_guards": ("card_ids",),
     "place_field_card": ("card_id",),
