@@ -10,7 +10,9 @@ with sorted keys. The hash therefore covers every envelope key and every field.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
+import re
 from typing import Any
 
 import msgspec
@@ -133,6 +135,25 @@ def envelope_problem(ev: StoredEvent) -> str | None:
     if not isinstance(ev.fields, dict):
         return f"the fields are a {type(ev.fields).__name__}, not a mapping"
     return None
+
+
+#: An RFC 3339 date and time in UTC: ``2026-05-01T21:04:11.123456Z`` (``T`` and ``Z`` either case, or
+#: the offset ``+00:00``; any number of decimals of a second).
+_UTC_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:[Zz]|\+00:00)", re.ASCII)
+
+
+def utc_time_problem(value: str) -> str | None:
+    """What is wrong with ``value`` as a recorded time, or None: it must be an RFC 3339 date and
+    time in UTC that exists (a leap second's ``:60`` included), as the store's clock writes it."""
+    found = _UTC_TIME.fullmatch(value)
+    if found is None:
+        return f"{value!r} is not an RFC 3339 time in UTC, such as 2026-05-01T21:04:11.123456Z"
+    year, month, day, hour, minute, second = map(int, found.groups())
+    try:
+        datetime.datetime(year, month, day, hour, minute, min(second, 59))
+    except ValueError:
+        return f"{value!r} is not a time that exists"
+    return None if second <= 60 else f"{value!r} is not a time that exists"
 
 
 def decode_json(data: bytes | str) -> Any:

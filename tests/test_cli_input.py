@@ -62,11 +62,45 @@ def test_a_wrong_envelope_in_a_file_without_hashes_is_malformed_and_nothing_is_s
 
 
 def test_a_file_without_hashes_may_carry_its_seq_match_id_and_time(adj, tmp_path):
-    path = write_jsonl(tmp_path / "f.jsonl", [{**START, "match_id": "t1", "seq": 1, "recorded_at": "then"},
+    path = write_jsonl(tmp_path / "f.jsonl", [{**START, "match_id": "t1", "seq": 1, "recorded_at": "2026-05-01T21:04:11Z"},
                                              {**take("alice", 1), "match_id": "t1", "seq": 2}])
     ok(adj("import", path), "imported t1: 2 events; outcome: in progress\n")
-    assert export(adj, "t1")[0]["recorded_at"] == "then"
+    assert export(adj, "t1")[0]["recorded_at"] == "2026-05-01T21:04:11Z"
     ok(adj("verify", "t1"))
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("", "'' is not an RFC 3339 time in UTC, such as 2026-05-01T21:04:11.123456Z"),
+    ("then", "'then' is not an RFC 3339 time in UTC, such as 2026-05-01T21:04:11.123456Z"),
+    ("2026-05-01T21:04:11+02:00", "'2026-05-01T21:04:11+02:00' is not an RFC 3339 time in UTC, such as "
+                                  "2026-05-01T21:04:11.123456Z"),
+    ("2026-02-30T21:04:11Z", "'2026-02-30T21:04:11Z' is not a time that exists"),
+])
+def test_a_recorded_time_is_an_rfc_3339_time_in_utc_or_the_line_is_malformed(adj, tmp_path, value, problem):
+    path = write_jsonl(tmp_path / "f.jsonl", [START, {**take("alice", 1), "recorded_at": value}])
+    for command in ("check", "import"):
+        fails(adj(command, path), 2, f"error: line 2: $.recorded_at: {problem}\n")
+    assert adj.match_ids() == []
+
+
+@pytest.mark.parametrize("value", ["", "then", None])
+def test_a_sealed_line_whose_recorded_time_was_emptied_and_resealed_exits_3(adj, sealed, tmp_path, value):
+    """The store never writes such a time: an altered export, however carefully its hashes were
+    recomputed (with "" a decision could pass for one taken before the judges were registered)."""
+    if value is None:
+        del sealed[1]["recorded_at"]
+    else:
+        sealed[1]["recorded_at"] = value
+    path = write_jsonl(tmp_path / "t.jsonl", reseal(sealed))
+    problem = "it is missing" if value is None else \
+        f"{value!r} is not an RFC 3339 time in UTC, such as 2026-05-01T21:04:11.123456Z"
+    for command in ("check", "import"):
+        fails(adj(command, path, "--json"), 3,
+              f"integrity failure in m: line 2: $.recorded_at: {problem}: the sealed file was altered\n",
+              json.dumps({"error": "integrity", "match_id": "m", "seq": None,
+                          "message": f"line 2: $.recorded_at: {problem}: the sealed file was altered"},
+                         separators=(",", ":")) + "\n")
+    assert adj.match_ids() == ["m"]  # the original only
 
 
 # -- 3a and 10b: a sealed file or a stored row that does not decode is an integrity failure ---------
@@ -246,7 +280,7 @@ def mutated_files(draw) -> bytes:
         line[draw(KEYS)] = draw(st.sampled_from([5, 1.5, True, 2.0, "2", None, "../x", [], {}]) | VALUES)
     if draw(st.booleans()):
         try:
-            lines = reseal([{"match_id": "f", "seq": i, "recorded_at": "t", **ln} for i, ln in enumerate(lines, 1)])
+            lines = reseal([{"match_id": "f", "seq": i, "recorded_at": "2026-05-01T10:00:00Z", **ln} for i, ln in enumerate(lines, 1)])
         except (TypeError, ValueError, UnicodeEncodeError):
             pass
     text = "".join(dumps(ln) + "\n" for ln in lines).encode("utf-8", "surrogatepass")

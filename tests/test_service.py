@@ -418,8 +418,8 @@ def test_a_tampered_sealed_file_is_an_integrity_failure(svc, store, how):
 
 
 def test_a_sealed_file_whose_event_does_not_adjudicate(svc):
-    first = seal("m9", 1, "", Draft(type="match_started", by="judge", recorded_at="t", fields={"game": "nim", "players": ["alice", "bob"], "rules_version": "1", "options": {}}))
-    second = seal("m9", 2, first.hash, Draft(type="take", by="bob", recorded_at="t", fields={"player": "bob", "count": 1}))
+    first = seal("m9", 1, "", Draft(type="match_started", by="judge", recorded_at="2026-05-01T10:00:00Z", fields={"game": "nim", "players": ["alice", "bob"], "rules_version": "1", "options": {}}))
+    second = seal("m9", 2, first.hash, Draft(type="take", by="bob", recorded_at="2026-05-01T10:00:00Z", fields={"player": "bob", "count": 1}))
     from events.envelope import to_line
 
     fresh = MemoryStore()

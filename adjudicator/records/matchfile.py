@@ -2,11 +2,12 @@
 
 A sealed file (an export: ``hash`` on line 1, and then on every line) carries ``seq``, ``prev``,
 ``hash``, ``recorded_at`` and ``match_id`` as the store wrote them; an envelope key of the wrong
-type there is an altered log, an integrity failure (``IntegrityError``). A file without hashes
+type there, or a ``recorded_at`` missing or not an RFC 3339 time in UTC, is an altered log, an
+integrity failure (``IntegrityError``). A file without hashes
 (written by hand, or by a tool at the table) may carry, and is held to (``Malformed`` otherwise):
 
 - ``match_id``: a valid match id, the same on every line that has one;
-- ``recorded_at``: a string, kept as the time the line was entered;
+- ``recorded_at``: an RFC 3339 time in UTC, kept as the time the line was entered;
 - ``seq``: an integer, which must be the seq the line gets (checked as the file is adjudicated);
 - no ``prev``: a link means nothing without the hash it belongs to.
 
@@ -27,7 +28,7 @@ from adjudicator.engine.inputs import check_event, check_match_id, read_json
 from adjudicator.engine.kit import Game
 from adjudicator.engine.protocol import Malformed, Violation
 from events.chain import IntegrityError, verify_chain
-from events.envelope import Draft, StoredEvent, seal, split_flat
+from events.envelope import Draft, StoredEvent, seal, split_flat, utc_time_problem
 
 
 class Wire(msgspec.Struct, kw_only=True):
@@ -92,9 +93,18 @@ class Envelopes:
             raise Malformed(f"{where}: {text}", where) from None
         self.lines += 1
         if sealed:
+            if self.lines == 1 and isinstance(wire.match_id, str):  # the match the file was sealed for
+                self.match_id = wire.match_id
             if wire.hash is msgspec.UNSET:
                 raise Malformed(f"line {no} has no hash while line 1 has one", f"line {no}: $.hash")
+            problem = "it is missing" if wire.recorded_at is msgspec.UNSET else utc_time_problem(wire.recorded_at)
+            if problem:  # the store never writes one: someone did, and sealed it again
+                raise IntegrityError(self.match_id, None, f"line {no}: $.recorded_at: {problem}: the sealed file was altered")
             return
+        if wire.recorded_at is not msgspec.UNSET:
+            problem = utc_time_problem(wire.recorded_at)
+            if problem:
+                raise Malformed(f"line {no}: $.recorded_at: {problem}", f"line {no}: $.recorded_at")
         if wire.hash is not msgspec.UNSET and self.lines > 1:
             raise Malformed(f"line {no} has a hash while line 1 has none", f"line {no}: $.hash")
         if wire.prev is not msgspec.UNSET:
@@ -118,7 +128,7 @@ def stored_from_flat(no: int, env: dict[str, Any], fields: dict[str, Any], match
             seq=env["seq"],
             type=env["type"],
             by=env["by"],
-            recorded_at=env.get("recorded_at", ""),
+            recorded_at=env["recorded_at"],
             fields=fields,
             prev=env.get("prev", ""),
             hash=env["hash"],
