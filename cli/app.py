@@ -3,8 +3,9 @@ print JSON), the ``command`` decorator that gives each command ``--json`` and ``
 domain errors into exits 1/2/3, and the arguments several commands take.
 
 Every command module registers on ``main`` here (``cli.main``: the table; ``cli.files``: files and
-verify; ``cli.desk``: the judge's desk; ``cli.audit``: checkpoints and keys). The group imports a
-module only when one of its commands is asked for, and nothing imports a command module back.
+verify; ``cli.desk``: the judge's desk; ``cli.audit``: checkpoints, key pairs and registered keys).
+The group imports a module only when one of its commands is asked for, and nothing imports a
+command module back.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ ELSEWHERE = {
                      "replay"), "cli.main"),
     **dict.fromkeys(("check", "import", "export", "verify", "deck"), "cli.files"),
     **dict.fromkeys(("note", "penalty", "diff"), "cli.desk"),
-    **dict.fromkeys(("audit", "judges", "players"), "cli.audit"),
+    **dict.fromkeys(("audit", "judges", "players", "keys"), "cli.audit"),
 }
 
 

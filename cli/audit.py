@@ -1,4 +1,5 @@
-"""``adj audit`` (checkpoints and proofs), ``adj judges`` and ``adj players`` (registered keys); docs/audit.md.
+"""``adj audit`` (checkpoints and proofs), ``adj keys`` (new key pairs), ``adj judges`` and ``adj players``
+(registered keys); docs/audit.md.
 
 Registered on ``adj`` (``cli.app.main``) when one of its commands is asked for. Like every command, these import the
 library inside the command; ``cryptography`` is imported only when a key is made, read or checked.
@@ -7,6 +8,8 @@ library inside the command; ``cryptography`` is imported only when a key is made
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -143,6 +146,42 @@ def audit_check_proof(env: Env, file: str, pubkeys: Sequence[str]) -> None:
     lines += [f"  seq {s['seq']} signed by {s['role']} {s['signer']}" for s in report.signers]
     env.emit({"ok": True, "kind": report.kind, "checkpoints": report.checkpoints, "leaves": report.leaves,
               "signers": report.signers}, lines)
+
+
+# -- key pairs ------------------------------------------------------------------------------------
+@main.group("keys", epilog=epilog("keys"))
+def keys_group() -> None:
+    """Ed25519 key pairs: a judge's, a player's, or the one that signs the audit's checkpoints."""
+
+
+KEY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", re.ASCII)
+
+
+@command(keys_group, "new", uses_store=False)
+@click.argument("name")
+@click.option("--dir", "folder", metavar="DIR", default=".", show_default=True,
+              help="The folder to write NAME.pem and NAME.pub in (made, owner-only, if it is new).")
+def keys_new(env: Env, name: str, folder: str) -> None:
+    """Write a new key pair: NAME.pem, the private key (readable by its owner only: it stays on
+    this machine), and NAME.pub, the public key to register (adj judges add, adj players add) or,
+    for a checkpoint key (adj audit checkpoint --key NAME.pem), to hand to auditors. An existing
+    file is never written over."""
+    from adjudicator.authority.audit import fingerprint, new_key_pair
+
+    if not KEY_NAME.fullmatch(name):
+        raise click.BadParameter(f"{name!r}: a key's name is 1 to 64 letters, digits, '.', '_' or '-', "
+                                 "starting with a letter or digit", param_hint="NAME")
+    private, public = (os.path.normpath(os.path.join(folder, name + ext)) for ext in (".pem", ".pub"))
+    try:
+        key = new_key_pair(private, public)
+    except ValueError as exc:  # a file of that name exists
+        raise BadInput(str(exc), {"error": "exists", "message": str(exc)}) from None
+    env.emit({"name": name, "private_key": private, "public_key_file": public, "public_key": key.public_key,
+              "key": fingerprint(key.public_key)},
+             [f"wrote {private}: the private key, readable by you only; keep it on this machine",
+              f"wrote {public}: the public key, to register (adj judges add {name} --pubkey {public}) "
+              "or to hand to auditors",
+              f"key {fingerprint(key.public_key)}"])
 
 
 # -- judges ---------------------------------------------------------------------------------------

@@ -48,6 +48,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "audit prove": ("adj audit prove table-3", "adj audit prove table-3 12 --out proof.json"),
     "audit consistency": ("adj audit consistency round-3.json round-4.json --out c.json",),
     "audit check-proof": ("adj audit check-proof c.json --pubkey organiser.pub",),
+    "keys": ("adj keys new judge-ann", "adj keys new alice --dir keys --json"),
+    "keys new": ("adj keys new judge-ann", "adj keys new alice --dir keys --json", "adj keys new organiser"),
     "judges": ("adj judges add ann --pubkey judge-ann.pub", "adj judges list"),
     "judges add": ("adj judges add ann --pubkey judge-ann.pub",
                    "adj judges add ben --pubkey judge-ben.pub --judge-key judge-ann.pem"),

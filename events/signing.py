@@ -1,8 +1,8 @@
 """Ed25519 keys and signatures (the ``cryptography`` library, imported only when a key is used).
 
-Private keys are PEM files (PKCS#8, unencrypted, as ``openssl genpkey -algorithm ed25519``
-writes them), kept with owner-only permissions. A public key file is PEM
-(SubjectPublicKeyInfo, as ``openssl pkey -pubout`` writes it) or the base64 of its 32 raw bytes.
+Private keys are PEM files (PKCS#8, unencrypted: ``adj keys new`` writes them, as OpenSSL's
+``genpkey -algorithm ed25519`` does), kept with owner-only permissions. A public key file is PEM
+(SubjectPublicKeyInfo) or the base64 of its 32 raw bytes.
 Inside the store and in proofs a public key is the base64 of its 32 raw bytes.
 """
 
@@ -73,10 +73,16 @@ def load_signing_key(path: str) -> SigningKey:
     return SigningKey(key, path)
 
 
-def create_signing_key(path: str) -> SigningKey:
-    """Write a new key pair: ``path`` (private, mode 0600) and ``path + '.pub'`` (PEM)."""
+def create_signing_key(path: str, public_path: str | None = None) -> SigningKey:
+    """Write a new key pair: ``path`` (private, mode 0600) and ``public_path`` (PEM; default
+    ``path + '.pub'``), in a folder made 0700 when it is new. Neither file is ever written over:
+    ``KeyFileError`` when one exists, and then nothing is written."""
     from cryptography.hazmat.primitives import serialization
 
+    public_path = public_path or path + ".pub"
+    for p in (path, public_path):
+        if os.path.lexists(p):
+            raise KeyFileError(f"{p!r} exists already: a key file is never written over (nothing was written)")
     key = _ed25519().Ed25519PrivateKey.generate()
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     folder = os.path.dirname(os.path.abspath(path))
@@ -85,7 +91,7 @@ def create_signing_key(path: str) -> SigningKey:
     with os.fdopen(fd, "wb") as fh:
         fh.write(pem)
     signing = SigningKey(key, path)
-    with open(path + ".pub", "w", encoding="ascii") as fh:
+    with open(public_path, "x", encoding="ascii") as fh:
         fh.write(public_pem(signing.public_key))
     return signing
 

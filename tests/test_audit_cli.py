@@ -144,3 +144,41 @@ def test_verify_names_a_match_whose_verdicts_differ_under_the_current_rules(adj,
     assert rows["m"]["ok"] is False
     assert rows["m"]["error"] == ("integrity failure in m at seq 2: stored 'take' no longer adjudicates: "
                                   "NIM-TAKE-1: at most 2 stones under the new rules")
+
+
+def test_keys_new_writes_an_owner_only_pair_that_registers_and_signs(adj, m, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ok(adj("keys", "new", "judge-ann"), "wrote judge-ann.pem: the private key, readable by you only; keep it on this "
+       "machine\nwrote judge-ann.pub: the public key, to register (adj judges add judge-ann --pubkey judge-ann.pub) or "
+       "to hand to auditors\nkey " + _fingerprint(tmp_path / "judge-ann.pub") + "\n")
+    assert stat.S_IMODE(os.stat(tmp_path / "judge-ann.pem").st_mode) == 0o600
+    assert (tmp_path / "judge-ann.pub").read_text().startswith("-----BEGIN PUBLIC KEY-----")
+    data = json.loads(ok(adj("keys", "new", "alice", "--dir", "keys", "--json")).stdout)
+    assert (data["private_key"], data["public_key_file"]) == ("keys/alice.pem", "keys/alice.pub")
+    assert stat.S_IMODE(os.stat(tmp_path / "keys").st_mode) == 0o700
+    # the pair works: the public half registers a judge, the private half signs that judge's decisions
+    ok(adj("judges", "add", "ann", "--pubkey", "judge-ann.pub"))
+    ok(adj("rewind", "m", "--to", "2", "--reason", "slip", "--by", "judge", "--judge-key", "judge-ann.pem"))
+    # and for the checkpoints
+    ok(adj("keys", "new", "organiser"))
+    cp = json.loads(ok(adj("audit", "checkpoint", "--key", "organiser.pem", "--json")).stdout)
+    assert cp["key"] == _fingerprint(tmp_path / "organiser.pub")
+
+
+def _fingerprint(pub) -> str:
+    from events.signing import fingerprint, read_public_key
+
+    return fingerprint(read_public_key(str(pub)))
+
+
+def test_keys_new_never_writes_over_a_file_and_names_keys_plainly(adj, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ann.pub").write_text("mine\n")
+    fails(adj("keys", "new", "ann", "--json"), 2,
+          "error: 'ann.pub' exists already: a key file is never written over (nothing was written)\n",
+          '{"error":"exists","message":"\'ann.pub\' exists already: a key file is never written over (nothing was '
+          'written)"}\n')
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ann.pub"] and (tmp_path / "ann.pub").read_text() == "mine\n"
+    r = adj("keys", "new", "../ann")
+    assert r.exit_code == 2 and "'../ann': a key's name is 1 to 64 letters, digits" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ann.pub"]

@@ -43,6 +43,14 @@ def signing_key(path: str | None, *, create: bool = False) -> Any:
     return load_signing_key(path)
 
 
+def new_key_pair(path: str, public_path: str) -> Any:
+    """A new Ed25519 key pair written to ``path`` (private, owner-only) and ``public_path`` (PEM),
+    neither written over (``ValueError``, nothing written)."""
+    from events.signing import create_signing_key
+
+    return create_signing_key(path, public_path)
+
+
 def read_public_key(path: str) -> str:
     from events.signing import read_public_key as read
 
