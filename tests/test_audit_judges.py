@@ -13,7 +13,7 @@ from events.checkpoint import Signature
 from events.signing import create_signing_key
 from tests.test_audit_cli import adj  # noqa: F401  (fixture)
 from tests.test_audit_support import Rig, key, rig  # noqa: F401  (fixtures)
-from tests.test_cli import ok
+from tests.test_cli import fails, ok
 from tests.test_store_support import pg_schema  # noqa: F401  (fixture)
 
 
@@ -49,6 +49,23 @@ def test_a_judges_decision_without_a_key_is_refused_and_nothing_is_written(adj, 
     assert (adj.head("m"), adj.rejections("m")) == (2, [])
     # a player's own action needs no key
     ok(adj("act", "m", "take", "player=bob", "count=1", "--by", "bob"))
+
+
+def test_an_unsigned_claim_to_be_the_judge_is_not_recorded_even_when_the_rules_refuse_it(adj, judges):
+    _new_match(adj)
+    ok(adj("judges", "add", "ann", "--pubkey", judges["ann"].path + ".pub"))
+    # a rewind the rules refuse (no seq 9): without a key it is not a judge's attempt at all
+    fails(adj("rewind", "m", "--to", "9", "--reason", "misdeal", "--by", "judge"), 2,
+          "error: this store has registered judges, so 'rewind' by judge in m must be signed by one of them: give "
+          "the judge's key with --judge-key FILE or ADJ_JUDGE_KEY (nothing was written)\n")
+    r = adj("act", "m", "take", "player=alice", "count=1", "--by", "judge", "--judge-key", judges["eve"].path)
+    assert r.exit_code == 2 and "is not a registered judge's (judges: ann); nothing was written" in r.stderr
+    assert (adj.head("m"), adj.rejections("m")) == (2, [])
+    assert "rejected" not in ok(adj("log", "m")).stdout
+    # the same attempt by the registered judge is recorded, as every refused attempt is
+    fails(adj("rewind", "m", "--to", "9", "--reason", "misdeal", "--by", "judge", "--judge-key", judges["ann"].path), 1,
+          "ADJ-REW-1: cannot rewind to seq 9: it is not an earlier event of the effective history\n")
+    assert (adj.head("m"), adj.rejections("m")) == (2, [(2, "rewind", "ADJ-REW-1")])
 
 
 def test_signed_decisions_are_named_by_verify_and_shown_by_matches(adj, judges, monkeypatch):

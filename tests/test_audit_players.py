@@ -46,6 +46,18 @@ def test_a_terminal_enters_only_its_own_players_actions(adj, registered, monkeyp
     assert [(d["seq"], d["role"], d["signer"]) for d in decisions] == [(2, "player", "alice"), (3, "player", "bob")]
 
 
+def test_an_attempt_entered_for_another_player_is_not_recorded_as_theirs(adj, registered):
+    ok(adj("new", "nim", "--player", "alice", "--player", "bob", "--opt", "pile=9", "--id", "m"))
+    # at alice's terminal, a take for bob that the rules would refuse (not bob's turn)
+    r = adj("act", "m", "take", "player=bob", "count=2", "--by", "bob", "--player-key", registered["alice"].path)
+    assert r.exit_code == 2 and f"the key {registered['alice'].path!r} is not bob's" in r.stderr
+    assert (adj.head("m"), adj.rejections("m")) == (1, [])
+    # bob's own refused attempt is recorded
+    r = adj("act", "m", "take", "player=bob", "count=2", "--by", "bob", "--player-key", registered["bob"].path)
+    assert (r.exit_code, r.stderr) == (1, "NIM-TURN-1: it is alice's turn, not bob's\n")
+    assert adj.rejections("m") == [(1, "take", "NIM-TURN-1")]
+
+
 def test_matches_without_every_players_key_keep_todays_rules(adj, registered):
     ok(adj("new", "nim", "--player", "alice", "--player", "carol", "--id", "c"))
     ok(adj("act", "c", "take", "player=alice", "count=1", "--by", "alice"))

@@ -76,15 +76,17 @@ class SignedStore(Ledger, Store):
         self._player_key = player_key
 
 
-    def _plan(self, match_id: str, items: Sequence[Any]) -> list[tuple[Any, str, str] | None]:
-        """For each draft or event: (key, role, registered name) to sign it with, or None."""
+    def _plan(self, match_id: str, items: Sequence[Any], starts: bool) -> list[tuple[Any, str, str] | None]:
+        """For each draft, event or rejected attempt (``type`` and ``by``): (key, role, registered
+        name) to sign it with, or None; ``SignatureRequired`` when one is needed and not given.
+        ``starts``: the first item is the match's ``match_started``."""
         plan: list[tuple[Any, str, str] | None] = [None] * len(items)
         keys = self.inner.audit_keys()  # type: ignore[attr-defined]
         if not keys:
             return plan
         players: frozenset[str] = frozenset()
         if any(k.role == PLAYER for k in keys):
-            started = items[0] if items[0].type == "match_started" else (self.inner.read(match_id, 1, 1) or [None])[0]
+            started = items[0] if starts else (self.inner.read(match_id, 1, 1) or [None])[0]
             if started is not None:
                 players = signed_players(_players(started), started.recorded_at, keys)
         for i, x in enumerate(items):
@@ -136,7 +138,7 @@ class SignedStore(Ledger, Store):
     def append(self, match_id: str, drafts: Sequence[Draft], expected_seq: int, *,
                idempotency_key: str | None = None) -> tuple[StoredEvent, ...]:
         done = self.inner.events_for_key(match_id, idempotency_key) if idempotency_key else ()
-        plan = self._plan(match_id, drafts) if drafts and not done else []
+        plan = self._plan(match_id, drafts, expected_seq == 0) if drafts and not done else []
         if any(plan):
             # the hashes the store will give these drafts: it seals them exactly so
             head = self.inner.read(match_id, expected_seq, expected_seq) if expected_seq else []
@@ -150,7 +152,7 @@ class SignedStore(Ledger, Store):
 
     def append_stored(self, events: Sequence[StoredEvent], expected_seq: int) -> None:
         if events:  # an imported judge's decision is vouched for by the judge who imports it
-            self._sign(events, self._plan(events[0].match_id, events))
+            self._sign(events, self._plan(events[0].match_id, events, events[0].seq == 1))
         self.inner.append_stored(events, expected_seq)
 
     def appending(self, match_id: str, expected_seq: int) -> AbstractContextManager[Appending]:
@@ -182,6 +184,10 @@ class SignedStore(Ledger, Store):
         return self.inner.matches()
 
     def record_rejection(self, rejection: Rejection) -> None:
+        """Record an attempt the rules refused, once its author is who it claims to be as an
+        entry's would be: a claim to be a judge (or, in a match signed by its players, to be a
+        player) that no key backs is ``SignatureRequired``, and nothing is recorded."""
+        self._plan(rejection.match_id, [rejection], False)
         self.inner.record_rejection(rejection)
 
     def rejections(self, match_id: str) -> list[Rejection]:
