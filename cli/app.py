@@ -46,10 +46,16 @@ class Env:
         return self._store
 
     def service(self, write: bool = False):
-        from adjudicator.authority.judges import SignedStore
         from adjudicator.service import MatchService
 
-        return MatchService(SignedStore(self.store(write), self.judge_signing_key, self.player_signing_key))
+        return MatchService(self.signed(self.store(write)))
+
+    def signed(self, store: Any) -> Any:
+        """``store`` as entries reach it: each signed with the key it needs (``--judge-key``,
+        ``--player-key``), or refused when that key was not given."""
+        from adjudicator.authority.judges import SignedStore
+
+        return SignedStore(store, self.judge_signing_key, self.player_signing_key)
 
     def judge_signing_key(self):
         from cli.keys import signing_key_or_none
@@ -106,9 +112,11 @@ def main(ctx: click.Context, store_url: str | None) -> None:
     ctx.obj = Env(store_url)
 
 
-def command(group: click.Group | None = None, name: str | None = None, *, uses_store: bool = True) -> Callable:
-    """Declare a command: adds ``--json`` (and ``--store``), passes the ``Env`` as first
-    argument, and turns domain errors into exits 1/2/3."""
+def command(group: click.Group | None = None, name: str | None = None, *, uses_store: bool = True,
+            signs: bool | None = None) -> Callable:
+    """Declare a command: adds ``--json`` (and ``--store``; and ``--judge-key`` and
+    ``--player-key`` when it ``signs``, by default when it uses the store), passes the ``Env``
+    as first argument, and turns domain errors into exits 1/2/3."""
 
     def deco(f: Callable) -> click.Command:
         @functools.wraps(f)
@@ -135,6 +143,7 @@ def command(group: click.Group | None = None, name: str | None = None, *, uses_s
 
         if uses_store:
             run = click.option("--store", "store_url", metavar="URL", help=STORE_HELP)(run)
+        if uses_store if signs is None else signs:
             run = click.option("--judge-key", "judge_key", metavar="FILE", envvar="ADJ_JUDGE_KEY",
                                help="A registered judge's private key: signs the judge's decisions.")(run)
             run = click.option("--player-key", "player_key", metavar="FILE", envvar="ADJ_PLAYER_KEY",

@@ -119,12 +119,14 @@ def _existing_store(url: str):
     return open_store(url, write=False)
 
 
-@command(store_group, "copy", uses_store=False)
+@command(store_group, "copy", uses_store=False, signs=True)
 @click.argument("source", metavar="FROM")
 @click.argument("target", metavar="TO")
 @click.option("--match", "match_ids", multiple=True, metavar="MATCH", help="Copy only this match (repeatable).")
 def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> None:
-    """Copy matches from one store to another, hashes intact (each chain verified first)."""
+    """Copy matches from one store to another, hashes intact (each chain verified first). Into a
+    store with registered keys, a match is copied only as its entries could be entered there:
+    its judges' decisions signed with --judge-key, or the match refused, nothing of it written."""
     from adjudicator.service import copy_matches
     from adjudicator.service import open_store
 
@@ -133,7 +135,7 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
     src = _existing_store(source)
     ctx = click.get_current_context()
     ctx.call_on_close(src.close)
-    dst = open_store(target)
+    dst = env.signed(open_store(target))
     ctx.call_on_close(dst.close)
     ids = list(match_ids) or [m.match_id for m in src.matches()]
     copied: list[str] = []
@@ -143,7 +145,7 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
     with progress("copying matches", env.as_json) as bar:
         for mid in ids:
             try:
-                copied += copy_matches(src, dst, [mid])
+                copied += copy_matches(src, dst, [mid], admit=dst.admit)
             except Exception:
                 bar.close()
                 if copied and not env.as_json:

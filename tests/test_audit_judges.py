@@ -185,3 +185,39 @@ def test_notes_and_penalties_are_signed_as_judges_decisions(judges):
     assert sorted((s.seq, s.signer) for s in store.audit_signatures("m").values()) == [(1, "ann"), (2, "ann"), (3, "ann")]
     with pytest.raises(SignatureRequired, match="'note' by judge in m must be signed"):
         MatchService(SignedStore(store, lambda: None)).submit("m", "note", "judge", {"at_seq": 1, "text": "again"})
+
+
+def test_a_copy_into_a_judged_store_signs_its_decisions_or_refuses_the_match(adj, judges, tmp_path):
+    """A match_loss by an unsigned "judge" copied in was shown as decided: a copy is held to the
+    target's keys as an entry is."""
+    _new_match(adj)
+    ok(adj("penalty", "m", "--player", "bob", "--infraction", "slow_play", "--penalty", "match_loss", "--at", "2",
+           "--reason", "third time", "--by", "judge"))
+    target = type(adj)(tmp_path / "target.sqlite3")
+    ok(target("judges", "add", "ann", "--pubkey", judges["ann"].path + ".pub"))
+    for key in ([], ["--judge-key", judges["eve"].path]):
+        r = adj("store", "copy", adj.path, target.path, *key)
+        assert r.exit_code == 2 and (r.stdout, target.match_ids()) == ("", [])
+    assert r.stderr == (f"error: the key {judges['eve'].path!r} is not a registered judge's (judges: ann); "
+                        "nothing was written\n")
+    r = adj("store", "copy", adj.path, target.path)
+    assert r.stderr == ("error: this store has registered judges, so 'match_started' by judge in m must be signed by "
+                        "one of them: give the judge's key with --judge-key FILE or ADJ_JUDGE_KEY (nothing was written)\n")
+    ok(adj("store", "copy", adj.path, target.path, "--judge-key", judges["ann"].path), "copied 1 match(es): m\n")
+    ok(target("audit", "checkpoint"))
+    decisions = json.loads(ok(target("verify", "--json")).stdout)["audit"]["decisions"]
+    assert [(d["seq"], d["type"], d["signer"]) for d in decisions] == [(1, "match_started", "ann"), (3, "penalty", "ann")]
+
+
+def test_a_copy_is_refused_whole_when_only_a_rejected_attempt_claims_the_judge(adj, judges, tmp_path):
+    ok(adj("new", "nim", "--player", "alice", "--player", "bob", "--id", "m", "--by", "alice"))
+    fails(adj("rewind", "m", "--to", "9", "--reason", "slip", "--by", "judge"), 1,
+          "ADJ-REW-1: cannot rewind to seq 9: it is not an earlier event of the effective history\n")
+    ok(adj("new", "nim", "--player", "alice", "--player", "bob", "--id", "n", "--by", "alice"))
+    target = type(adj)(tmp_path / "target.sqlite3")
+    ok(target("judges", "add", "ann", "--pubkey", judges["ann"].path + ".pub"))
+    r = adj("store", "copy", adj.path, target.path, "--match", "n", "--match", "m")
+    assert (r.exit_code, r.stderr) == (2, "copied before the failure: n\nerror: this store has registered judges, so "
+                                          "'rewind' by judge in m must be signed by one of them: give the judge's key "
+                                          "with --judge-key FILE or ADJ_JUDGE_KEY (nothing was written)\n")
+    assert (target.match_ids(), target.head("m"), target.rejections("m")) == (["n"], 0, [])

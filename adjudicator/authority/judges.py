@@ -76,17 +76,18 @@ class SignedStore(Ledger, Store):
         self._player_key = player_key
 
 
-    def _plan(self, match_id: str, items: Sequence[Any], starts: bool) -> list[tuple[Any, str, str] | None]:
+    def _plan(self, match_id: str, items: Sequence[Any], started: Any = None) -> list[tuple[Any, str, str] | None]:
         """For each draft, event or rejected attempt (``type`` and ``by``): (key, role, registered
         name) to sign it with, or None; ``SignatureRequired`` when one is needed and not given.
-        ``starts``: the first item is the match's ``match_started``."""
+        ``started``: the match's ``match_started`` (draft or event), when it is not stored yet."""
         plan: list[tuple[Any, str, str] | None] = [None] * len(items)
         keys = self.inner.audit_keys()  # type: ignore[attr-defined]
         if not keys:
             return plan
         players: frozenset[str] = frozenset()
         if any(k.role == PLAYER for k in keys):
-            started = items[0] if starts else (self.inner.read(match_id, 1, 1) or [None])[0]
+            if started is None:
+                started = (self.inner.read(match_id, 1, 1) or [None])[0]
             if started is not None:
                 players = signed_players(_players(started), started.recorded_at, keys)
         for i, x in enumerate(items):
@@ -138,7 +139,7 @@ class SignedStore(Ledger, Store):
     def append(self, match_id: str, drafts: Sequence[Draft], expected_seq: int, *,
                idempotency_key: str | None = None) -> tuple[StoredEvent, ...]:
         done = self.inner.events_for_key(match_id, idempotency_key) if idempotency_key else ()
-        plan = self._plan(match_id, drafts, expected_seq == 0) if drafts and not done else []
+        plan = self._plan(match_id, drafts, drafts[0] if expected_seq == 0 else None) if drafts and not done else []
         if any(plan):
             # the hashes the store will give these drafts: it seals them exactly so
             head = self.inner.read(match_id, expected_seq, expected_seq) if expected_seq else []
@@ -152,8 +153,15 @@ class SignedStore(Ledger, Store):
 
     def append_stored(self, events: Sequence[StoredEvent], expected_seq: int) -> None:
         if events:  # an imported judge's decision is vouched for by the judge who imports it
-            self._sign(events, self._plan(events[0].match_id, events, events[0].seq == 1))
+            self._sign(events, self._plan(events[0].match_id, events, _start(events)))
         self.inner.append_stored(events, expected_seq)
+
+    def admit(self, events: Sequence[StoredEvent], rejections: Sequence[Rejection]) -> None:
+        """Ask of a whole match (its events from seq 1, and its rejected attempts) what storing them
+        here will ask, before anything of it is written: ``SignatureRequired`` unless every one of
+        them could be entered into this store as it stands (``adj store copy``)."""
+        if events:
+            self._plan(events[0].match_id, [*events, *rejections], _start(events))
 
     def appending(self, match_id: str, expected_seq: int) -> AbstractContextManager[Appending]:
         """The inner store's own when no key is registered (nothing to sign); otherwise the events
@@ -187,7 +195,7 @@ class SignedStore(Ledger, Store):
         """Record an attempt the rules refused, once its author is who it claims to be as an
         entry's would be: a claim to be a judge (or, in a match signed by its players, to be a
         player) that no key backs is ``SignatureRequired``, and nothing is recorded."""
-        self._plan(rejection.match_id, [rejection], False)
+        self._plan(rejection.match_id, [rejection])
         self.inner.record_rejection(rejection)
 
     def rejections(self, match_id: str) -> list[Rejection]:
@@ -223,6 +231,11 @@ class SignedStore(Ledger, Store):
 
     def audit_rejections(self) -> dict[tuple[str, int], Rejection]:
         return self.inner.audit_rejections()  # type: ignore[attr-defined]
+
+
+def _start(events: Sequence[StoredEvent]) -> StoredEvent | None:
+    """The match_started among ``events``, when they begin the match."""
+    return events[0] if events[0].seq == 1 else None
 
 
 def match_signing_modes(store: Store) -> dict[str, str]:
