@@ -303,12 +303,9 @@ class MatchService:
                 check_idempotency_key(idempotency_key)
             except ValueError as exc:
                 raise Malformed(str(exc), "idempotency_key") from None
-            done = self.store.events_for_key(match_id, idempotency_key)
-            if done:  # its report shows the state around an event that may be older than a snapshot
-                match = self.load(match_id)
-                event = decode_event(match.game, type_, by, fields, strict=strict)
-                _same_action(done[-1], event, idempotency_key)
-                return Verdict(True, done[-1], match)
+            retried = self._retried(match_id, idempotency_key, type_, by, fields, strict)
+            if retried is not None:
+                return retried
         fields = dict(fields)
         if type_ == "match_started":
             head = self.store.head(match_id)
@@ -333,6 +330,12 @@ class MatchService:
         except Violation as v:
             if type_ == "match_started":
                 return Verdict(False, None, match, v, type_, by)
+            # a racing attempt under the same key may have landed since the key was looked up, and
+            # this one was checked after it: a retry is answered as one, never checked again
+            if idempotency_key is not None:
+                retried = self._retried(match_id, idempotency_key, type_, by, fields, strict)
+                if retried is not None:
+                    return retried
             self.store.record_rejection(
                 Rejection(
                     match_id=match_id,
@@ -361,6 +364,17 @@ class MatchService:
         self._remember(match)
         self._keep_snapshot(match)
         return Verdict(True, stored[-1] if stored else None, match)
+
+    def _retried(self, match_id: str, key: str, type_: str, by: str, fields: Mapping[str, Any],
+                 strict: bool) -> Verdict | None:
+        """The answer to a retry under ``key`` when events are stored under it: those events,
+        accepted and not checked again (``Malformed`` if this is another action); else None."""
+        done = self.store.events_for_key(match_id, key)
+        if not done:
+            return None
+        match = self.load(match_id)  # its report shows the state around an event that may be older than a snapshot
+        _same_action(done[-1], decode_event(match.game, type_, by, fields, strict=strict), key)
+        return Verdict(True, done[-1], match)
 
     # -- whole files -------------------------------------------------------------------------
     def import_lines(

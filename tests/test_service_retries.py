@@ -9,6 +9,7 @@ from adjudicator.engine.protocol import Malformed
 from adjudicator.service import MatchService
 from events.memory import MemoryStore
 from events.sqlite import SQLiteStore
+from tests.test_store_support import pg_schema  # noqa: F401  (fixture)
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -85,3 +86,46 @@ def test_cli_same_key_for_another_action_exits_2(tmp_path):
     assert again.exit_code == 2
     assert again.stderr == ("error: the key 'k1' was used for seq 2  alice  take  count=1 player=alice; "
                             "a different action needs a key of its own (nothing was written) (at idempotency_key)\n")
+
+
+@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def two_terminals(request, tmp_path):
+    """Two services on one store, as two processes would hold it (on a file or a server, each its own
+    connection)."""
+    if request.param == "memory":
+        store = MemoryStore()
+        stores = [store, store]
+    elif request.param == "sqlite":
+        stores = [SQLiteStore(str(tmp_path / "s.sqlite3")) for _ in range(2)]
+    else:
+        from events.postgres import PostgresStore
+
+        url = request.getfixturevalue("pg_schema")
+        stores = [PostgresStore(url) for _ in range(2)]
+    yield [MatchService(s) for s in stores]
+    for s in stores:
+        s.close()
+
+
+def test_a_retry_that_loses_the_race_to_its_own_first_attempt_is_answered_once_and_not_checked(two_terminals, monkeypatch):
+    """The first attempt lands between the retry's look-up of its key and its read of the match: the
+    retry must not check the action against a match that already holds it (alice's take would then
+    be refused, it being bob's turn) nor record a rejection."""
+    first, retry = two_terminals
+    first.new("nim", ["alice", "bob"], options={"pile": 9}, match_id="m")
+    take = {"player": "alice", "count": 2}
+    look_up = retry.store.events_for_key
+    landed = []
+
+    def racing(match_id, key):
+        found = look_up(match_id, key)
+        if not landed:  # the first attempt commits right after the retry found nothing
+            landed.append(None)
+            landed[0] = first.submit("m", "take", "alice", take, idempotency_key="t1-alice")
+        return found
+
+    monkeypatch.setattr(retry.store, "events_for_key", racing)
+    again = retry.submit("m", "take", "alice", take, idempotency_key="t1-alice")
+    assert (again.accepted, again.violation, again.event) == (True, None, landed[0].event)
+    assert [(e.seq, e.type) for e in retry.store.read("m")] == [(1, "match_started"), (2, "take")]
+    assert retry.store.rejections("m") == []
