@@ -111,3 +111,30 @@ def test_bacdef_deck_lists_given_at_the_start_are_each_players_own_BAC_SETUP_1()
         "alice": HIDDEN, "bob": ["A", "B", "B", "C", "C", "D", "F"]}
     assert game.redact("match_started", "judge", fields, "carol", players)["decks"] == {"alice": HIDDEN, "bob": HIDDEN}
     assert game.redact("match_started", "judge", fields, None, players) == fields
+
+
+def test_a_refused_attempt_is_its_authors_and_the_judges_whatever_fields_the_game_declares_private(adj, tmp_path):
+    """DemonBrave's play_card has no private field (a played card is seen by all), but a refused
+    one leaves the card in alice's hand: bob, or a spectator, sees that alice tried to play a card
+    and the rule that refused it, never which card, in the log, the replay and the desk page."""
+    ok(adj("import", "fixtures/demonbrave/golden/ex08-double-reversal.jsonl", "--id", "t"))
+    ok(adj("act", "t", "draw", "player=alice", "count=1", "cards=[S9]", "--by", "alice"))
+    fails(adj("act", "t", "play_card", "card=S9", "--by", "alice"), 1,
+          "DB-ACT-10: alice's play_card S9: cards are played only in the MAIN phase; it is the DRAW phase of turn 16\n")
+    said = "alice's play_card S9: cards are played only in the MAIN phase; it is the DRAW phase of turn 16"
+    for viewer in ("bob", "carol"):
+        log = ok(adj("log", "t", "--as", viewer)).stdout
+        assert "S9" not in log
+        assert log.splitlines()[-2] == f'x      alice  play_card             card="{HIDDEN}"  [rejected: DB-ACT-10: {HIDDEN}]'
+        (refused,) = [r for r in json.loads(ok(adj("log", "t", "--as", viewer, "--json")).stdout)["history"]
+                      if r["kind"] == "rejected"]
+        assert {k: refused[k] for k in ("by", "type", "head_seq", "rule", "code", "fields", "message")} == {
+            "by": "alice", "type": "play_card", "head_seq": 102, "rule": "DB-ACT-10", "code": "WRONG_PHASE",
+            "fields": {"card": HIDDEN, "player": None}, "message": HIDDEN}
+        assert "S9" not in ok(adj("replay", "t", "--from", "100", "--as", viewer)).stdout
+        ok(adj("replay", "t", "--as", viewer, "--html", str(tmp_path / f"{viewer}.html")))
+        page = (tmp_path / f"{viewer}.html").read_text()
+        assert "S9" not in page and "DB-ACT-10" in page
+    for viewer in ("alice", "judge"):  # the author, told at the time, and the judge see it all
+        log = ok(adj("log", "t", "--as", viewer)).stdout
+        assert log.splitlines()[-2] == f"x      alice  play_card             card=S9  [rejected: DB-ACT-10: {said}]"

@@ -6,7 +6,8 @@ insertion points of corrections, set and game results, judge notes and penalties
 
 Built for one viewer: the judge's page holds every viewer's picture (the judge, then each
 player), a player's page only what that player could know at each moment (their boards, event
-fields through ``Game.redact``, the messages of their own rejected attempts). What a viewer may
+fields through ``Game.redact``, their own rejected attempts, and of others' only who tried what and
+the rule: ``render.seen_by``). What a viewer may
 not know is not in the file at all.
 
 Jinja2 renders it with autoescaping; the data the page's script reads is JSON in a
@@ -23,10 +24,10 @@ import msgspec
 
 from adjudicator.presentation.changes import board_changes
 from adjudicator.engine.fold import Branch
-from adjudicator.engine.kit import Board, BoardCard, Game, Zone
+from adjudicator.engine.kit import HIDDEN, Board, BoardCard, Game, Zone
 from adjudicator.engine.protocol import JUDGE
 from adjudicator.engine.words import outcome_text
-from adjudicator.presentation.render import Row, abandoned_by, format_fields, history, milestones
+from adjudicator.presentation.render import Row, abandoned_by, format_fields, history, milestones, seen_by
 
 #: The kinds of timeline items with a marker on the track, and their legend.
 MARK_KINDS = ("rejected", "rewind", "correction", "result", "note", "penalty")
@@ -121,9 +122,7 @@ class PageBuilder:
         return hit
 
     def redacted(self, row: Row, viewer: str | None) -> Row:
-        if viewer is None:
-            return row
-        return row._replace(fields=self.game.redact(row.type, row.by, row.fields, viewer, self.players))
+        return seen_by(row, self.game, self.players, viewer)
 
     def build(self) -> dict[str, Any]:
         fold = self.match.fold
@@ -182,8 +181,8 @@ class PageBuilder:
                inserted_before: Mapping[int, list[Row]], branches: Sequence[Branch], fork_of: Mapping[int, int]) -> list[list[str]]:
         marks: list[list[str]] = []
         if row.seq is None:
-            own = viewer is None or row.by == viewer
-            message = row.message if own else "(the message is the judge's: it may quote what you may not know)"
+            message = row.message if shown.message != HIDDEN else \
+                "(the message is its author's and the judge's: it may quote what you may not know)"
             marks.append(["rejected", f"{row.rule}: {message}"])
             return marks
         for r in inserted_before.get(row.seq, ()):

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from adjudicator.engine.kit import HIDDEN, fields_text
-from adjudicator.engine.protocol import LegalAction
+from adjudicator.engine.protocol import JUDGE, LegalAction
 from adjudicator.engine.words import format_value
 from events.envelope import Rejection, StoredEvent
 
@@ -155,18 +155,31 @@ def history(events: Sequence[StoredEvent], branches: Iterable[Any], rejections: 
     return rows
 
 
+def seen_by(row: Row, game: Any, players: Sequence[str], viewer: str | None) -> Row:
+    """``row`` as ``viewer`` may see it (None or the judge: as it is). An event's private fields
+    are hidden unless the viewer owns them (``Game.redact``).
+
+    A rejected attempt is private to its author and the judge, for every game alike: a refused
+    action leaves hidden what it named (the card stays in the hand it was tried from), and its
+    message may quote that. Anyone else sees who tried which action, at which head, and the rule
+    that refused it; of its fields only those left out (null) or naming a player of the match (or
+    the judge) are shown, the rest, and the message, are ``HIDDEN``."""
+    if viewer is None or viewer == JUDGE:
+        return row
+    if row.seq is not None:
+        return row._replace(fields=game.redact(row.type, row.by, row.fields, viewer, players))
+    if row.by == viewer:  # what they tried, and were told at the time
+        return row
+    names = {*players, JUDGE}
+    fields = {k: v if v is None or isinstance(v, str) and v in names else HIDDEN for k, v in row.fields.items()}
+    return row._replace(fields=fields, message=HIDDEN)
+
+
 def redacted(rows: Sequence[Row], game: Any, players: Sequence[str], viewer: str | None) -> list[Row]:
-    """The history as ``viewer`` may see it: each event's private fields hidden unless the viewer
-    owns them (``Game.redact``). A rejected attempt whose fields had to be hidden keeps its rule
-    but not its message, which may quote what was hidden."""
+    """The history as ``viewer`` may see it (``seen_by``)."""
     if viewer is None:
         return list(rows)
-    out = []
-    for r in rows:
-        fields = game.redact(r.type, r.by, r.fields, viewer, players)
-        hid = fields != r.fields
-        out.append(r._replace(fields=fields, message=HIDDEN if hid and r.message is not None else r.message))
-    return out
+    return [seen_by(r, game, players, viewer) for r in rows]
 
 
 def history_lines(rows: Sequence[Row]) -> list[str]:
