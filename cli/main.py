@@ -364,15 +364,16 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
 @match_argument
 @click.option("--as", "player", metavar="PLAYER", help="The history as this player may see it (private fields hidden).")
 def log(env: Env, match_id: str, player: str | None) -> None:
-    """The whole history: abandoned branches (~) and rejected attempts (x) included."""
+    """The whole history: abandoned branches (~) and rejected attempts (x) included; each event
+    says who signed it, or [unsigned] (its author is then only what was typed with --by)."""
     from adjudicator.engine.words import outcome_text
-    from adjudicator.presentation.render import history, history_lines, milestones, plain, redacted
+    from adjudicator.presentation.render import UNSIGNED_NOTE, history, history_lines, milestones, plain, redacted
 
     service = env.service()
     match = service.load(match_id)
     viewer = check_viewer(match, player)
-    rows = redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
-                    match.game, match.players, viewer)
+    rows = redacted(history(match.events, match.fold.branches, service.store.rejections(match_id),
+                            service.store.audit_signatures(match_id)), match.game, match.players, viewer)
     out = match.outcome()
     marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
     body: list[str] = []
@@ -380,7 +381,7 @@ def log(env: Env, match_id: str, player: str | None) -> None:
         body.append(line)
         body.extend(f"  ── {m}" for m in marks.get(row.seq, ()))
     lines = [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
-             *body, f"outcome: {outcome_text(out)}"]
+             *([UNSIGNED_NOTE] if any(r.signed is False for r in rows) else []), *body, f"outcome: {outcome_text(out)}"]
     env.emit({"match_id": match_id, "game": match.game.name, "players": list(match.players), "head_seq": match.head,
               "as": player, "history": [r.to_json() for r in rows],
               "branches": [{"rewind_seq": b.rewind_seq, "to_seq": b.to_seq, "abandoned": list(b.abandoned)}

@@ -55,10 +55,19 @@ class Change(_Out, kw_only=True):
     new: Any = None  # absent when removed
 
 
+class Signer(_Out, kw_only=True):
+    """The registered key that signed an event (docs/audit.md)."""
+
+    role: Literal["judge", "player"]
+    signer: str
+
+
 class EventEntry(Event, kw_only=True, tag="event", tag_field="kind"):
-    """An event in ``log`` and ``replay`` (``changes``: replay only)."""
+    """An event in ``log`` and ``replay`` (``changes``: replay only; ``signed``: log only, null
+    for an event no key signed)."""
 
     abandoned_by: int | None
+    signed: Signer | None = None
     changes: list[Change] | None = None
     words: list[dict[str, Any]] | None = None  # replay: the changes in the table's words (the board's)
 

@@ -94,3 +94,27 @@ def test_a_missing_or_misattributed_player_signature_is_reported(adj, registered
         "m seq 2 (take by alice): an action of alice without alice's signature",
         "m seq 3 (take by bob): signed by player 'alice', not by bob",
     ]
+
+
+def test_log_says_who_signed_each_event_and_marks_the_unsigned_ones(adj, registered):
+    """Where no key backs an entry, its --by is a claim: alice can enter bob's take as bob."""
+    ok(adj("new", "nim", "--player", "alice", "--player", "carol", "--opt", "pile=9", "--id", "c"))
+    ok(adj("act", "c", "take", "player=alice", "count=1", "--by", "alice"))
+    ok(adj("act", "c", "take", "player=carol", "count=2", "--by", "carol"))  # typed at alice's terminal, say
+    ok(adj("new", "nim", "--player", "alice", "--player", "bob", "--opt", "pile=9", "--id", "m"))
+    ok(adj("act", "m", "take", "player=alice", "count=1", "--by", "alice", "--player-key", registered["alice"].path))
+    unsigned = ("[unsigned]: no key signed it, so its author is only what was typed with --by, a claim anyone at a "
+                "terminal could make (docs/audit.md)")
+    log = ok(adj("log", "c")).stdout.splitlines()
+    assert log[1:5] == [unsigned,
+                        '  1  judge  match_started  game=nim options={"pile":9} players=[alice,carol] rules_version=1  '
+                        '[unsigned]',
+                        "  2  alice  take           count=1 player=alice  [unsigned]",
+                        "  3  carol  take           count=2 player=carol  [unsigned]"]
+    log = ok(adj("log", "m")).stdout.splitlines()
+    assert log[1:4] == [unsigned,
+                        '  1  judge  match_started  game=nim options={"pile":9} players=[alice,bob] rules_version=1  '
+                        '[unsigned]',
+                        "  2  alice  take           count=1 player=alice  [signed: player alice]"]
+    history = json.loads(ok(adj("log", "m", "--json")).stdout)["history"]
+    assert [h["signed"] for h in history] == [None, {"role": "player", "signer": "alice"}]

@@ -341,20 +341,22 @@ def test_state_unknown_match(adj):
 def test_log_marks_abandoned_events_and_rejected_attempts(adj, branched):
     ok(adj("log", "m"), "\n".join([
         "m: nim, alice v bob, 6 events",
-        "  1  judge  match_started  game=nim options={\"pile\":7} players=[alice,bob] rules_version=1",
-        "  2  alice  take           count=3 player=alice",
-        "~ 3  bob    take           count=2 player=bob  [abandoned by rewind at 5]",
-        "~ 4  alice  take           count=1 player=alice  [abandoned by rewind at 5]",
+        "[unsigned]: no key signed it, so its author is only what was typed with --by, a claim anyone at a terminal "
+        "could make (docs/audit.md)",
+        "  1  judge  match_started  game=nim options={\"pile\":7} players=[alice,bob] rules_version=1  [unsigned]",
+        "  2  alice  take           count=3 player=alice  [unsigned]",
+        "~ 3  bob    take           count=2 player=bob  [abandoned by rewind at 5]  [unsigned]",
+        "~ 4  alice  take           count=1 player=alice  [abandoned by rewind at 5]  [unsigned]",
         "x    bob    take           count=5 player=bob  [rejected: NIM-TAKE-1: bob may take 1 to 3 stones, not 5]",
-        "  5  judge  rewind         reason=\"miscounted the pile\" to_seq=2",
-        "  6  bob    take           count=3 player=bob",
+        "  5  judge  rewind         reason=\"miscounted the pile\" to_seq=2  [unsigned]",
+        "  6  bob    take           count=3 player=bob  [unsigned]",
         "outcome: in progress",
     ]) + "\n")
     data = json.loads(ok(adj("log", "m", "--json")).stdout)
     assert data["branches"] == [{"rewind_seq": 5, "to_seq": 2, "abandoned": [3, 4]}]
-    assert [(h.get("seq"), h.get("abandoned_by"), h.get("rule")) for h in data["history"]] == [
-        (1, None, None), (2, None, None), (3, 5, None), (4, 5, None), (None, None, "NIM-TAKE-1"), (5, None, None),
-        (6, None, None)]
+    assert [(h.get("seq"), h.get("abandoned_by"), h.get("rule"), h.get("signed", "-")) for h in data["history"]] == [
+        (1, None, None, None), (2, None, None, None), (3, 5, None, None), (4, 5, None, None), (None, None, "NIM-TAKE-1", "-"),
+        (5, None, None, None), (6, None, None, None)]
     assert data["outcome"]["status"] == "in_progress"
 
 
@@ -409,8 +411,9 @@ def test_correct_inserts_an_action_and_rechecks_what_follows(adj, m):
        'm seq 4  judge  correct  at_seq=3 event={"by":"alice","count":1,"player":"alice","type":"take"} '
        'reason="forgot the first take"\ninserted before seq 3: +  alice  take  count=1 player=alice\nto move: alice\n')
     assert export(adj, "m")[3]["event"] == {"type": "take", "by": "alice", "player": "alice", "count": 1}
-    assert ok(adj("log", "m")).stdout.splitlines()[4] == (
-        '  4  judge  correct        at_seq=3 reason="forgot the first take"  [inserts: alice take count=1 player=alice]')
+    assert ok(adj("log", "m")).stdout.splitlines()[5] == (
+        '  4  judge  correct        at_seq=3 reason="forgot the first take"  [inserts: alice take count=1 player=alice]'
+        '  [unsigned]')
 
 
 def test_correct_that_breaks_a_later_event_is_rejected(adj, m):

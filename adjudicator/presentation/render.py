@@ -91,6 +91,9 @@ class Row(NamedTuple):
     message: str | None = None
     head_seq: int | None = None  # for a rejected attempt: the head it was tried at
     source: StoredEvent | Rejection | None = None  # what the row shows
+    #: for an event whose signature was looked up: (role, signer) of the key that signed it, or
+    #: False when none did (its ``by`` is a claim); None when not looked up
+    signed: tuple[str, str] | bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         """An event entry (``kind`` "event": the event object and ``abandoned_by``), or a rejected
@@ -103,6 +106,8 @@ class Row(NamedTuple):
             out = {"kind": "event", **event_json(src), "fields": self.fields, "abandoned_by": self.abandoned_by}
             if self.fields != src.fields:  # redacted for a viewer: the hash of the whole event would betray it
                 out.update(prev=None, hash=None)
+            if self.signed is not None:
+                out["signed"] = {"role": self.signed[0], "signer": self.signed[1]} if self.signed else None
             return out
         raise ValueError("a history row needs the event or the attempt it shows")
 
@@ -134,9 +139,11 @@ def abandoned_by(branches: Iterable[Any]) -> dict[int, int]:
     return {seq: b.rewind_seq for b in branches for seq in b.abandoned}
 
 
-def history(events: Sequence[StoredEvent], branches: Iterable[Any], rejections: Sequence[Rejection] = ()) -> list[Row]:
+def history(events: Sequence[StoredEvent], branches: Iterable[Any], rejections: Sequence[Rejection] = (),
+            signatures: Mapping[str, Any] | None = None) -> list[Row]:
     """Every stored event in seq order, each rejected attempt right after the event the log
-    stood at when it was tried."""
+    stood at when it was tried. With ``signatures`` (the signatures kept beside the events, by
+    the hash they sign), each event's row says who signed it, or that nobody did."""
     gone = abandoned_by(branches)
     tried: dict[int, list[Rejection]] = {}
     for r in rejections:
@@ -146,9 +153,15 @@ def history(events: Sequence[StoredEvent], branches: Iterable[Any], rejections: 
         return [Row(None, r.by, r.type, dict(r.fields), rule=r.rule, message=r.message, head_seq=r.head_seq, source=r)
                 for r in tried.pop(head, ())]
 
+    def signer(ev: StoredEvent) -> tuple[str, str] | bool | None:
+        if signatures is None:
+            return None
+        sig = signatures.get(ev.hash)
+        return False if sig is None else (sig.role, sig.signer)
+
     rows = attempts(0)
     for ev in events:
-        rows.append(Row(ev.seq, ev.by, ev.type, dict(ev.fields), gone.get(ev.seq), source=ev))
+        rows.append(Row(ev.seq, ev.by, ev.type, dict(ev.fields), gone.get(ev.seq), source=ev, signed=signer(ev)))
         rows.extend(attempts(ev.seq))
     for head in sorted(tried):  # attempts at a head the log no longer has: keep them visible
         rows.extend(attempts(head))
@@ -184,7 +197,8 @@ def redacted(rows: Sequence[Row], game: Any, players: Sequence[str], viewer: str
 
 def history_lines(rows: Sequence[Row]) -> list[str]:
     """Aligned lines: ``  seq  by  type  fields``; ``~`` marks an abandoned event, ``x`` a
-    rejected attempt (with its rule)."""
+    rejected attempt (with its rule); an event whose signature was looked up ends with who
+    signed it, or ``[unsigned]``."""
     seq_w = max((len(str(r.seq)) for r in rows if r.seq is not None), default=1)
     by_w = max((len(r.by) for r in rows), default=0)
     type_w = max((len(r.type) for r in rows), default=0)
@@ -209,8 +223,16 @@ def history_lines(rows: Sequence[Row]) -> list[str]:
             text += f"  [rejected: {r.rule}: {r.message}]"
         elif r.abandoned_by is not None:
             text += f"  [abandoned by rewind at {r.abandoned_by}]"
+        if r.signed is not None:
+            text += f"  [signed: {r.signed[0]} {r.signed[1]}]" if r.signed else f"  {UNSIGNED}"
         out.append(text.rstrip())
     return out
+
+
+#: The mark of an event no key signed, and what it means.
+UNSIGNED = "[unsigned]"
+UNSIGNED_NOTE = ("[unsigned]: no key signed it, so its author is only what was typed with --by, a claim anyone "
+                 "at a terminal could make (docs/audit.md)")
 
 
 def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int]) -> dict[int, list[str]]:
