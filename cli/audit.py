@@ -198,15 +198,7 @@ def _add_key(env: Env, role: str, name: str, pubkey: str, key_path: str | None) 
 
     store = env.store(write=True)
     public_key = _pubkeys([pubkey])[0]
-    judges = [k for k in store.audit_keys() if k.role == "judge"]
-    by = "organiser"
-    if judges:
-        key = env.judge_signing_key()
-        match = [k for k in judges if key is not None and k.public_key == key.public_key]
-        if not match:
-            raise BadInput(f"judges are registered already: adding a {role} takes a registered judge's key "
-                           "(--judge-key FILE or ADJ_JUDGE_KEY)", {"error": "signature_required"})
-        by = match[0].name
+    by = _registrar(env, store, f"adding a {role}")
     auditor = Auditor(store)
     try:
         record = register_key(store, role, name, public_key, by, auditor.clock())
@@ -216,6 +208,45 @@ def _add_key(env: Env, role: str, name: str, pubkey: str, key_path: str | None) 
     env.emit({"role": record.role, "name": record.name, "public_key": record.public_key, "by": record.by,
               "key": fingerprint(record.public_key), "checkpoint": cp.to_json()},
              [f"{role} {name} registered (key {fingerprint(public_key)}, by {by}); checkpoint: tree size {cp.tree_size}"])
+
+
+def _registrar(env: Env, store: Any, what: str) -> str:
+    """Who registers a key or sets the policy: the organiser while no judge is registered, then
+    only a registered judge, by their key (``--judge-key``)."""
+    judges = [k for k in store.audit_keys() if k.role == "judge"]
+    if not judges:
+        return "organiser"
+    key = env.judge_signing_key()
+    match = [k for k in judges if key is not None and k.public_key == key.public_key]
+    if not match:
+        raise BadInput(f"judges are registered already: {what} takes a registered judge's key "
+                       "(--judge-key FILE or ADJ_JUDGE_KEY)", {"error": "signature_required"})
+    return match[0].name
+
+
+def store_policy(env: Env, require: bool, key_path: str | None) -> None:
+    """``adj store policy [--require-keys]``: show what the store requires, or require keys for
+    every seat from now on (recorded beside the keys, and checkpointed at once)."""
+    from adjudicator.authority.audit import Auditor
+    from adjudicator.authority.judges import keys_required, require_keys
+
+    store = env.store(write=require)
+    policy = keys_required(store.audit_keys())
+    if require and policy is None:
+        by = _registrar(env, store, "requiring keys")
+        auditor = Auditor(store)
+        policy = require_keys(store, by, auditor.clock())
+        cp = auditor.checkpoint(_key(key_path))
+        env.emit({"require_keys": True, "since": policy.recorded_at, "by": by, "checkpoint": cp.to_json()},
+                 [f"keys are now required for every seat (set by {by}); checkpoint: tree size {cp.tree_size}"])
+        return
+    if policy is None:
+        env.emit({"require_keys": False, "since": None, "by": None},
+                 ["keys are not required: where no key is registered, --by is a claim "
+                  "(adj store policy --require-keys requires them)"])
+        return
+    env.emit({"require_keys": True, "since": policy.recorded_at, "by": policy.by},
+             [f"keys are required for every seat since {policy.recorded_at} (set by {policy.by})"])
 
 
 def _list_keys(env: Env, role: str, empty: str) -> None:

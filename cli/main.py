@@ -106,7 +106,7 @@ def matches(env: Env) -> None:
 
 @main.group("store", epilog=epilog("store"))
 def store_group() -> None:
-    """Move matches between stores."""
+    """Move matches between stores; what a store requires of its entries."""
 
 
 def _existing_store(url: str):
@@ -153,6 +153,22 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
                 raise
             bar(len(copied), len(ids))
     env.emit({"copied": copied, "from": source, "to": target}, [f"copied {len(copied)} match(es): {', '.join(copied)}"])
+
+
+@command(store_group, "policy", signs=True)
+@click.option("--require-keys", "require", is_flag=True,
+              help="From now on, take a match only when every seat has a registered key (never lifted).")
+@click.option("--key", "key_path", metavar="FILE",
+              help="The checkpoint signing key (default: this user's): signs the checkpoint made once it is set.")
+def store_policy(env: Env, require: bool, key_path: str | None) -> None:
+    """What the store requires of the entries it takes. With --require-keys, from now on: a match
+    enters it (adj new, import, store copy) only when every one of its players has a registered
+    key, and each player's action must then be signed by that player; a judge's decision needs a
+    registered judge's key. Set by the organiser while no judge is registered, then by a judge
+    (--judge-key)."""
+    from cli.audit import store_policy as policy
+
+    policy(env, require, key_path)
 
 
 # -- starting and playing ------------------------------------------------------------------------

@@ -5,6 +5,10 @@ an Ed25519 signature over the event's hash, made with a registered judge's key: 
 wraps the store the match service writes through, signs such events before they are appended
 (the signature is written first, beside the log, keyed by the hash) and refuses them without a
 key. A store without registered judges works as before. ``check_signatures`` is the audit side.
+
+A store may also require keys for every seat (``require_keys``, ``adj store policy``): from then
+on a match enters it only when every one of its players has a registered key (so that each
+player's actions are signed by that player), and every judge's decision needs a registered judge.
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ JUDGE_DECISIONS = frozenset({
 
 ROLES = ("judge", "player")
 
+#: The store's policy is kept as a record beside the keys (role ``policy``, no public key), so that
+#: it is a leaf of the audit tree like them: recorded once, and its removal shows.
+POLICY = "policy"
+REQUIRE_KEYS = "require-keys"
+
 
 class SignatureRequired(StoreError):
     """A judge's decision without a registered judge's signature. Nothing was written."""
@@ -49,6 +58,17 @@ def register_key(store: Store, role: str, name: str, public_key: str, by: str, r
         if k.public_key == public_key:
             raise StoreError(f"this key is already registered to {k.role} {k.name!r}")
     return store.audit_add_key(role, name, public_key, by, recorded_at)  # type: ignore[attr-defined]
+
+
+def keys_required(keys: Sequence[KeyRecord]) -> KeyRecord | None:
+    """The record of the store's requiring keys for every seat, or None when it does not."""
+    return next((k for k in keys if k.role == POLICY and k.name == REQUIRE_KEYS), None)
+
+
+def require_keys(store: Store, by: str, recorded_at: str) -> KeyRecord:
+    """From now on, require keys for every seat of every match entering the store; the record made
+    (``StoreError`` when it already does). It is never lifted."""
+    return store.audit_add_key(POLICY, REQUIRE_KEYS, "", by, recorded_at)  # type: ignore[attr-defined]
 
 
 def signed_players(players: Sequence[str], started_at: str, keys: Sequence[KeyRecord]) -> frozenset[str]:
@@ -84,22 +104,38 @@ class SignedStore(Ledger, Store):
         keys = self.inner.audit_keys()  # type: ignore[attr-defined]
         if not keys:
             return plan
+        required = keys_required(keys) is not None
         players: frozenset[str] = frozenset()
-        if any(k.role == PLAYER for k in keys):
+        if required and started is not None:  # the match enters now: every seat has a key, and signs
+            players = frozenset(_players(started))
+            keyless = [p for p in _players(started) if not any(k.role == PLAYER and k.name == p for k in keys)]
+            if keyless:
+                raise SignatureRequired(
+                    f"this store requires keys for every seat, and {', '.join(keyless)} "
+                    f"{'has' if len(keyless) == 1 else 'have'} no registered key: register "
+                    f"{'it' if len(keyless) == 1 else 'them'} (adj players add NAME --pubkey FILE) before {match_id} "
+                    "enters it; nothing was written"
+                )
+        elif any(k.role == PLAYER for k in keys):
             if started is None:
                 started = (self.inner.read(match_id, 1, 1) or [None])[0]
             if started is not None:
                 players = signed_players(_players(started), started.recorded_at, keys)
         for i, x in enumerate(items):
             if is_judge_decision(x.type, x.by):
-                plan[i] = self._judge(keys, f"{x.type!r} by {x.by} in {match_id}")
+                plan[i] = self._judge(keys, f"{x.type!r} by {x.by} in {match_id}", required)
             elif x.by in players:
                 plan[i] = self._player(keys, x.by, match_id)
         return plan
 
-    def _judge(self, keys: Sequence[KeyRecord], what: str) -> tuple[Any, str, str] | None:
+    def _judge(self, keys: Sequence[KeyRecord], what: str, required: bool = False) -> tuple[Any, str, str] | None:
         judges = [k for k in keys if k.role == JUDGE]
         if not judges:
+            if required:
+                raise SignatureRequired(
+                    f"this store requires keys for every seat, the judge's too, and no judge is registered: {what} "
+                    "needs a registered judge's key (adj judges add NAME --pubkey FILE); nothing was written"
+                )
             return None
         key = self._judge_key()
         if key is None:
@@ -252,7 +288,8 @@ def match_signing_modes(store: Store) -> dict[str, str]:
 
 
 def _required(ev: StoredEvent, judges_since: str | None, players: frozenset[str]) -> tuple[str, str | None] | None:
-    """The signature an event must carry: (role, signer or None for any judge), or None."""
+    """The signature an event must carry: (role, signer or None for any judge), or None.
+    ``judges_since``: when judges' decisions came to need a judge's signature."""
     if is_judge_decision(ev.type, ev.by):
         return (JUDGE, None) if judges_since is not None and ev.recorded_at >= judges_since else None
     return (PLAYER, ev.by) if ev.by in players else None
@@ -267,9 +304,14 @@ def check_signatures(events: dict[tuple[str, int], StoredEvent], sigs: dict[str,
     from events.signing import verify_signature
 
     registered = {(k.role, k.name): k for k in keys}
-    judges_since = min((k.recorded_at for k in keys if k.role == JUDGE), default=None)
+    policy = keys_required(keys)
+    judges_since = min((k.recorded_at for k in keys if k.role == JUDGE or k is policy), default=None)
     started = {m: ev for (m, seq), ev in events.items() if seq == 1}
     players = {m: signed_players(_players(ev), ev.recorded_at, keys) for m, ev in started.items()}
+    for m, ev in sorted(started.items()):
+        if policy is not None and ev.recorded_at >= policy.recorded_at and not players[m]:
+            report.problems.append(f"{m}: started at {ev.recorded_at}, when the store required keys for every seat "
+                                   f"(since {policy.recorded_at}), but not every player had a registered key")
     for (match_id, seq), ev in sorted(events.items()):
         sig = sigs.get(ev.hash)
         where = f"{match_id} seq {seq} ({ev.type} by {ev.by})"
