@@ -338,16 +338,63 @@ def verify_file(env: Env, file: str, proof_path: str | None, pubkeys: Sequence[s
     env.emit(data, out)
 
 
-def verify_store_ledger(env: Env, pubkeys: Sequence[str], data: dict[str, Any], lines: list[str]) -> bool:
+def trusted_checkpoint(path: str | None, pubkeys: Sequence[str]) -> Any:
+    """``--checkpoint FILE``: the last checkpoint the auditor trusted (as ``adj audit checkpoint
+    --json`` prints it), its signature checked; None when not given. A file that is not a
+    checkpoint is bad input; one whose signature does not verify, an integrity failure."""
+    if path is None:
+        return None
+    from adjudicator.authority.audit import ProofError, check_checkpoint, parse_checkpoint
+
+    try:
+        parse_checkpoint(json.loads(read_text(path)))
+    except ValueError as exc:
+        text = f"{path} is not a checkpoint file ({exc})"
+        raise BadInput(text, {"error": "malformed", "path": path, "message": text}) from None
+    try:
+        return check_checkpoint(json.loads(read_text(path)), _pubkeys(pubkeys))
+    except ProofError as exc:
+        text = f"the trusted checkpoint {path} does not verify: {exc}"
+        raise IntegrityFailure(text, {"ok": False, "error": "integrity", "message": text}) from None
+
+
+NO_CHECKPOINT = ("no checkpoint: nothing here is under a signed checkpoint, so events cut off the end of a match, "
+                 "or a match rewritten whole, would not show (adj audit checkpoint)")
+
+
+def verify_match_coverage(env: Env, match_id: str, pubkeys: Sequence[str], trusted: Any, row: dict[str, Any],
+                          lines: list[str]) -> bool:
+    """``adj verify MATCH``: which of its events are under the latest checkpoint (``row["checkpoint"]``)."""
+    from adjudicator.authority.audit import Auditor
+
+    cov, problems = Auditor(env.store()).coverage(match_id, _pubkeys(pubkeys), trusted)
+    row["checkpoint"] = cov
+    n = row["events"]
+    if cov is None:
+        lines.append(f"  {NO_CHECKPOINT}")
+    else:
+        under = (f"under the latest checkpoint (tree size {cov['tree_size']}, made {cov['created_at']}, "
+                 f"key {cov['key']})")
+        k = cov["covered_to"]
+        lines.append(f"  none of its events is {under}" if not k else f"  all {n} events are {under}" if k >= n else
+                     f"  seq 1-{k} are {under}; seq {k + 1}-{n} are not yet")
+    lines += [f"FAILED: {p}" for p in problems]
+    return not problems
+
+
+def verify_store_ledger(env: Env, pubkeys: Sequence[str], data: dict[str, Any], lines: list[str],
+                        trusted: Any = None) -> bool:
     """``adj verify`` over the whole store: the audit tree, checkpoints and signatures."""
     from adjudicator.authority.audit import Auditor
 
-    report = Auditor(env.store()).verify(_pubkeys(pubkeys))
+    report = Auditor(env.store()).verify(_pubkeys(pubkeys), trusted)
     data["audit"] = {"ok": report.ok, "leaves": report.leaves, "pending": report.pending,
                      "checkpoints": report.checkpoints, "problems": report.problems, "decisions": report.decisions}
     if report.checkpoints or report.leaves:
         lines.append(f"audit tree: {report.leaves} leaves, {len(report.checkpoints)} checkpoint(s)"
                      + (f", {report.pending} entries not yet under a checkpoint" if report.pending else ""))
+    if not report.checkpoints and data["matches"]:
+        lines.append(f"audit: {NO_CHECKPOINT}")
     lines += [f"  {d['match_id']} seq {d['seq']} {d['type']}: signed by judge {d['signer']}"
               for d in report.decisions if d["role"] == "judge"]
     by_players: dict[str, int] = {}

@@ -122,15 +122,23 @@ def export(env: Env, match_id: str, player: str | None, proof_path: str | None) 
 @command()
 @click.argument("match_id", metavar="[MATCH | FILE]", required=False)
 @click.option("--proof", "proof_path", metavar="FILE", help="FILE's proof (default: FILE.proof.json beside it, if any).")
-@click.option("--pubkey", "pubkeys", multiple=True, metavar="FILE", help="A key trusted to sign checkpoints (repeatable).")
-def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequence[str]) -> None:
+@click.option("--pubkey", "pubkeys", multiple=True, metavar="FILE",
+              help="A key trusted to sign checkpoints (repeatable): the store must hold a checkpoint signed by one.")
+@click.option("--checkpoint", "checkpoint_path", metavar="FILE",
+              help="The last checkpoint you trusted (adj audit checkpoint --json): the store must still reach it.")
+def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequence[str],
+           checkpoint_path: str | None) -> None:
     """Check hash chains and re-adjudicate every event and every rejected attempt (all matches by default);
-    over the whole store, also the audit tree, its signed checkpoints and the judges' signatures.
+    over the whole store, also the audit tree, its signed checkpoints and the judges' signatures; for
+    one MATCH, which of its events are under the latest checkpoint.
     FILE: an exported match, with its proof if there is one."""
     if match_id and os.path.isfile(match_id):
         from cli.audit import verify_file
 
         return verify_file(env, match_id, proof_path, pubkeys)
+    from cli.audit import trusted_checkpoint, verify_match_coverage
+
+    trusted = trusted_checkpoint(checkpoint_path, pubkeys)
     service = env.service()
     ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]
     rows, lines = [], []
@@ -146,12 +154,14 @@ def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequ
         if r.rejections_rechecked:
             text += f"; {r.rejections_rechecked} rejected attempt(s) refused again by the same rule"
         lines.append(text)
+        if match_id and not verify_match_coverage(env, match_id, pubkeys, trusted, rows[-1], lines):
+            rows[-1]["ok"] = False
     failed = [r["match_id"] for r in rows if not r["ok"]]
     data = {"ok": not failed, "matches": rows}
     if not match_id:
         from cli.audit import verify_store_ledger
 
-        if not verify_store_ledger(env, pubkeys, data, lines):
+        if not verify_store_ledger(env, pubkeys, data, lines, trusted):
             failed.append("the audit ledger")
             data["ok"] = False
     if failed:

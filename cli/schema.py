@@ -145,12 +145,24 @@ class Exported(_Out, kw_only=True):
     history: list[Event]
 
 
+class Coverage(_Out, kw_only=True):
+    """``adj verify MATCH``: the latest checkpoint (signed by a ``--pubkey`` key, when given) and
+    the seqs 1 to ``covered_to`` of the match under it (0: none)."""
+
+    tree_size: int
+    root: str
+    created_at: str
+    key: str
+    covered_to: int
+
+
 class Verified(_Out, kw_only=True):
     match_id: str
     ok: bool
     events: int
     rejections_rechecked: int | None = None
     error: str | None = None
+    checkpoint: Coverage | None = None  # verify MATCH: null when no checkpoint verifies
 
 
 class AuditSummary(_Out, kw_only=True):

@@ -11,6 +11,10 @@ import sys
 
 import pytest
 
+from events.rows import EVENT_COLUMNS, event_row
+from events.signing import create_signing_key
+from events.sqlite import SQLiteStore
+from tests.test_audit import _reseal
 from tests.test_cli import Adj, fails, ok
 
 
@@ -55,8 +59,6 @@ def test_prove_and_check_proof_with_only_the_public_key(adj, m, tmp_path):
     assert r.stdout.splitlines()[0] == "ok: inclusion proof verifies"
     assert "includes m seq 3 (hash " in r.stdout
     other = tmp_path / "other.pem"
-    from events.signing import create_signing_key
-
     create_signing_key(str(other))
     r = adj("audit", "check-proof", str(tmp_path / "head.json"), "--pubkey", str(other) + ".pub")
     assert r.exit_code == 3 and "the proof does not verify: the checkpoint of tree size 4 is signed by key" in r.stderr
@@ -182,3 +184,97 @@ def test_keys_new_never_writes_over_a_file_and_names_keys_plainly(adj, tmp_path,
     r = adj("keys", "new", "../ann")
     assert r.exit_code == 2 and "'../ann': a key's name is 1 to 64 letters, digits" in r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ann.pub"]
+
+
+def _long_match(adj, takes: int = 14) -> None:
+    ok(adj("new", "nim", "--player", "alice", "--player", "bob", "--opt", "pile=30", "--id", "long"))
+    for i in range(takes):
+        player = ("alice", "bob")[i % 2]
+        ok(adj("act", "long", "take", f"player={player}", "count=1", "--by", player))
+
+
+def test_emptied_audit_tables_fail_verify_under_a_trusted_key_or_checkpoint(adj, tmp_path):
+    """Events cut off past seq 10, then every leaf and checkpoint deleted: the chain alone cannot
+    tell, and a store with no checkpoint at all must not pass an auditor who trusts one."""
+    _long_match(adj)
+    (tmp_path / "round-1.json").write_text(ok(adj("audit", "checkpoint", "--json")).stdout)
+    (tmp_path / "pub.pem").write_text(ok(adj("audit", "pubkey")).stdout)
+    fp = json.loads(ok(adj("audit", "pubkey", "--json")).stdout)["key"]
+    ok(adj("verify", "--pubkey", str(tmp_path / "pub.pem"), "--checkpoint", str(tmp_path / "round-1.json")))
+    adj.sql("DELETE FROM events WHERE seq > 10")
+    adj.sql("DELETE FROM audit_leaves")
+    adj.sql("DELETE FROM audit_checkpoints")
+    r = ok(adj("verify"))  # nothing to trust: it passes, and says why that proves little
+    assert r.stdout.splitlines()[-1] == ("audit: no checkpoint: nothing here is under a signed checkpoint, so events cut "
+                                         "off the end of a match, or a match rewritten whole, would not show "
+                                         "(adj audit checkpoint)")
+    r = adj("verify", "--pubkey", str(tmp_path / "pub.pem"), "--json")
+    assert (r.exit_code, r.stderr) == (3, "integrity failure: the audit ledger do(es) not verify\n")
+    assert json.loads(r.stdout)["audit"]["problems"] == [
+        f"the store has no checkpoint, where one signed by the trusted key ({fp}) was expected: its audit tables were "
+        "emptied, or it was never checkpointed (adj audit checkpoint)"]
+    cp = json.loads((tmp_path / "round-1.json").read_text())
+    made = f"the trusted checkpoint of tree size 15 (made {cp['created_at']})"
+    r = adj("verify", "--checkpoint", str(tmp_path / "round-1.json"), "--json")
+    assert r.exit_code == 3
+    assert json.loads(r.stdout)["audit"]["problems"] == [
+        f"the store has no checkpoint, where one signed by the trusted key ({fp}) was expected: its audit tables were "
+        "emptied, or it was never checkpointed (adj audit checkpoint)",
+        f"the store has no checkpoint, though it had {made}: its audit tables were emptied",
+        f"the store's tree no longer has the root of {made}: the audit tree was cut back or rewritten"]
+    r = adj("verify", "long", "--pubkey", str(tmp_path / "pub.pem"))
+    assert r.exit_code == 3 and "FAILED: the store has no checkpoint, where one signed by the trusted key" in r.stdout
+
+
+def test_a_store_cut_back_to_an_older_checkpoint_fails_against_the_last_one_trusted(adj, tmp_path):
+    _long_match(adj, 4)
+    old = json.loads(ok(adj("audit", "checkpoint", "--json")).stdout)
+    for player in ("alice", "bob"):
+        ok(adj("act", "long", "take", f"player={player}", "count=1", "--by", player))
+    (tmp_path / "round-2.json").write_text(ok(adj("audit", "checkpoint", "--json")).stdout)
+    new = json.loads((tmp_path / "round-2.json").read_text())
+    adj.sql("DELETE FROM events WHERE seq > 5")
+    adj.sql(f"DELETE FROM audit_leaves WHERE idx >= {old['tree_size']}")
+    adj.sql(f"DELETE FROM audit_checkpoints WHERE tree_size = {new['tree_size']}")
+    ok(adj("verify"))  # the older checkpoint still holds: only the auditor's file can tell
+    r = adj("verify", "--checkpoint", str(tmp_path / "round-2.json"), "--json")
+    made = f"the trusted checkpoint of tree size 7 (made {new['created_at']})"
+    assert r.exit_code == 3 and json.loads(r.stdout)["audit"]["problems"] == [
+        f"the store's latest checkpoint is of tree size 5, older than {made}: its later checkpoints were removed",
+        f"the store's tree no longer has the root of {made}: the audit tree was cut back or rewritten"]
+    (tmp_path / "bad.json").write_text('{"body": "nope"}')
+    r = adj("verify", "--checkpoint", str(tmp_path / "bad.json"))
+    assert r.exit_code == 2 and r.stderr.startswith(f"error: {tmp_path / 'bad.json'} is not a checkpoint file (")
+    create_signing_key(str(tmp_path / "other.pem"))
+    r = adj("verify", "--checkpoint", str(tmp_path / "round-2.json"), "--pubkey", str(tmp_path / "other.pem.pub"))
+    assert r.exit_code == 3 and r.stderr.startswith(f"the trusted checkpoint {tmp_path / 'round-2.json'} does not "
+                                                    "verify: the checkpoint of tree size 7 is signed by key ")
+
+
+def test_verify_match_says_which_events_the_latest_checkpoint_covers(adj, m, tmp_path):
+    cp = json.loads(ok(adj("audit", "checkpoint", "--json")).stdout)
+    ok(adj("act", "m", "take", "player=alice", "count=1", "--by", "alice"))
+    ok(adj("act", "m", "take", "player=bob", "count=1", "--by", "bob"))
+    under = f"under the latest checkpoint (tree size 4, made {cp['created_at']}, key {cp['key']})"
+    ok(adj("verify", "m"), "m: ok: 5 events, chain intact, re-adjudicated; 1 rejected attempt(s) refused again by the "
+                           f"same rule\n  seq 1-3 are {under}; seq 4-5 are not yet\n")
+    row = json.loads(ok(adj("verify", "m", "--json")).stdout)["matches"][0]
+    assert row["checkpoint"] == {"tree_size": 4, "root": cp["root"], "created_at": cp["created_at"], "key": cp["key"],
+                                 "covered_to": 3}
+    latest = json.loads(ok(adj("audit", "checkpoint", "--json")).stdout)
+    assert ok(adj("verify", "m")).stdout.splitlines()[1] == (
+        f"  all 5 events are under the latest checkpoint (tree size 6, made {latest['created_at']}, key {latest['key']})")
+    # the whole match rewritten consistently: the chain verifies, its leaves do not
+    with SQLiteStore(adj.path) as store:
+        rows = [list(event_row(e)) for e in store.read("m")]
+    rows[1][EVENT_COLUMNS.index("recorded_at")] = "2026-05-01T00:00:00Z"
+    adj.sql("DELETE FROM events WHERE match_id = 'm'")
+    for row in _reseal([tuple(r) for r in rows]):
+        adj.sql(f"INSERT INTO events ({', '.join(chr(34) + c + chr(34) for c in EVENT_COLUMNS)}) VALUES "
+                f"({', '.join('?' * len(row))})", *row)
+    r = adj("verify", "m", "--json")
+    assert r.exit_code == 3
+    data = json.loads(r.stdout)["matches"][0]
+    assert (data["ok"], data["checkpoint"]["covered_to"]) == (False, 1)
+    assert "FAILED: leaf 1: m seq 2 (or its signature) is not what the checkpoint of tree size 6 holds (altered or cut off)" \
+        in adj("verify", "m").stdout

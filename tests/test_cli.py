@@ -594,9 +594,13 @@ def test_import_is_all_or_nothing(adj, tmp_path):
 # -- verify, matches ------------------------------------------------------------------------------
 def test_verify_all_and_one(adj, branched):
     ok(adj("new", "nim", "--player", "a", "--player", "b", "--id", "n"))
+    no_checkpoint = ("no checkpoint: nothing here is under a signed checkpoint, so events cut off the end of a match, "
+                     "or a match rewritten whole, would not show (adj audit checkpoint)")
     ok(adj("verify"), "m: ok: 6 events, chain intact, re-adjudicated; 1 rejected attempt(s) refused again by the same rule\n"
-                      "n: ok: 1 events, chain intact, re-adjudicated\n")
-    ok(adj("verify", "n", "--json"), '{"ok":true,"matches":[{"match_id":"n","ok":true,"events":1,"rejections_rechecked":0}]}\n')
+                      f"n: ok: 1 events, chain intact, re-adjudicated\naudit: {no_checkpoint}\n")
+    ok(adj("verify", "n"), f"n: ok: 1 events, chain intact, re-adjudicated\n  {no_checkpoint}\n")
+    ok(adj("verify", "n", "--json"), '{"ok":true,"matches":[{"match_id":"n","ok":true,"events":1,"rejections_rechecked":0,'
+                                     '"checkpoint":null}]}\n')
     fails(adj("verify", "zz"), 2, "error: no match 'zz' in the store; `adj matches` lists the matches\n")
 
 
@@ -609,7 +613,9 @@ def test_tampered_store_row_fails_verify_and_matches_with_3(adj, branched):
     adj.sql("UPDATE events SET payload = ? WHERE match_id = 'm' AND seq = 3", '{"count":1,"player":"bob"}')
     failure = "integrity failure in m at seq 3: hash does not match the event's content"
     fails(adj("verify"), 3, "integrity failure: m do(es) not verify\n",
-          f"m: FAILED: {failure}\nn: ok: 1 events, chain intact, re-adjudicated\n")
+          f"m: FAILED: {failure}\nn: ok: 1 events, chain intact, re-adjudicated\naudit: no checkpoint: nothing here is "
+          "under a signed checkpoint, so events cut off the end of a match, or a match rewritten whole, would not show "
+          "(adj audit checkpoint)\n")
     result = adj("verify", "m", "--json")
     assert (result.exit_code, json.loads(result.stdout)) == (
         3, {"ok": False, "matches": [{"match_id": "m", "ok": False, "events": 6, "error": failure}]})
@@ -693,5 +699,6 @@ def test_a_match_kept_in_postgresql_copies_to_sqlite_with_its_hashes(pg_schema, 
     copy = Adj(tmp_path / "copy.sqlite3")
     ok(pg("store", "copy", pg_schema, copy.path), "copied 1 match(es): m\n")
     assert export(copy, "m") == [json.loads(line) for line in ok(pg("export", "m")).stdout.splitlines()]
-    ok(copy("verify"), "m: ok: 2 events, chain intact, re-adjudicated; 1 rejected attempt(s) refused again by the same rule\n")
-    ok(pg("verify"), "m: ok: 2 events, chain intact, re-adjudicated; 1 rejected attempt(s) refused again by the same rule\n")
+    for store in (copy, pg):
+        assert ok(store("verify")).stdout.splitlines()[0] == (
+            "m: ok: 2 events, chain intact, re-adjudicated; 1 rejected attempt(s) refused again by the same rule")

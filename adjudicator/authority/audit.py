@@ -22,8 +22,8 @@ from events.proof import ProofError, ProofReport, check_checkpoint, check_proof
 from events.store import Store, StoreError
 
 __all__ = [
-    "Auditor", "Checkpoint", "ProofError", "ProofReport", "StoreAudit", "check_proof", "default_key_path",
-    "parse_checkpoint",
+    "Auditor", "Checkpoint", "ProofError", "ProofReport", "StoreAudit", "check_checkpoint", "check_proof",
+    "default_key_path", "parse_checkpoint",
 ]
 
 
@@ -90,6 +90,15 @@ def check_match_file(events: Sequence[StoredEvent], proof: Any, pinned: Sequence
     cp = report.checkpoints[0]
     return {"head_seq": last.seq, "tree_size": cp["tree_size"], "root": cp["root"], "key": cp["key"],
             "signers": signers}
+
+
+#: Events ``Auditor.coverage`` reads at a time.
+COVERAGE_BATCH = 1000
+
+
+def _pins(pinned: Sequence[str], trusted: Checkpoint | None) -> Sequence[str]:
+    """The keys trusted to sign checkpoints: those given, else the trusted checkpoint's own."""
+    return pinned or ([trusted.public_key] if trusted is not None else [])
 
 
 @dataclass
@@ -228,12 +237,15 @@ class Auditor:
                 "keys": key_proofs}
 
     # -- verification -----------------------------------------------------------------------
-    def verify(self, pinned: Sequence[str] = ()) -> StoreAudit:
+    def verify(self, pinned: Sequence[str] = (), trusted: Checkpoint | None = None) -> StoreAudit:
         """Every leaf against what the store holds now, every checkpoint's signature and root,
-        successive checkpoints' consistency, and every signature beside an event."""
+        successive checkpoints' consistency, and every signature beside an event. With ``pinned``
+        keys, a store without a checkpoint is a failure; with a ``trusted`` checkpoint (the last
+        one the auditor trusted), so is a store whose tree or checkpoints no longer reach it."""
         from adjudicator.authority.judges import check_signatures
 
         report = StoreAudit()
+        pinned = _pins(pinned, trusted)
         leaves, hashes = self._tree()
         report.leaves = len(leaves)
         events = self._all_events(report)
@@ -249,8 +261,42 @@ class Auditor:
                           + sum(("rejection", m, 0, r) not in covered for m, r in rejections)
                           + sum(("key", "", 0, r) not in covered for r in keys))
         self._check_checkpoints(hashes, pinned, report)
+        self._check_trust(hashes, pinned, trusted, report)
         check_signatures(events, sigs, list(keys.values()), report)
         return report
+
+    def coverage(self, match_id: str, pinned: Sequence[str] = (),
+                 trusted: Checkpoint | None = None) -> tuple[dict[str, Any] | None, list[str]]:
+        """Which events of a match (its chain verified) are under the store's latest checkpoint
+        (signed by a ``pinned`` key, when any is given): ``({"tree_size", "root", "created_at",
+        "key", "covered_to"}, problems)``, or ``(None, problems)`` when no checkpoint verifies.
+        Each covered event must still be what its leaf holds (read a batch at a time); the
+        checkpoints are held to ``pinned`` and ``trusted`` as ``verify`` holds them."""
+        report = StoreAudit()
+        pinned = _pins(pinned, trusted)
+        leaves, hashes = self._tree()
+        self._check_checkpoints(hashes, pinned, report)
+        self._check_trust(hashes, pinned, trusted, report)
+        good = [row for row in report.checkpoints if row["ok"]]
+        if not good:
+            return None, report.problems
+        latest = max(good, key=lambda row: row["tree_size"])
+        mine = sorted((leaf for leaf in leaves[: latest["tree_size"]] if leaf.kind == "event" and leaf.match_id == match_id),
+                      key=lambda leaf: leaf.seq)
+        sigs = self.store.audit_signatures(match_id)  # type: ignore[attr-defined]
+        covered = 0
+        for i in range(0, len(mine), COVERAGE_BATCH):
+            batch = mine[i : i + COVERAGE_BATCH]
+            by_seq = {e.seq: e for e in self.store.read(match_id, batch[0].seq, batch[-1].seq)}
+            for leaf in batch:
+                ev = by_seq.get(leaf.seq)
+                data = event_leaf(ev.match_id, ev.seq, ev.hash, sigs.get(ev.hash)) if ev is not None else None
+                if data is None or leaf_hash(data).hex() != leaf.hash:
+                    report.problems.append(f"leaf {leaf.index}: {match_id} seq {leaf.seq} (or its signature) is not what "
+                                           f"the checkpoint of tree size {latest['tree_size']} holds (altered or cut off)")
+                else:
+                    covered = max(covered, leaf.seq)
+        return {**{k: latest[k] for k in ("tree_size", "root", "created_at", "key")}, "covered_to": covered}, report.problems
 
     def _all_events(self, report: StoreAudit) -> dict[tuple[str, int], StoredEvent]:
         events: dict[tuple[str, int], StoredEvent] = {}
@@ -286,6 +332,30 @@ class Auditor:
         if leaf_hash(data).hex() != leaf.hash:
             return f"leaf {i}: {what} is not what the audit tree holds (altered after the fact)"
         return None
+
+    @staticmethod
+    def _check_trust(hashes: list[bytes], pinned: Sequence[str], trusted: Checkpoint | None, report: StoreAudit) -> None:
+        """A store once checkpointed under a trusted key that now has no such checkpoint, or only
+        an older one than the ``trusted`` checkpoint, or a tree that no longer has its root, had
+        its audit tables emptied, cut back or rewritten (``report.checkpoints`` checked already)."""
+        good = [row for row in report.checkpoints if row["ok"]]
+        if pinned and not report.checkpoints:
+            keys = ", ".join(fingerprint(k) for k in pinned)
+            report.problems.append(f"the store has no checkpoint, where one signed by the trusted key ({keys}) was "
+                                   "expected: its audit tables were emptied, or it was never checkpointed "
+                                   "(adj audit checkpoint)")
+        if trusted is None:
+            return
+        made = f"the trusted checkpoint of tree size {trusted.tree_size} (made {trusted.created_at})"
+        if not report.checkpoints:
+            report.problems.append(f"the store has no checkpoint, though it had {made}: its audit tables were emptied")
+        elif good and max(row["tree_size"] for row in good) < trusted.tree_size:
+            latest = max(row["tree_size"] for row in good)
+            report.problems.append(f"the store's latest checkpoint is of tree size {latest}, older than {made}: "
+                                   "its later checkpoints were removed")
+        if trusted.tree_size > len(hashes) or root(hashes[: trusted.tree_size]).hex() != trusted.root:
+            report.problems.append(f"the store's tree no longer has the root of {made}: the audit tree was cut back "
+                                   "or rewritten")
 
     def _check_checkpoints(self, hashes: list[bytes], pinned: Sequence[str], report: StoreAudit) -> None:
         """Each checkpoint: signed (by a pinned key, when keys are pinned), its root the root of the
