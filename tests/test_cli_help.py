@@ -60,3 +60,34 @@ def test_completion_of_match_ids_and_action_names(tmp_path):
     assert complete(adj, f"adj act --store {adj.path} table-3 ") == ["take"]
     assert complete(adj, f"adj --store {tmp_path / 'none.sqlite3'} log ") == []
     assert not (tmp_path / "none.sqlite3").exists()
+
+
+def test_the_examples_of_keys_store_policy_and_verify_run(tmp_path, monkeypatch):
+    """Each example under `adj keys new --help`, `adj store policy --help` and `adj verify --help`
+    (the one with a key and a checkpoint), run in order as a user would, exits 0."""
+    import shlex
+
+    from cli.help import EXAMPLES
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("ADJ_STORE", str(tmp_path / "store.sqlite3"))
+
+    def run(line: str) -> None:
+        words = shlex.split(line)
+        out = None
+        if ">" in words:
+            words, out = words[: words.index(">")], words[words.index(">") + 1]
+        assert words[0] == "adj"
+        result = CliRunner().invoke(main, words[1:], prog_name="adj")
+        assert (result.exit_code, result.stderr) == (0, ""), (line, result.output)
+        if out:
+            (tmp_path / out).write_text(result.stdout)
+
+    for line in dict.fromkeys((*EXAMPLES["keys"], *EXAMPLES["keys new"], *EXAMPLES["store policy"])):
+        run(line)
+    assert (tmp_path / "keys" / "alice.pem").exists() and (tmp_path / "organiser.pub").exists()
+    monkeypatch.setenv("ADJ_STORE", str(tmp_path / "round.sqlite3"))
+    run("adj audit checkpoint --key organiser.pem --json > round-3.json")
+    (verify,) = [line for line in EXAMPLES["verify"] if "--checkpoint" in line]
+    run(verify)
