@@ -347,12 +347,13 @@ def trusted_checkpoint(path: str | None, pubkeys: Sequence[str]) -> Any:
     from adjudicator.authority.audit import ProofError, check_checkpoint, parse_checkpoint
 
     try:
-        parse_checkpoint(json.loads(read_text(path)))
+        obj = json.loads(read_text(path))
+        parse_checkpoint(obj)
     except ValueError as exc:
         text = f"{path} is not a checkpoint file ({exc})"
         raise BadInput(text, {"error": "malformed", "path": path, "message": text}) from None
     try:
-        return check_checkpoint(json.loads(read_text(path)), _pubkeys(pubkeys))
+        return check_checkpoint(obj, _pubkeys(pubkeys))
     except ProofError as exc:
         text = f"the trusted checkpoint {path} does not verify: {exc}"
         raise IntegrityFailure(text, {"ok": False, "error": "integrity", "message": text}) from None

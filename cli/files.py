@@ -135,6 +135,9 @@ def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequ
     if match_id and os.path.isfile(match_id):
         from cli.audit import verify_file
 
+        if checkpoint_path:
+            raise click.BadParameter("a file is checked against its proof (--proof); --checkpoint holds a store to "
+                                     "the last checkpoint you trusted", param_hint="'--checkpoint'")
         return verify_file(env, match_id, proof_path, pubkeys)
     from cli.audit import trusted_checkpoint, verify_match_coverage
 

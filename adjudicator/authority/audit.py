@@ -339,7 +339,7 @@ class Auditor:
         an older one than the ``trusted`` checkpoint, or a tree that no longer has its root, had
         its audit tables emptied, cut back or rewritten (``report.checkpoints`` checked already)."""
         good = [row for row in report.checkpoints if row["ok"]]
-        if pinned and not report.checkpoints:
+        if pinned and not report.checkpoints and trusted is None:  # with one, it says more below
             keys = ", ".join(fingerprint(k) for k in pinned)
             report.problems.append(f"the store has no checkpoint, where one signed by the trusted key ({keys}) was "
                                    "expected: its audit tables were emptied, or it was never checkpointed "

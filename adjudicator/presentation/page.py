@@ -7,8 +7,7 @@ insertion points of corrections, set and game results, judge notes and penalties
 Built for one viewer: the judge's page holds every viewer's picture (the judge, then each
 player), a player's page only what that player could know at each moment (their boards, event
 fields through ``Game.redact``, their own rejected attempts, and of others' only who tried what and
-the rule: ``render.seen_by``). What a viewer may
-not know is not in the file at all.
+the rule: ``render.seen_by``). What a viewer may not know is not in the file at all.
 
 Jinja2 renders it with autoescaping; the data the page's script reads is JSON in a
 ``<script type="application/json">`` element, with ``<``, ``>`` and ``&`` escaped so that no
@@ -181,7 +180,7 @@ class PageBuilder:
                inserted_before: Mapping[int, list[Row]], branches: Sequence[Branch], fork_of: Mapping[int, int]) -> list[list[str]]:
         marks: list[list[str]] = []
         if row.seq is None:
-            message = row.message if shown.message != HIDDEN else \
+            message = shown.message if shown.message != HIDDEN else \
                 "(the message is its author's and the judge's: it may quote what you may not know)"
             marks.append(["rejected", f"{row.rule}: {message}"])
             return marks

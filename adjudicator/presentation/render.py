@@ -195,6 +195,12 @@ def redacted(rows: Sequence[Row], game: Any, players: Sequence[str], viewer: str
     return [seen_by(r, game, players, viewer) for r in rows]
 
 
+#: The mark of an event no key signed, and what it means.
+UNSIGNED = "[unsigned]"
+UNSIGNED_NOTE = ("[unsigned]: no key signed it, so its author is only what was typed with --by, a claim anyone "
+                 "at a terminal could make (docs/audit.md)")
+
+
 def history_lines(rows: Sequence[Row]) -> list[str]:
     """Aligned lines: ``  seq  by  type  fields``; ``~`` marks an abandoned event, ``x`` a
     rejected attempt (with its rule); an event whose signature was looked up ends with who
@@ -227,12 +233,6 @@ def history_lines(rows: Sequence[Row]) -> list[str]:
             text += f"  [signed: {r.signed[0]} {r.signed[1]}]" if r.signed else f"  {UNSIGNED}"
         out.append(text.rstrip())
     return out
-
-
-#: The mark of an event no key signed, and what it means.
-UNSIGNED = "[unsigned]"
-UNSIGNED_NOTE = ("[unsigned]: no key signed it, so its author is only what was typed with --by, a claim anyone "
-                 "at a terminal could make (docs/audit.md)")
 
 
 def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int]) -> dict[int, list[str]]:
