@@ -380,6 +380,8 @@ def verify_match_coverage(env: Env, match_id: str, pubkeys: Sequence[str], trust
         lines.append(f"  none of its events is {under}" if not k else f"  all {n} events are {under}" if k >= n else
                      f"  seq 1-{k} are {under}; seq {k + 1}-{n} are not yet")
     lines += [f"FAILED: {p}" for p in problems]
+    if problems:
+        row["error"] = "; ".join(problems)
     return not problems
 
 

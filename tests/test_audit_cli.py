@@ -276,5 +276,6 @@ def test_verify_match_says_which_events_the_latest_checkpoint_covers(adj, m, tmp
     assert r.exit_code == 3
     data = json.loads(r.stdout)["matches"][0]
     assert (data["ok"], data["checkpoint"]["covered_to"]) == (False, 1)
+    assert data["error"].startswith("leaf 1: m seq 2 (or its signature) is not what the checkpoint of tree size 6 holds")
     assert "FAILED: leaf 1: m seq 2 (or its signature) is not what the checkpoint of tree size 6 holds (altered or cut off)" \
         in adj("verify", "m").stdout
