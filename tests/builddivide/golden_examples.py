@@ -497,7 +497,7 @@ def best_of_three() -> None:
     g.add("game_cleanup", "judge").check("game 2 opens", game_no=2, status="SETUP", setup_step=1)
     g.lines += setup(first=B)
     quick_win(g, owner=B).check("game 2 to B", wins={A: 1, B: 1}, game_no=2)
-    g.add("game_cleanup", B)
+    g.add("game_cleanup", "judge")
     g.lines += setup(first=A)
     g.add("judge_result", "judge", winner=None, reason="both players agree to a draw").check("a drawn game counts for neither",
                                                                                            wins={A: 1, B: 1}, outcome="in_progress")

@@ -126,6 +126,7 @@ def test_BD_ACT_26_concede_and_BD_OVR_8_nothing_after_it():
 @pytest.mark.parametrize("type_,rule,fields", [
     ("judge_ops", "BD-ACT-27", {"ops": []}), ("judge_result", "BD-ACT-30", {"winner": A, "reason": "x"}),
     ("judge_void_game", "BD-ACT-31", {}), ("confirm_result", "BD-ACT-32", {}), ("judge_void_match", "BD-ACT-34", {}),
+    ("game_cleanup", "BD-ACT-33", {"mixed_cards_found": False}),
 ])
 def test_judge_events_are_the_judges(type_, rule, fields):
     v = refused(to_main() + [ev(type_, A, **fields)])
@@ -145,12 +146,25 @@ def test_BD_ACT_30_judge_result_and_BD_ACT_32_confirm_and_BD_REW_10():
 
 
 def test_BD_ACT_33_cleanup_after_a_result_and_BD_ACT_31_void_after_a_void_match():
-    v = refused(to_main() + [ev("game_cleanup", A)])
+    v = refused(to_main() + [ev("game_cleanup", "judge")])
     assert (v.rule, v.code) == ("BD-ACT-33", "NOT_ENDED")
     lines = to_main() + [ev("concede", B, player=B), ev("game_cleanup", "judge"), ev("judge_void_match", "judge", note="x")]
     assert accepted(lines).outcome().status == "void"
     v = refused(lines + [ev("judge_void_game", "judge")])
     assert v.rule == "BD-OVR-8"
+
+
+def test_BD_ACT_33_game_cleanup_is_a_judge_event_a_players_is_refused():
+    """The chapter lists game_cleanup among the judge events, never entered by players: after game 1
+    of a best of three a player's cleanup is refused under BD-ACT-33 and game 2 does not open."""
+    lines = [started(options={"best_of": 3})] + setup() + [ev("concede", B, player=B)]
+    for who in (A, B):
+        v = refused(lines + [ev("game_cleanup", who, mixed_cards_found=False)])
+        assert (v.rule, v.code) == ("BD-ACT-33", "JUDGE_ONLY")
+    _, m = run(lines + [ev("game_cleanup", A, mixed_cards_found=False)])
+    assert (view(m)["game_no"], view(m)["status"]) == (1, "ENDED")
+    m = accepted(lines + [ev("game_cleanup", "judge", mixed_cards_found=False)])
+    assert (view(m)["game_no"], view(m)["status"], view(m)["setup_step"]) == (2, "SETUP", 1)
 
 
 def test_BD_REW_2_only_a_judge_rewinds_or_corrects():

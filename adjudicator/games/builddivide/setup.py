@@ -249,6 +249,7 @@ def match_over(s: State, extra: Result | None = None) -> bool:
 
 
 def game_cleanup(s: State, ev: E.GameCleanup, ctx: Context) -> State:
+    _judge(ev, "BD-ACT-33")  # a judge event (never entered by players), its author checked first (BD-ACT-37)
     if s.game.status != "ENDED" or s.game.cleaned_up:
         raise Violation("BD-ACT-33", f"game {s.game.game_no} has not ended (or is cleaned up already): the post-game check comes after a result",
                         "NOT_ENDED")
