@@ -92,6 +92,23 @@ def test_field_state_PBW_LIM_18_and_PBW_EFF_19():
     assert t.state.field_state is None and t.state.player("P2").discard == ("FD2",) and t.hp("P1") == 20
 
 
+def test_a_field_effect_is_offered_to_and_entered_by_its_cards_owner_PBW_ACT_14_PBW_TURN_8():
+    """At T5 the owner of the field state (or of a face-up persistent set card) carries out its
+    per-turn effect (PBW-ACT-14): ``legal`` offers field_effect to that player; another player's
+    entry is refused by PBW-TURN-8 (each player enters their own actions) and the judge's accepted."""
+    t = turn1()
+    eff(t, {"op": "set_field", "card": "FD2", "duration": 2})
+    t.pl_turns()
+    offered = [(a.who, a.choices["source"].values, a.choices["ops"].values) for a in GAME.legal(t.state) if a.type == "field_effect"]
+    assert offered == [("P2", ("FD2",), ([],))]
+    hit = [{"op": "hp_damage", "player": "P1", "n": 1}]
+    v = t.refuse("PBW-TURN-8", "field_effect", "P1", source="FD2", ops=hit)
+    assert v.code == "NOT_ACTOR" and t.hp("P1") == 21
+    t.act("field_effect", "P2", source="FD2", ops=hit)
+    t.act("field_effect", "judge", source="FD2", ops=hit)
+    assert t.hp("P1") == 19
+
+
 def test_summon_support_rules_PBW_EFF_12():
     t = turn1()
     bad(t, "PBW-EFF-12", {"op": "summon_support", "card": "X", "field_player": "P1", "master": "A1"})

@@ -212,13 +212,20 @@ def pl_turn_ended(s: State, ev: E.PlTurnEnded, ctx: Context) -> State:
     return pl_turn_from(s, s.pl_index + 1)
 
 
+def field_sources(s: State) -> list[str]:
+    """PBW-ACT-14: what may carry out a per-turn effect at T5: the face-up persistent set cards of
+    every field, then the field state."""
+    out = [x.card for p in s.players for x in p.set_zone if x is not None and x.face_up]
+    if s.field_state is not None and s.field_state.card not in out:
+        out.append(s.field_state.card)
+    return out
+
+
 def field_effect(s: State, ev: E.FieldEffect, ctx: Context) -> State:
     need_step(s, "field_effect", "FIELD")
-    persistent = {x.card for p in s.players for x in p.set_zone if x is not None and x.face_up}
-    if s.field_state is not None:
-        persistent.add(s.field_state.card)
-    if ev.source not in persistent:
+    if ev.source not in field_sources(s):
         reject("PBW-ACT-14", f"{ev.source!r} is neither the field state nor a face-up persistent set card")
+    need_by(ev, s.owner[ev.source])  # the card's effect is its owner's to enter (PBW-TURN-8)
     return run_ops(s, ev.ops, Env(ctx.seq, ev.by, s.owner[ev.source]))
 
 

@@ -8,7 +8,7 @@ from itertools import permutations
 from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import rollers
 from adjudicator.games.pbwcg.decks import is_holy_grail
-from adjudicator.games.pbwcg.flow import draw_needed, next_actor
+from adjudicator.games.pbwcg.flow import draw_needed, field_sources, next_actor
 from adjudicator.games.pbwcg.state import Character, State
 from adjudicator.engine.kit import fields_text, integer, one, some
 from adjudicator.engine.protocol import JUDGE, LegalAction
@@ -124,6 +124,17 @@ def _abilities(s: State, c: Character, targets: list[str]) -> list[LegalAction]:
                 **_range(s, c, targets))]
 
 
+def _field_step(s: State) -> list[LegalAction]:
+    """T5 (PBW-TURN-5): each source's owner may carry out its per-turn effect (PBW-ACT-14), the ops
+    its text gives; then the step ends."""
+    out = []
+    for p in s.in_battle():
+        theirs = [x for x in field_sources(s) if s.owner[x] == p]
+        if theirs:
+            out.append(_la(p, "field_effect", "the ops that carry out the card's per-turn effect", source=one(*theirs), ops=one([])))
+    return out + _everyone(s, "field_step_ended")
+
+
 def _main_turn(s: State) -> list[LegalAction]:
     main = s.main
     out: list[LegalAction] = []
@@ -194,7 +205,7 @@ def _step_actions(s: State) -> list[LegalAction]:
     if s.step == "PL":
         return _pl_turn(s)
     if s.step == "FIELD":
-        return _everyone(s, "field_step_ended")
+        return _field_step(s)
     if s.step == "MAIN":
         return _main_turn(s)
     if s.step == "T7":
