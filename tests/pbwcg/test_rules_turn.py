@@ -173,6 +173,38 @@ def test_registered_abilities_bind_the_name_PBW_ACT_20():
     assert t.hp("P2") == 18 - (9 - 3)
 
 
+def test_a_card_without_registered_abilities_is_offered_any_ability_PBW_ACT_20():
+    """A PC whose card registers no abilities may use one its race and class give (PBW-ACT-20, the
+    judge asserts it): ``legal`` offers ability_used to its controller, and what it offers is
+    accepted: all of A1's WP 6 paid (PBW-LIM-21), BODY + 0 on B1 deals 2 less than Smash's BODY + 2."""
+    t = Table()
+    t.setup()
+    t.start_turn(ties=[TIE_B1_A2])
+    t.pl_turns()
+    t.field_step()
+    t.idle("B1")
+    t.idle("A2")
+    t.begin("A1")
+    offered = [a for a in GAME.legal(t.state) if a.type == "ability_used"]
+    assert [(a.who, a.choices["actor"].values, a.choices["targets"].values) for a in offered] == [("P1", ("A1",), ([], ["B1"], ["B2"]))]
+    menu = offered[0].choices["ability"].values
+    assert menu == tuple({"attribute": attr, "wp_cost": cost} for attr in ("BODY", "TECH", "MIND", "NONE") for cost in (0, 6))
+    t.refuse("PBW-LIM-21", "ability_used", "P1", actor="A1", ability={"attribute": "BODY", "wp_cost": 7}, targets=["B1"])
+    t.act("ability_used", "P1", actor="A1", ability={"attribute": "BODY", "wp_cost": 6}, targets=["B1"])
+    assert (t.char("A1").wp, t.hp("P2"), t.char("B1").endurance) == (0, 18 - 4, 7)
+
+
+def test_an_ability_that_attacks_no_one_is_offered_and_pays_its_cost_PBW_ACT_20():
+    """An ability naming no targets (its text in ``ops``) is offered too: it uses the action and
+    pays its WP, and no one takes damage."""
+    t = main1(upto="A1")
+    offered = next(a for a in GAME.legal(t.state) if a.type == "ability_used")
+    assert [] in offered.choices["targets"].values
+    t.act("ability_used", "P1", actor="A1", ability={"attribute": "MIND", "wp_cost": 6}, targets=[])
+    assert (t.char("A1").wp, t.hp("P2"), t.state.main.actions_left) == (0, 18, 0)
+    assert "ability_used" not in {a.type for a in GAME.legal(t.state)}
+
+
 def test_turn_end_and_hand_discard_PBW_ACT_26():
     t = turn1()
     t.pl_turns()

@@ -113,15 +113,32 @@ def _range(s: State, c: Character, targets: list[str]) -> dict:
     return {"range": integer(max(V.distance(s, c, t) or 1 for t in targets), 3)}
 
 
+#: the attributes an ability may name (§5, PBW-RES-4: NONE takes the highest attack value)
+ATTRIBUTES = ("BODY", "TECH", "MIND", "NONE")
+
+
 def _abilities(s: State, c: Character, targets: list[str]) -> list[LegalAction]:
-    """The abilities the PC's card registers that its WP pays for (PBW-ACT-20, PBW-LIM-21), each
-    against one enemy PC."""
-    usable = [{"name": a.name, "attribute": a.attribute, "modifier": a.modifier, "wp_cost": a.wp_cost}
-              for a in s.cards[c.card].abilities if a.wp_cost <= c.wp]
-    if not usable or not targets:
+    """PBW-ACT-20, PBW-LIM-21: the abilities the PC's card registers that its WP pays for. A card
+    that registers none may use whatever ability its race and class give (the judge asserts it):
+    offered as a menu of attribute and cost (nothing, or all its WP) for the table to replace with
+    the ability's own data. Each against one enemy PC, or against no one (an ability that does not
+    attack carries its text in ``ops``)."""
+    registered = s.cards[c.card].abilities
+    if registered:
+        usable = [{"name": a.name, "attribute": a.attribute, "modifier": a.modifier, "wp_cost": a.wp_cost}
+                  for a in registered if a.wp_cost <= c.wp]
+    else:
+        usable = [{"attribute": attr, "wp_cost": cost} for attr in ATTRIBUTES for cost in sorted({0, c.wp})]
+    if not usable:
         return []
-    return [_la(c.controller, "ability_used", actor=one(c.card), ability=one(*usable), targets=one(*[[t] for t in targets]),
-                **_range(s, c, targets))]
+    rest = {"targets": one([], *[[t] for t in targets]), **(_range(s, c, targets) if targets else {})}
+    choices = {"actor": one(c.card), "ability": one(*usable), **rest}
+    if registered:
+        return [_la(c.controller, "ability_used", **choices)]
+    ability = f"ability={{attribute: {'|'.join(ATTRIBUTES)}, wp_cost: 0..{c.wp}, name?, modifier?, single_target?, evasion_tag?, bs?}}"
+    return [LegalAction(who=c.controller, type="ability_used", fields=f"actor={c.card} {ability} {fields_text(rest)}",
+                        note=f"{c.card} registers no abilities: one its race and class give, as the judge asserts (PBW-ACT-20)",
+                        choices=choices)]
 
 
 def _field_step(s: State) -> list[LegalAction]:
