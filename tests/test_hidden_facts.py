@@ -160,3 +160,16 @@ def test_random_play_shows_no_private_fact_to_another(name, data):
         except (Violation, Malformed) as exc:
             raise AssertionError(f"offered {action.type} by {action.who} {fields} was refused: {exc}") from None
         check_event(game, state, fold.state, action.type, action.who, fields, players, names, f"{name} seq {fold.head}")
+
+
+@pytest.mark.parametrize("path", golden_matches())
+def test_every_entry_a_player_made_was_offered_to_that_player(path):
+    """What ``adj legal`` offers and what is accepted agree: an entry accepted from a player was among
+    that player's legal actions right before it (the other way round is checked by random play)."""
+    match = checked(path)
+    game = match.game
+    for ev in match.events[1:]:
+        if ev.by not in match.players or ev.type in ("rewind", "correct"):
+            continue
+        offered = {(a.who, a.type) for a in game.legal(match.fold.history[ev.seq - 1])}
+        assert (ev.by, ev.type) in offered, f"{path} seq {ev.seq}: {ev.by}'s {ev.type} was accepted but not offered"
