@@ -380,10 +380,11 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
 @match_argument
 @click.option("--as", "player", metavar="PLAYER", help="The history as this player may see it (private fields hidden).")
 def log(env: Env, match_id: str, player: str | None) -> None:
-    """The whole history: abandoned branches (~) and rejected attempts (x) included; each event
-    says who signed it, or [unsigned] (its author is then only what was typed with --by)."""
+    """The whole history: abandoned branches (~) and rejected attempts (x) included. Where keys
+    sign entries, each event says who signed it, or [unsigned] (its author is then only what was
+    typed with --by); where none is signed, one line says so."""
     from adjudicator.engine.words import outcome_text
-    from adjudicator.presentation.render import UNSIGNED_NOTE, history, history_lines, milestones, plain, redacted
+    from adjudicator.presentation.render import history, history_lines, milestones, plain, redacted, signature_marks
 
     service = env.service()
     match = service.load(match_id)
@@ -392,12 +393,13 @@ def log(env: Env, match_id: str, player: str | None) -> None:
                             service.store.audit_signatures(match_id)), match.game, match.players, viewer)
     out = match.outcome()
     marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
+    shown, note = signature_marks(rows)
     body: list[str] = []
-    for row, line in zip(rows, history_lines(rows)):
+    for row, line in zip(shown, history_lines(shown)):
         body.append(line)
         body.extend(f"  ── {m}" for m in marks.get(row.seq, ()))
     lines = [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
-             *([UNSIGNED_NOTE] if any(r.signed is False for r in rows) else []), *body, f"outcome: {outcome_text(out)}"]
+             *note, *body, f"outcome: {outcome_text(out)}"]
     env.emit({"match_id": match_id, "game": match.game.name, "players": list(match.players), "head_seq": match.head,
               "as": player, "history": [r.to_json() for r in rows],
               "branches": [{"rewind_seq": b.rewind_seq, "to_seq": b.to_seq, "abandoned": list(b.abandoned)}

@@ -341,15 +341,15 @@ def test_state_unknown_match(adj):
 def test_log_marks_abandoned_events_and_rejected_attempts(adj, branched):
     ok(adj("log", "m"), "\n".join([
         "m: nim, alice v bob, 6 events",
-        "[unsigned]: no key signed it, so its author is only what was typed with --by, a claim anyone at a terminal "
-        "could make (docs/audit.md)",
-        "  1  judge  match_started  game=nim options={\"pile\":7} players=[alice,bob] rules_version=1  [unsigned]",
-        "  2  alice  take           count=3 player=alice  [unsigned]",
-        "~ 3  bob    take           count=2 player=bob  [abandoned by rewind at 5]  [unsigned]",
-        "~ 4  alice  take           count=1 player=alice  [abandoned by rewind at 5]  [unsigned]",
+        "no entry is signed: each author is only what was typed with --by, a claim anyone at a terminal could make "
+        "(docs/audit.md)",
+        "  1  judge  match_started  game=nim options={\"pile\":7} players=[alice,bob] rules_version=1",
+        "  2  alice  take           count=3 player=alice",
+        "~ 3  bob    take           count=2 player=bob  [abandoned by rewind at 5]",
+        "~ 4  alice  take           count=1 player=alice  [abandoned by rewind at 5]",
         "x    bob    take           count=5 player=bob  [rejected: NIM-TAKE-1: bob may take 1 to 3 stones, not 5]",
-        "  5  judge  rewind         reason=\"miscounted the pile\" to_seq=2  [unsigned]",
-        "  6  bob    take           count=3 player=bob  [unsigned]",
+        "  5  judge  rewind         reason=\"miscounted the pile\" to_seq=2",
+        "  6  bob    take           count=3 player=bob",
         "outcome: in progress",
     ]) + "\n")
     data = json.loads(ok(adj("log", "m", "--json")).stdout)
@@ -412,8 +412,7 @@ def test_correct_inserts_an_action_and_rechecks_what_follows(adj, m):
        'reason="forgot the first take"\ninserted before seq 3: +  alice  take  count=1 player=alice\nto move: alice\n')
     assert export(adj, "m")[3]["event"] == {"type": "take", "by": "alice", "player": "alice", "count": 1}
     assert ok(adj("log", "m")).stdout.splitlines()[5] == (
-        '  4  judge  correct        at_seq=3 reason="forgot the first take"  [inserts: alice take count=1 player=alice]'
-        '  [unsigned]')
+        '  4  judge  correct        at_seq=3 reason="forgot the first take"  [inserts: alice take count=1 player=alice]')
 
 
 def test_correct_that_breaks_a_later_event_is_rejected(adj, m):

@@ -199,6 +199,19 @@ def redacted(rows: Sequence[Row], game: Any, players: Sequence[str], viewer: str
 UNSIGNED = "[unsigned]"
 UNSIGNED_NOTE = ("[unsigned]: no key signed it, so its author is only what was typed with --by, a claim anyone "
                  "at a terminal could make (docs/audit.md)")
+NONE_SIGNED_NOTE = ("no entry is signed: each author is only what was typed with --by, a claim anyone at a terminal "
+                    "could make (docs/audit.md)")
+
+
+def signature_marks(rows: Sequence[Row]) -> tuple[list[Row], list[str]]:
+    """The rows to print and the note above them: where no event of the match is signed, one note
+    says so and no line is marked; where signed and unsigned events mix, each unsigned one is."""
+    looked_up = [r for r in rows if r.seq is not None and r.signed is not None]
+    if not looked_up:
+        return list(rows), []
+    if all(r.signed is False for r in looked_up):
+        return [r._replace(signed=None) for r in rows], [NONE_SIGNED_NOTE]
+    return list(rows), [UNSIGNED_NOTE] if any(r.signed is False for r in looked_up) else []
 
 
 def history_lines(rows: Sequence[Row]) -> list[str]:
