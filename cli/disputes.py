@@ -1,0 +1,82 @@
+"""Disputes about what happened at the table: ``adj reconcile A B`` compares two records of one
+match, and the judge settles it on the record (``--take A|B --into MATCH``).
+
+Registered on ``adj`` (``cli.app.main``) when one of its commands is asked for; the library is
+imported inside each command.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from cli.app import Env, command, main
+from cli.errors import AdjError, BadInput, IntegrityFailure, dumps
+
+
+class Differ(AdjError):
+    """The two records differ (exit 1): the answer is printed, and one line on stderr."""
+
+    exit_code = 1
+
+
+def load_record(env: Env, side: str, source: str) -> Any:
+    """Record ``side`` (A or B): a match file when ``source`` is a file (``-``: stdin), else a
+    stored match. What is wrong with it is named with the side."""
+    from adjudicator.engine.protocol import Malformed
+    from adjudicator.records.reconcile import Record
+    from adjudicator.service import IntegrityError, UnknownMatch, utc_now
+    from cli.io import LineFile
+
+    try:
+        if source == "-" or os.path.isfile(source):
+            return Record.from_lines(LineFile(source), source, utc_now)
+        if os.path.sep in source or source.endswith((".jsonl", ".json")):
+            raise BadInput(f"{side}: no file {source!r}", {"error": "input", "message": f"{side}: no file {source!r}",
+                                                           "path": side})
+        return Record.from_match(env.service().load(source), source)
+    except Malformed as exc:
+        where = exc.path if exc.path.startswith("line ") or exc.path == "$" else exc.path
+        text = f"{side} ({source}): {exc.message}"
+        raise BadInput(text + (f" (at {where})" if where not in ("$", "") and where not in exc.message else ""),
+                       {"error": "malformed", "message": text, "path": f"{side}: {where}"}) from None
+    except UnknownMatch as exc:
+        text = f"{side}: {source!r} is neither a file nor a match in the store"
+        raise BadInput(text, {"error": "unknown_match", "match_id": exc.match_id, "message": text, "path": side}) from None
+    except IntegrityError as exc:
+        text = f"{side} ({source}) does not verify: {exc}"
+        raise IntegrityFailure(text, {"error": "integrity", "match_id": exc.match_id, "seq": exc.seq,
+                                      "message": f"{side} ({source}) does not verify: {exc.detail}", "path": side}) from None
+
+
+@command(main, "reconcile")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--same-match", is_flag=True, help="Compare them as one match although they name different matches.")
+def reconcile(env: Env, a: str, b: str, same_match: bool) -> None:
+    """Compare two records of one match, A and B (each a match file, sealed or not, or a stored
+    match): where they part, each side's verdict there, what each side's version changes on the
+    table, where they agree again, and the figures that differ at the end.
+
+    Exit 0 when they agree, 1 when they differ, 2 on bad input, 3 when either record does not
+    verify."""
+    from adjudicator.presentation.disputes import reconcile_json, reconcile_lines
+    from adjudicator.records.reconcile import reconcile as compare
+
+    ra = load_record(env, "A", a)
+    rb = load_record(env, "B", b)
+    result = compare(ra, rb, same_match=same_match)
+    data = reconcile_json(result)
+    lines = reconcile_lines(result)
+    if result.agree:
+        return env.emit(data, lines)
+    if env.as_json:
+        click.echo(dumps(data))
+    else:
+        for line in lines:
+            click.echo(line)
+    d = result.divergence
+    where = f"A line {d.a.no if d.a else '(end)'}, B line {d.b.no if d.b else '(end)'}"
+    raise Differ(f"the records differ: {d.kind} at {where}")
