@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from cli.app import Env, command, main
+from cli.app import Env, command, main, match_argument
 from cli.errors import AdjError, BadInput, IntegrityFailure, dumps
 
 
@@ -80,3 +80,44 @@ def reconcile(env: Env, a: str, b: str, same_match: bool) -> None:
     d = result.divergence
     where = f"A line {d.a.no if d.a else '(end)'}, B line {d.b.no if d.b else '(end)'}"
     raise Differ(f"the records differ: {d.kind} at {where}")
+
+
+# -- both players sign the head ----------------------------------------------------------------------
+def confirm_offers(service: Any, match: Any, match_id: str) -> list[Any]:
+    """The confirmations natural now (``adjudicator.engine.confirming.offers``), as open actions
+    that are never required (``anytime``): for ``adj legal``."""
+    from adjudicator.engine.confirming import offers
+    from adjudicator.engine.protocol import LegalAction
+
+    found = offers(match.fold, match.game)
+    if found is None:  # resumed from a snapshot, at such a moment: the confirmations need the whole log
+        match = service.load(match_id)
+        found = offers(match.fold, match.game) or []
+    return [LegalAction(who=p, type="confirm", note=f"{why}: adj confirm {match_id} --as {p} --player-key FILE",
+                        anytime=True) for p, why in found]
+
+
+@command(main, "confirm")
+@match_argument
+@click.option("--as", "player", required=True, metavar="PLAYER", help="The player who confirms the head.")
+def confirm(env: Env, match_id: str, player: str) -> None:
+    """Sign the match's head as PLAYER, with PLAYER's private key (--player-key FILE or
+    ADJ_PLAYER_KEY): an event in the chain that says this player agrees the match stands so.
+    A dispute about an event before the last head both players signed is answered by their
+    signatures (adj reconcile, the judge's page)."""
+    from adjudicator.authority.confirm import confirm as enter
+    from cli.report import report
+
+    key = env.player_signing_key()
+    if key is None:
+        text = "a confirmation is signed with the player's own key: give it with --player-key FILE or ADJ_PLAYER_KEY"
+        raise BadInput(text, {"error": "usage", "message": text})
+    verdict = enter(env.service(write=True), match_id, player, key)
+    extra = []
+    if verdict.accepted:
+        fields = verdict.event.fields
+        extra.append(f"{player} confirmed the head at seq {fields['head_seq']} ({fields['head'][:16]}...)")
+        both = verdict.match.fold.both_confirmed()
+        if both is not None and both[0] == fields["head_seq"]:
+            extra.append(f"every player has signed the head at seq {both[0]}")
+    report(env, verdict, extra)

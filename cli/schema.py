@@ -385,6 +385,23 @@ class Figure(_Out, kw_only=True):
     b: Any
 
 
+class SignedHead(_Out, kw_only=True):
+    """The last head every player signed in a record (``adj confirm``)."""
+
+    line: int
+    seq: int
+    hash: str
+    by: list[str]
+    confirmation_lines: list[int]
+
+
+class Signatures(_Out, kw_only=True):
+    a: SignedHead | None
+    b: SignedHead | None
+    answered_by: Literal["a", "b"] | None  # the record whose signed head is past the place they part
+    text: str | None
+
+
 class Reconcile(_Out, kw_only=True):
     """``adj reconcile A B``: printed when the records agree (exit 0) and when they differ (exit 1)."""
 
@@ -397,6 +414,7 @@ class Reconcile(_Out, kw_only=True):
     versions: dict[str, Version] | None
     figures: list[Figure]
     notes: list[str]
+    signed: Signatures
 
 
 #: command -> (what it prints when it succeeds, what it may print when it fails)
@@ -423,6 +441,7 @@ COMMANDS: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "verify": (Verify, (Verify, Error)),
     "deck check": (DeckCheck, (DeckCheck, Error)),
     "reconcile": (Reconcile, (Reconcile, Error)),
+    "confirm": (Accepted, (Refusal, Error)),
 }
 
 
