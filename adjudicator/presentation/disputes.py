@@ -12,7 +12,7 @@ from adjudicator.engine.kit import Board
 from adjudicator.engine.words import outcome_text
 from adjudicator.presentation.changes import BoardChange, board_changes, grouped_lines, zone_name, zone_size
 from adjudicator.presentation.render import event_line, plain
-from adjudicator.records.reconcile import Reconciliation, Record, RecordLine
+from adjudicator.records.reconcile import Reconciliation, Record, RecordLine, Signed
 
 
 def board_after(record: Record, line: RecordLine | None) -> Board:
@@ -96,10 +96,45 @@ def verdict_json(rec: Record, line: RecordLine | None, common: RecordLine | None
             "changes": [c.to_json() for c in line_changes(rec, common, line)] if changes else []}
 
 
+def _signed_json(signed: Signed | None) -> dict[str, Any] | None:
+    if signed is None:
+        return None
+    return {"line": signed.head.no, "seq": signed.seq, "hash": signed.hash, "by": [c.by for c in signed.confirmations],
+            "confirmation_lines": [c.no for c in signed.confirmations]}
+
+
+def signed_answer(r: Reconciliation) -> str | None:
+    """What the players' signatures say about the dispute, in words; None when no record carries
+    a head every player signed."""
+    if r.a_signed is None and r.b_signed is None:
+        return None
+    parts = []
+    for side, signed in (("A", r.a_signed), ("B", r.b_signed)):
+        if signed is not None:
+            who = " and ".join(c.by for c in signed.confirmations)
+            parts.append(f"in {side}, {who} signed the head at line {signed.head.no}")
+    text = "; ".join(parts)
+    d = r.divergence
+    if d is None or d.kind == "different_match":
+        return text
+    side = r.answered_by
+    if side is not None:
+        where = d.a if side == "a" else d.b
+        return (f"{text}: the records part at line {where.no if where else '(end)'} of {side.upper()}, at or before that head: "
+                f"the players' own signatures answer the dispute for {side.upper()}'s version")
+    both = [x for x, signed, line in (("A", r.a_signed, d.a), ("B", r.b_signed, d.b))
+            if signed is not None and (line is None or line.no <= signed.head.no)]
+    if len(both) == 2:
+        return f"{text}: both records carry signed heads past the place they part: the players signed two histories"
+    return f"{text}: the records part after it: the signatures do not answer the dispute"
+
+
 def reconcile_json(r: Reconciliation) -> dict[str, Any]:
     """The answer as data (docs/json.md, ``adj reconcile --json``)."""
     out: dict[str, Any] = {"agree": r.agree, "common": r.common, "a": _record_json(r.a), "b": _record_json(r.b),
-                           "divergence": None, "rejoin": None, "versions": None, "figures": [], "notes": list(r.notes)}
+                           "divergence": None, "rejoin": None, "versions": None, "figures": [], "notes": list(r.notes),
+                           "signed": {"a": _signed_json(r.a_signed), "b": _signed_json(r.b_signed),
+                                      "answered_by": r.answered_by, "text": signed_answer(r)}}
     d = r.divergence
     if d is None:
         return out
@@ -150,9 +185,11 @@ def reconcile_lines(r: Reconciliation) -> list[str]:
     """The answer as text."""
     a, b = r.a, r.b
     out = [f"A: {_source(a)}", f"B: {_source(b)}", *(f"note: {n}" for n in r.notes)]
+    answer = signed_answer(r)
     d = r.divergence
     if d is None:
         out.append(f"the records agree: {r.common} table actions, the same on both sides")
+        out.extend([f"signed: {answer}"] if answer else [])
         return out
     if d.kind == "different_match":
         out.append(f"different matches: {d.detail}")
@@ -163,6 +200,8 @@ def reconcile_lines(r: Reconciliation) -> list[str]:
     out.append(f"the records agree on the first {r.common} table actions ({where})")
     at = f"A line {d.a.no if d.a else '(end)'} / B line {d.b.no if d.b else '(end)'}"
     out.append(f"they part at {at}: {d.kind}: {d.detail}")
+    if answer:
+        out.append(f"signed: {answer}")
     out.extend(_verdict_lines("A", a, d.a, r.a_common, True))
     if d.a_next is not None:
         out.extend(_verdict_lines("A", a, d.a_next, d.a, False))

@@ -175,6 +175,30 @@ class Rejoin:
 
 
 @dataclass
+class Signed:
+    """The last head every player of a record confirmed (``adjudicator.engine.confirming``): the
+    head's line in that record, its seq and hash, and the lines of the confirmations."""
+
+    head: RecordLine
+    seq: int
+    hash: str
+    confirmations: list[RecordLine]
+
+
+def signed_head(rec: Record) -> Signed | None:
+    """The last head every player confirmed in ``rec``, if any."""
+    both = rec.fold.both_confirmed()
+    if both is None:
+        return None
+    seq, hash_, seqs = both
+    by_seq = {ln.seq: ln for ln in rec.lines if ln.seq is not None}
+    head = by_seq.get(seq)
+    if head is None:
+        return None
+    return Signed(head, seq, hash_, [by_seq[s] for s in seqs if s in by_seq])
+
+
+@dataclass
 class Reconciliation:
     a: Record
     b: Record
@@ -186,6 +210,20 @@ class Reconciliation:
     a_common: RecordLine | None = None
     b_common: RecordLine | None = None
     notes: list[str] = field(default_factory=list)
+    a_signed: Signed | None = None
+    b_signed: Signed | None = None
+
+    @property
+    def answered_by(self) -> str | None:
+        """"a" or "b" when the place the records part is at or before the last head every player
+        signed in that record (and only in that one): the players' own signatures answer the
+        dispute. None otherwise."""
+        d = self.divergence
+        if d is None or d.kind == "different_match":
+            return None
+        hits = [side for side, signed, line in (("a", self.a_signed, d.a), ("b", self.b_signed, d.b))
+                if signed is not None and (line is None or line.no <= signed.head.no)]
+        return hits[0] if len(hits) == 1 else None
 
 
 def _run(xs: Sequence[bytes], i: int, ys: Sequence[bytes], j: int) -> tuple[int, bool]:
@@ -222,7 +260,14 @@ def different_match(a: Record, b: Record, same_match: bool = False) -> str | Non
 
 
 def reconcile(a: Record, b: Record, same_match: bool = False) -> Reconciliation:
-    """Compare two records of one match (see the module's docstring)."""
+    """Compare two records of one match (see the module's docstring), with the last head every
+    player signed in each."""
+    out = _reconcile(a, b, same_match)
+    out.a_signed, out.b_signed = signed_head(a), signed_head(b)
+    return out
+
+
+def _reconcile(a: Record, b: Record, same_match: bool) -> Reconciliation:
     why = different_match(a, b, same_match)
     if why is not None:
         return Reconciliation(a, b, False, 0, Divergence("different_match", a.lines[0], b.lines[0], why))
