@@ -37,6 +37,9 @@ def test_golden_dispute(adj, a: Path):
     schema.matches("reconcile", data, failed=True)
     want = {k: v for k, v in expect.items() if k not in ("title", "exit")}
     assert contains(data, want) == []
+    for side in ("a", "b"):  # what an accepted line changes is said in the table's words (the games word it)
+        v = data["divergence"][side]
+        assert v is None or bool(v["changes"]) == v["accepted"]
     # the same answer as text: the place, both verdicts, and the figures
     text = adj("reconcile", str(a), stem + ".b.jsonl").stdout.splitlines()
     d = expect["divergence"]
