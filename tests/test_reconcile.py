@@ -135,3 +135,20 @@ def test_a_record_that_does_not_verify_exits_3(adj, tmp_path):
     adj.sql("UPDATE events SET payload = replace(payload, '\"count\":2', '\"count\":3') WHERE seq = 2")
     result = adj("reconcile", "t3", str(tmp_path / "t.jsonl"))
     assert result.exit_code == 3 and result.stderr.startswith("A (t3) does not verify: ")
+
+
+def test_a_records_account_is_its_effective_history(adj, tmp_path):
+    """What a rewind abandoned is not part of a record's account; nor are the rewind itself, a
+    judge's note or a penalty: a stored match with a rewind agrees with a file of what stood."""
+    rewind = {"type": "rewind", "by": "judge", "to_seq": 2, "reason": "bob took two"}
+    note = {"type": "note", "by": "judge", "at_seq": 2, "text": "checked"}
+    ok(adj("import", nim(tmp_path, "t.jsonl", take("alice", 2), take("bob", 1), rewind, note, take("bob", 2)), "--id", "t3"))
+    bob = nim(tmp_path, "bob.jsonl", take("alice", 2), take("bob", 2))
+    data = json.loads(ok(adj("reconcile", "t3", bob, "--json")).stdout)
+    assert (data["agree"], data["common"], data["a"]["lines"], data["a"]["actions"]) == (True, 3, 6, 3)
+    # a refused line of a file stays in its account, where it was entered
+    refused = nim(tmp_path, "refused.jsonl", take("alice", 2), take("alice", 1), take("bob", 2))
+    data = json.loads(adj("reconcile", "t3", refused, "--json").stdout)
+    d = data["divergence"]
+    assert (d["kind"], d["a_line"], d["b_line"], d["b"]["accepted"], d["b"]["rule"]) == ("extra", 6, 3, False, "NIM-TURN-1")
+    assert data["rejoin"] == {"a_line": 6, "b_line": 4, "run": 1, "to_the_end": True, "same_table": True}

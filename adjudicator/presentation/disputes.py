@@ -64,16 +64,11 @@ def figures(r: Reconciliation) -> list[dict[str, Any]]:
     return out
 
 
-def version_lines(rec: Record, common: RecordLine | None) -> list[RecordLine]:
-    """The side's own version: its table actions after the common prefix."""
-    after = [ln for ln in rec.actions if common is None or ln.no > common.no]
-    return after
-
-
-def version_verdicts(rec: Record, common: RecordLine | None) -> dict[str, Any]:
-    """How the side's version adjudicates from the common prefix: how many of its table actions
-    are accepted, and the first it has refused (in a file, a refused line is part of its account)."""
-    after = version_lines(rec, common)
+def version_verdicts(rec: Record, common: int) -> dict[str, Any]:
+    """How the side's version adjudicates from the common prefix (its first ``common`` actions):
+    how many of its table actions are accepted, and the first it has refused (in a file, a refused
+    line is part of its account)."""
+    after = rec.actions[common:]
     refused = next((ln for ln in after if not ln.accepted), None)
     return {"actions": len(after), "accepted": sum(ln.accepted for ln in after),
             "first_refused": None if refused is None else {"line": refused.no, "type": refused.type, "by": refused.by,
@@ -91,8 +86,8 @@ def verdict_json(rec: Record, line: RecordLine | None, common: RecordLine | None
     """A side's line at the divergence and its verdict there, with what it changes on the table."""
     if line is None:
         return None
-    return {"line": line.no, "type": line.type, "by": line.by, "fields": line.fields, "accepted": line.accepted,
-            "rule": line.rule, "code": line.code, "message": line.message,
+    return {"line": line.no, "inserted": line.inserted, "type": line.type, "by": line.by, "fields": line.fields,
+            "accepted": line.accepted, "rule": line.rule, "code": line.code, "message": line.message,
             "changes": [c.to_json() for c in line_changes(rec, common, line)] if changes else []}
 
 
@@ -152,7 +147,7 @@ def reconcile_json(r: Reconciliation) -> dict[str, Any]:
         j = r.rejoin
         out["rejoin"] = {"a_line": j.a.no, "b_line": j.b.no, "run": j.run, "to_the_end": j.to_the_end,
                          "same_table": j.same_table}
-    out["versions"] = {side: {**version_verdicts(rec, common), "changes": [c.to_json() for c in version_changes(rec, common)]}
+    out["versions"] = {side: {**version_verdicts(rec, r.common), "changes": [c.to_json() for c in version_changes(rec, common)]}
                        for side, rec, common in (("a", r.a, r.a_common), ("b", r.b, r.b_common))}
     out["figures"] = figures(r)
     return out
@@ -167,7 +162,8 @@ def _source(rec: Record) -> str:
 def _verdict_lines(side: str, rec: Record, line: RecordLine | None, common: RecordLine | None, words: bool) -> list[str]:
     if line is None:
         return [f"  {side}: (ends here)"]
-    head = f"  {side} line {line.no}: " + event_line("", line.by, line.type, line.fields).strip()
+    where = f"the event the correction at line {line.no} inserts" if line.inserted else f"line {line.no}"
+    head = f"  {side} {where}: " + event_line("", line.by, line.type, line.fields).strip()
     if line.accepted:
         out = [head + "  [accepted]"]
     else:
@@ -217,7 +213,7 @@ def reconcile_lines(r: Reconciliation) -> list[str]:
         out.append(f"they agree again from A line {j.a.no} / B line {j.b.no}, {span}; {table}")
     for side, rec, common in (("A", a, r.a_common), ("B", b, r.b_common)):
         changes = version_changes(rec, common)
-        v = version_verdicts(rec, common)
+        v = version_verdicts(rec, r.common)
         judged = f"{v['accepted']} of its {v['actions']} table action(s) accepted"
         if v["first_refused"]:
             f = v["first_refused"]

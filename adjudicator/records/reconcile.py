@@ -35,21 +35,24 @@ the match, not a table action (a player's own file seldom has it).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from difflib import SequenceMatcher
 from typing import Any
 
 import msgspec
 
 from adjudicator.engine.fold import Fold, decode_event, event_fields
-from adjudicator.engine.kit import Game
-from adjudicator.engine.protocol import Malformed
+from adjudicator.engine.kit import Game, event_type
+from adjudicator.engine.protocol import Correct, Malformed, Rewind
 from adjudicator.records.matchfile import FileFold, parse_lines
 from events.envelope import canonical, split_flat
 
-#: Line types that are the record's commentary, not table actions: never compared.
-COMMENTARY = frozenset(("note", "confirm"))
+#: Line types outside the game's history, never compared: the judge's calls and the players'
+#: confirmations are remarks on the record, not table actions.
+CALLS = frozenset(("note", "penalty", "confirm"))
 
 KINDS = ("changed", "missing", "extra", "reordered", "different_match")
 
@@ -71,6 +74,10 @@ class RecordLine:
     head: int = 0  # the record's head seq right after this line (its state is the fold's there)
     seq: int | None = None  # its seq in the record, when accepted
     hash: str | None = None  # its hash, when accepted
+    #: in a record's account: the event a correction inserted (``no`` is the correction's line)
+    inserted: bool = False
+    #: in a record's account: the state right after it, along the account (None: not set)
+    state: Any = None
 
 
 @dataclass
@@ -89,16 +96,45 @@ class Record:
     def players(self) -> tuple[str, ...]:
         return self.fold.players
 
-    @property
+    @cached_property
     def actions(self) -> list[RecordLine]:
-        """The lines compared: every line but the record's commentary."""
-        return [ln for ln in self.lines if ln.type not in COMMENTARY]
+        """The record's account, the lines compared: its effective history's table actions in
+        order, an event a correction inserted in its place, without the rewinds and corrections
+        themselves and without what a rewind abandoned; and, where a file has them, the lines a
+        rule refused, where they were entered (they change nothing). Notes and confirmations are
+        not table actions."""
+        fold = self.fold
+        by_seq = {ln.seq: ln for ln in self.lines if ln.seq is not None}
+        states = fold.line_states()
+        refused: dict[int, list[RecordLine]] = {}  # seq -> the refused lines entered right after it
+        last = 0
+        for ln in self.lines:
+            if ln.accepted:
+                last = ln.seq if ln.type not in CALLS else last  # type: ignore[assignment]
+            else:
+                refused.setdefault(last, []).append(ln)
+        out: list[RecordLine] = []
+        for entry, state in zip(fold.entries, states):
+            event = entry.event
+            if entry.inserted:
+                correction = by_seq[entry.seq]
+                fields, key = _content(self.game, event_type(event), event.by, event_fields(event))
+                out.append(RecordLine(correction.no, event_type(event), event.by, fields, key, head=entry.seq,
+                                      inserted=True, state=state))
+                continue
+            if not isinstance(event, (Rewind, Correct)):
+                out.append(dataclasses.replace(by_seq[entry.seq], state=state))
+            out.extend(dataclasses.replace(ln, state=state) for ln in refused.get(entry.seq, ()))
+        return out
 
     def state_after(self, line: RecordLine | None) -> Any:
-        """The state right after ``line`` (before the first line: None)."""
-        if line is None or line.head == 0:
+        """The state right after ``line`` (before the first line: None): along the record's
+        account for a line of it, else as it was when the line was folded."""
+        if line is None:
             return None
-        return self.fold.history[line.head]
+        if line.state is not None:
+            return line.state
+        return self.fold.history[line.head] if line.head else None
 
     @property
     def state(self) -> Any:
