@@ -55,21 +55,52 @@ def load_record(env: Env, side: str, source: str) -> Any:
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @click.option("--same-match", is_flag=True, help="Compare them as one match although they name different matches.")
-def reconcile(env: Env, a: str, b: str, same_match: bool) -> None:
+@click.option("--take", type=click.Choice(["A", "B"], case_sensitive=False),
+              help="The judge settles the dispute for this record, in the stored match --into.")
+@click.option("--into", "into", metavar="MATCH", help="The stored match settled (A or B).")
+@click.option("--reason", help="The judge's reason, recorded with the settlement.")
+@click.option("--by", default="judge", show_default=True, help="Who settles it: only the judge may.")
+@click.option("--with", "with_", multiple=True, metavar="KEY=VALUE",
+              help="A game field of the rewind or correction that settles it (repeat), e.g. cause=judge_error.")
+def reconcile(env: Env, a: str, b: str, same_match: bool, take: str | None, into: str | None, reason: str | None,
+              by: str, with_: tuple[str, ...]) -> None:
     """Compare two records of one match, A and B (each a match file, sealed or not, or a stored
     match): where they part, each side's verdict there, what each side's version changes on the
     table, where they agree again, and the figures that differ at the end.
 
-    Exit 0 when they agree, 1 when they differ, 2 on bad input, 3 when either record does not
-    verify."""
+    With --take A|B --into MATCH --reason TEXT the judge settles it on the record: the stored match
+    goes on with the account taken, through a rewind (the other account stays, abandoned) or a
+    correction, or a judge's note when it already holds that account (docs/disputes.md).
+
+    Exit 0 when they agree (or the dispute was settled), 1 when they differ, 2 on bad input, 3 when
+    either record does not verify."""
     from adjudicator.presentation.disputes import reconcile_json, reconcile_lines
     from adjudicator.records.reconcile import reconcile as compare
+    from cli.values import pairs
 
+    if take is None and (into or reason or with_):
+        raise click.UsageError("--into, --reason and --with settle a dispute: give them with --take A|B")
+    if take is not None and (not into or not reason):
+        raise click.UsageError("--take settles the dispute in a stored match: give --into MATCH and --reason TEXT")
+    if take is not None and by != "judge":
+        raise click.UsageError(f"only the judge settles a dispute on the record, not {by!r}")
+    fields = pairs(with_, what="KEY=VALUE", reserved=("by", "type", "to_seq", "at_seq", "event", "reason"))
+    if take is not None:
+        env.store(write=True)  # the store the records are read from is the one settled
     ra = load_record(env, "A", a)
     rb = load_record(env, "B", b)
     result = compare(ra, rb, same_match=same_match)
     data = reconcile_json(result)
     lines = reconcile_lines(result)
+    if take is not None:
+        from adjudicator.authority.settle import settle
+        from adjudicator.presentation.render import event_json
+
+        done = settle(env.service(write=True), result, take.lower(), into, reason, fields)
+        data["settled"] = {"take": take.upper(), "into": done.into, "method": done.method,
+                           "events": [event_json(e) for e in done.events], "abandoned": done.abandoned}
+        lines.append(settled_line(done))
+        return env.emit(data, lines)
     if result.agree:
         return env.emit(data, lines)
     if env.as_json:
@@ -80,6 +111,17 @@ def reconcile(env: Env, a: str, b: str, same_match: bool) -> None:
     d = result.divergence
     where = f"A line {d.a.no if d.a else '(end)'}, B line {d.b.no if d.b else '(end)'}"
     raise Differ(f"the records differ: {d.kind} at {where}")
+
+
+def settled_line(done: Any) -> str:
+    seqs = [e.seq for e in done.events]
+    span = f"seq {seqs[0]}" if len(seqs) == 1 else f"seqs {seqs[0]}-{seqs[-1]}"
+    what = {"note": "a judge's note (the match already holds that account)", "append": "its further actions appended",
+            "correct": "a correction inserting its action", "rewind": "a rewind, then its account"}[done.method]
+    text = f"settled for {done.take.upper()} in {done.into}: {what}, {span}"
+    if done.abandoned:
+        text += f"; abandoned: {', '.join(map(str, done.abandoned))}"
+    return text
 
 
 # -- both players sign the head ----------------------------------------------------------------------

@@ -332,7 +332,8 @@ class RecordInfo(_Out, kw_only=True):
 class SideVerdict(_Out, kw_only=True):
     """A side's line at the divergence, its verdict from the common prefix, and what it changes."""
 
-    line: int
+    line: int  # a file's line, a stored match's seq; for an event a correction inserted, the correction's
+    inserted: bool
     type: str
     by: str
     fields: dict[str, Any]
@@ -402,6 +403,14 @@ class Signatures(_Out, kw_only=True):
     text: str | None
 
 
+class Settled(_Out, kw_only=True):
+    take: Literal["A", "B"]
+    into: str
+    method: Literal["note", "append", "correct", "rewind"]
+    events: list[Event]
+    abandoned: list[int]
+
+
 class Reconcile(_Out, kw_only=True):
     """``adj reconcile A B``: printed when the records agree (exit 0) and when they differ (exit 1)."""
 
@@ -415,6 +424,7 @@ class Reconcile(_Out, kw_only=True):
     figures: list[Figure]
     notes: list[str]
     signed: Signatures
+    settled: Settled | None = None  # with --take: how the judge's decision went into the stored match
 
 
 #: command -> (what it prints when it succeeds, what it may print when it fails)
