@@ -62,8 +62,9 @@ def load_record(env: Env, side: str, source: str) -> Any:
 @click.option("--by", default="judge", show_default=True, help="Who settles it: only the judge may.")
 @click.option("--with", "with_", multiple=True, metavar="KEY=VALUE",
               help="A game field of the rewind or correction that settles it (repeat), e.g. cause=judge_error.")
+@click.option("--html", "html", metavar="FILE", help="Also write the judge's page of the dispute (- for stdout).")
 def reconcile(env: Env, a: str, b: str, same_match: bool, take: str | None, into: str | None, reason: str | None,
-              by: str, with_: tuple[str, ...]) -> None:
+              by: str, with_: tuple[str, ...], html: str | None) -> None:
     """Compare two records of one match, A and B (each a match file, sealed or not, or a stored
     match): where they part, each side's verdict there, what each side's version changes on the
     table, where they agree again, and the figures that differ at the end.
@@ -92,6 +93,17 @@ def reconcile(env: Env, a: str, b: str, same_match: bool, take: str | None, into
     result = compare(ra, rb, same_match=same_match)
     data = reconcile_json(result)
     lines = reconcile_lines(result)
+    if html:
+        from adjudicator.presentation.disputes import render_reconcile_page
+
+        page = render_reconcile_page(result)
+        with click.open_file(html, "w", encoding="utf-8") as fh:
+            fh.write(page)
+        if html == "-":  # the page went to stdout: nothing else may
+            if not result.agree and take is None:
+                raise Differ(differ_text(result))
+            return
+        lines.append(f"wrote {html}: the two records side by side")
     if take is not None:
         from adjudicator.authority.settle import settle
         from adjudicator.presentation.render import event_json
@@ -108,9 +120,12 @@ def reconcile(env: Env, a: str, b: str, same_match: bool, take: str | None, into
     else:
         for line in lines:
             click.echo(line)
+    raise Differ(differ_text(result))
+
+
+def differ_text(result: Any) -> str:
     d = result.divergence
-    where = f"A line {d.a.no if d.a else '(end)'}, B line {d.b.no if d.b else '(end)'}"
-    raise Differ(f"the records differ: {d.kind} at {where}")
+    return f"the records differ: {d.kind} at A line {d.a.no if d.a else '(end)'}, B line {d.b.no if d.b else '(end)'}"
 
 
 def settled_line(done: Any) -> str:

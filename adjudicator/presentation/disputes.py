@@ -229,3 +229,94 @@ def reconcile_lines(r: Reconciliation) -> list[str]:
     else:
         out.append("the figures at the end are the same on both sides")
     return out
+
+
+# -- the judge's page of a dispute (adj reconcile A B --html FILE) ----------------------------------
+#: at most this many lines of each side are listed on the page, from where they part
+PAGE_LINES = 300
+
+
+def _board_view(board: Board) -> dict[str, Any]:
+    """A board as the page's template draws it (the judge's picture)."""
+
+    def zone(z: Any) -> dict[str, Any]:
+        return {"name": z.name, "size": zone_size(z), "count": z.count, "cards": list(z.cards)}
+
+    players = [{"name": p, "counters": list(board.counters.get(p, {}).items()),
+                "zones": [zone(z) for z in board.zones if z.owner == p]} for p in board.players]
+    return {"phase": board.phase, "turn": board.turn, "waiting": board.waiting, "players": players,
+            "shared": [zone(z) for z in board.zones if z.owner is None], "notes": list(board.notes)}
+
+
+def _segments(total: int, common: int, apart_end: int | None) -> list[dict[str, Any]]:
+    """A side's strip: the common prefix, the stretch apart, then where they agree again."""
+    if total == 0:
+        return []
+    apart_end = total if apart_end is None else apart_end
+    out = []
+    for kind, lo, hi, title in (("common", 0, common, "the same on both sides"),
+                                ("apart", common, apart_end, "where the two accounts differ"),
+                                ("again", apart_end, total, "the same actions again")):
+        if hi > lo:
+            out.append({"kind": kind, "width": round(100 * (hi - lo) / total, 3), "title": f"{title} ({hi - lo})"})
+    return out
+
+
+def page_model(r: Reconciliation) -> dict[str, Any]:
+    """What the dispute's page shows: both records side by side from where they part, the table
+    after each side's version, and the signed heads on the two records' timeline."""
+    d = r.divergence
+    rejoin = r.rejoin
+    out: dict[str, Any] = {
+        "title": f"{r.a.name} and {r.b.name}: " + ("the records agree" if r.agree else f"{d.kind}" if d else ""),
+        "game": r.a.game.title, "agree": r.agree, "common": r.common, "notes": list(r.notes),
+        "kind": d.kind if d else None, "detail": d.detail if d else None, "signed": signed_answer(r), "figures": [],
+        "rejoin": None,
+    }
+    if rejoin is not None:
+        span = "to the end" if rejoin.to_the_end else f"for {rejoin.run} table action(s)"
+        table = "the table is the same on both sides there" if rejoin.same_table else "the table differs there"
+        out["rejoin"] = f"They agree again from A line {rejoin.a.no} / B line {rejoin.b.no}, {span}; {table}."
+    for key, rec, at, common, signed, again in (("a", r.a, d.a if d else None, r.a_common, r.a_signed, rejoin.a if rejoin else None),
+                                                 ("b", r.b, d.b if d else None, r.b_common, r.b_signed, rejoin.b if rejoin else None)):
+        acts = rec.actions
+        other = d is not None and d.kind == "different_match"
+        mine = acts[r.common:] if not other else acts
+        shown = mine[:PAGE_LINES]
+        signed_line = signed.head if signed is not None else None
+        lines = [{"no": ln.no, "text": event_line("", ln.by, ln.type, ln.fields).strip(), "accepted": ln.accepted,
+                  "rule": ln.rule, "message": ln.message, "rejoin": ln is again, "signed": ln is signed_line
+                  or (signed_line is not None and ln.seq == signed_line.seq and not ln.inserted)} for ln in shown]
+        signed_at = next((i + 1 for i, ln in enumerate(acts) if signed_line is not None and ln.seq == signed_line.seq
+                          and not ln.inserted), None)
+        v = version_verdicts(rec, r.common)
+        again_at = next((i for i, ln in enumerate(acts) if ln is again), None)
+        out[key] = {
+            "key": key, "label": key.upper(), "name": rec.name,
+            "what": "stored match" if rec.source == "match" else ("sealed file" if rec.sealed else "file"),
+            "at": at.no if at else "(end)", "actions": len(acts), "lines": lines, "more": len(mine) - len(shown),
+            "verdicts": f"{v['accepted']} of {v['actions']} accepted",
+            "board": _board_view(rec.game.board(rec.state, None)),
+            "changes": [] if other else [c.text for c in version_changes(rec, common)],
+            "segments": _segments(len(acts), r.common, again_at),
+            "signed_at": signed_at,
+            "signed_pos": None if signed_at is None or not acts else round(100 * (signed_at - 0.5) / len(acts), 3),
+        }
+    if d is not None and d.kind != "different_match":
+        out["figures"] = [{"what": f"{f['player']} {f['what']}" if f["player"] and not str(f["what"]).startswith(f"{f['player']}'s")
+                           else f["what"], "a": _value(f["a"]), "b": _value(f["b"])} for f in figures(r)]
+    return out
+
+
+def render_reconcile_page(r: Reconciliation) -> str:
+    """The dispute's page: one self-contained HTML file (no script), every string escaped."""
+    from importlib.resources import files
+
+    import jinja2
+    from markupsafe import Markup
+
+    here = files("adjudicator.presentation") / "templates"
+    env = jinja2.Environment(loader=jinja2.FunctionLoader(lambda name: (here / name).read_text(encoding="utf-8")),
+                             autoescape=True)
+    html = env.get_template("reconcile.html").render(p=page_model(r), style=Markup((here / "page.css").read_text(encoding="utf-8")))
+    return html.lstrip()
