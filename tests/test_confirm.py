@@ -274,3 +274,31 @@ def test_reconcile_shows_the_last_head_both_signed_and_whether_it_answers(adj, m
     data = json.loads(adj("reconcile", "m", str(later), "--json").stdout)
     assert (data["divergence"]["a_line"], data["signed"]["answered_by"]) == (6, None)
     assert data["signed"]["text"].endswith("the records part after it: the signatures do not answer the dispute")
+
+
+def test_confirmations_across_snapshots_and_batches(monkeypatch, keys):
+    """A fold resumed from a snapshot does not know the confirmations: a confirmation there folds
+    the whole log; verify and import, which let go of the past between batches, keep them."""
+    import adjudicator.service as service_module
+    from adjudicator.engine import snapshot
+
+    monkeypatch.setattr(snapshot, "EVERY", 4)
+    monkeypatch.setattr(service_module, "VERIFY_BATCH", 3)
+    monkeypatch.setattr(service_module, "IMPORT_BATCH", 3)
+    service = MatchService(MemoryStore())
+    service.new("nim", ["alice", "bob"], options={"pile": 60}, match_id="long")
+    for i in range(12):
+        player = ("alice", "bob")[i % 2]
+        assert service.submit("long", "take", player, {"player": player, "count": 1}).accepted
+        if i % 4 == 3:
+            for p in ("alice", "bob"):
+                assert confirm(MatchService(service.store), "long", p, keys[p]).accepted  # a fresh service: from the snapshot
+    assert service.store.snapshot("long") is not None
+    refused(service, confirm(MatchService(service.store), "long", "alice", keys["alice"]), "ADJ-CONF-5",
+            "alice already confirmed the head at seq 17 (seq 18)")
+    match = service.verify("long")
+    assert match.fold.both_confirmed()[0] == 17
+    lines = service.export_lines("long")
+    copy = MatchService(MemoryStore())
+    assert copy.import_lines(lines).head == len(lines)
+    assert copy.load("long").fold.both_confirmed() == service.load("long").fold.both_confirmed()
