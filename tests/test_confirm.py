@@ -302,3 +302,27 @@ def test_confirmations_across_snapshots_and_batches(monkeypatch, keys):
     copy = MatchService(MemoryStore())
     assert copy.import_lines(lines).head == len(lines)
     assert copy.load("long").fold.both_confirmed() == service.load("long").fold.both_confirmed()
+
+
+def test_the_audit_names_a_confirmation_not_signed_with_the_registered_key(keys):
+    """What SignedStore refuses at entry, the audit reports when it is found in a store (a row
+    written behind the adjudicator's back)."""
+    import msgspec
+
+    from adjudicator.authority.audit import StoreAudit
+    from adjudicator.authority.judges import check_signatures
+    from events.checkpoint import KeyRecord
+    from events.envelope import StoredEvent
+
+    alice = KeyRecord(ref=1, role="player", name="alice", public_key=keys["alice"].public_key, by="organiser",
+                      recorded_at="2026-01-01T00:00:00Z")
+    fields = confirmation_fields("alice", 2, "ab" * 32, keys["mallory"])
+    ev = StoredEvent(match_id="m", seq=3, type="confirm", by="alice", recorded_at="2026-05-01T00:00:00Z", fields=fields,
+                     prev="ab" * 32, hash="cd" * 32)
+    report = StoreAudit()
+    check_signatures({("m", 3): ev}, {}, [alice], report)
+    assert report.problems == ["m seq 3 (confirm by alice): a confirmation signed with a key that is not alice's registered key"]
+    report = StoreAudit()
+    good = msgspec.structs.replace(ev, fields=confirmation_fields("alice", 2, "ab" * 32, keys["alice"]))
+    check_signatures({("m", 3): good}, {}, [alice], report)
+    assert report.problems == []
