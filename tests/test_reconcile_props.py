@@ -27,7 +27,7 @@ from adjudicator.engine.fold import Fold, decode_event, event_fields
 from adjudicator.engine.protocol import LegalAction, Violation
 from adjudicator.presentation.disputes import reconcile_json
 from adjudicator.records.reconcile import Record, reconcile
-from tests.gamekit import action_fields, conformance_games, start_lines
+from tests.gamekit import action_fields, conformance_games, game_of, start_lines
 
 STEPS = 30
 #: a record's account is its effective history: the perturbations are of table actions
@@ -46,7 +46,7 @@ def line_of(event: Any) -> dict[str, Any]:
 
 
 def opening(name: str) -> tuple[Fold, list[dict[str, Any]]]:
-    game = registry.get(name)
+    game = registry.get(game_of(name))
     fold = Fold(game, "r")
     lines = []
     for i, line in enumerate(start_lines(name), 1):
