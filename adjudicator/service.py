@@ -295,7 +295,8 @@ class MatchService:
         a key already used is ``Malformed``, nothing written.
 
         A refused ``match_started`` is not recorded: there is no match for it to belong to, and
-        a later match that gets the same id must not inherit it.
+        a later match that gets the same id must not inherit it. Nor is a refused ``confirm``: a
+        signature that does not hold is not a table action, and nothing of it is written.
         """
         check_event(type_, by, fields)
         if idempotency_key is not None:
@@ -328,7 +329,7 @@ class MatchService:
                 match = self.load(match_id)
                 match.fold.preview(event, match.head + 1)
         except Violation as v:
-            if type_ == "match_started":
+            if type_ in UNRECORDED:
                 return Verdict(False, None, match, v, type_, by)
             # a racing attempt under the same key may have landed since the key was looked up, and
             # this one was checked after it: a retry is answered as one, never checked again
@@ -360,6 +361,7 @@ class MatchService:
                 # the event just checked is the one stored: advance reuses the preview's result
                 typed = event if ev.seq == match.head + 1 and len(stored) == 1 else match.fold.decode(ev)
                 match.fold.advance(typed, ev.seq)
+                match.fold.sealed(ev.seq, ev.hash)
                 match.events.append(ev)
         self._remember(match)
         self._keep_snapshot(match)
@@ -604,8 +606,7 @@ class MatchService:
             for r in pending.pop(head, ()):
                 checked += _check_attempt(fold, match.match_id, match.game, head, r)
             if head < match.head:
-                ev = match.events[head]
-                fold.advance(fold.decode(ev), ev.seq)
+                fold.replay((match.events[head],))
         if pending:
             raise IntegrityError(
                 match.match_id, None, f"an attempt is recorded at head seq {min(pending)}, beyond the log's head"
@@ -644,6 +645,9 @@ def _snapshot_fits(match_id: str, seq: int, snap: Any, state: Any, hash_: str, f
             or [tuple(r) for r in snap.effective] != [tuple(r) for r in effective]):
         raise IntegrityError(match_id, seq, "the snapshot kept for this seq does not match the state the log folds to")
 
+
+#: Refused attempts of these types are not recorded (``MatchService.submit``).
+UNRECORDED = frozenset(("match_started", "confirm"))
 
 #: Events an import writes at a time, after which its fold lets go of the past (``import_lines``).
 IMPORT_BATCH = 1000

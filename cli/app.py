@@ -83,6 +83,7 @@ ELSEWHERE = {
     **dict.fromkeys(("check", "import", "export", "verify", "deck"), "cli.files"),
     **dict.fromkeys(("note", "penalty", "diff"), "cli.desk"),
     **dict.fromkeys(("audit", "judges", "players", "keys"), "cli.audit"),
+    **dict.fromkeys(("reconcile", "confirm"), "cli.disputes"),
 }
 
 

@@ -233,13 +233,17 @@ def legal(env: Env, match_id: str, player: str | None) -> None:
     """Which actions are open now, and for whom."""
     from adjudicator.engine.words import outcome_text
     from adjudicator.presentation.render import action_json, legal_lines, plain
+    from cli.disputes import confirm_offers
 
     match = env.service().current(match_id)
     check_viewer(match, player)
     actions = match.game.legal(match.state) if match.fold.decided() is None else []  # a penalty ended play
+    offers = confirm_offers(env.service(), match, match_id)  # natural moments to sign the head, never required
     if player is not None:
-        actions = [a for a in actions if a.who == player]
+        actions, offers = [a for a in actions if a.who == player], [a for a in offers if a.who == player]
     lines = legal_lines(actions) or [f"nothing is open{' for ' + player if player else ''}; outcome: {outcome_text(match.outcome())}"]
+    lines += [f"{a.who} may sign the head ({a.note})" for a in offers]
+    actions = [*actions, *offers]
     env.emit({"match_id": match_id, "as": player, "actions": [action_json(a) for a in actions],
               "outcome": plain(match.outcome())}, lines)
 

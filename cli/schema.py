@@ -315,6 +315,118 @@ class Diff(_Out, kw_only=True):
     changes: list[TableChange]
 
 
+class RecordInfo(_Out, kw_only=True):
+    """One record of ``adj reconcile``: a file (sealed or not) or a stored match."""
+
+    name: str
+    source: Literal["file", "match"]
+    sealed: bool
+    match_id: str | None
+    game: str
+    players: list[str]
+    lines: int
+    actions: int  # the lines compared: every line but notes and confirmations
+    outcome: Outcome
+
+
+class SideVerdict(_Out, kw_only=True):
+    """A side's line at the divergence, its verdict from the common prefix, and what it changes."""
+
+    line: int  # a file's line, a stored match's seq; for an event a correction inserted, the correction's
+    inserted: bool
+    type: str
+    by: str
+    fields: dict[str, Any]
+    accepted: bool
+    rule: str | None
+    code: str | None
+    message: str | None
+    changes: list[TableChange]
+
+
+class Divergence(_Out, kw_only=True):
+    kind: Literal["changed", "missing", "extra", "reordered", "different_match"]
+    detail: str
+    a_line: int | None
+    b_line: int | None
+    a: SideVerdict | None
+    b: SideVerdict | None
+    after_line: dict[str, int | None]
+    pair: dict[str, int] | None
+
+
+class Rejoin(_Out, kw_only=True):
+    a_line: int
+    b_line: int
+    run: int
+    to_the_end: bool
+    same_table: bool
+
+
+class FirstRefused(_Out, kw_only=True):
+    line: int
+    type: str
+    by: str
+    rule: str | None
+    code: str | None
+    message: str | None
+
+
+class Version(_Out, kw_only=True):
+    actions: int
+    accepted: int
+    first_refused: FirstRefused | None
+    changes: list[TableChange]
+
+
+class Figure(_Out, kw_only=True):
+    player: str | None
+    what: str
+    a: Any
+    b: Any
+
+
+class SignedHead(_Out, kw_only=True):
+    """The last head every player signed in a record (``adj confirm``)."""
+
+    line: int
+    seq: int
+    hash: str
+    by: list[str]
+    confirmation_lines: list[int]
+
+
+class Signatures(_Out, kw_only=True):
+    a: SignedHead | None
+    b: SignedHead | None
+    answered_by: Literal["a", "b"] | None  # the record whose signed head is past the place they part
+    text: str | None
+
+
+class Settled(_Out, kw_only=True):
+    take: Literal["A", "B"]
+    into: str
+    method: Literal["note", "append", "correct", "rewind"]
+    events: list[Event]
+    abandoned: list[int]
+
+
+class Reconcile(_Out, kw_only=True):
+    """``adj reconcile A B``: printed when the records agree (exit 0) and when they differ (exit 1)."""
+
+    agree: bool
+    common: int
+    a: RecordInfo
+    b: RecordInfo
+    divergence: Divergence | None
+    rejoin: Rejoin | None
+    versions: dict[str, Version] | None
+    figures: list[Figure]
+    notes: list[str]
+    signed: Signatures
+    settled: Settled | None = None  # with --take: how the judge's decision went into the stored match
+
+
 #: command -> (what it prints when it succeeds, what it may print when it fails)
 COMMANDS: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "games": (Games, (Error,)),
@@ -338,6 +450,8 @@ COMMANDS: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "export": (Exported, (Error,)),
     "verify": (Verify, (Verify, Error)),
     "deck check": (DeckCheck, (DeckCheck, Error)),
+    "reconcile": (Reconcile, (Reconcile, Error)),
+    "confirm": (Accepted, (Refusal, Error)),
 }
 
 

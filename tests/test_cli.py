@@ -297,8 +297,13 @@ def test_legal(adj, m):
                     "count": {"kind": "int", "values": [], "min": 1, "max": 3, "optional": False}}}]
     ok(adj("act", "m", "take", "player=bob", "count=3", "--by", "bob"))
     ok(adj("act", "m", "take", "player=alice", "count=1", "--by", "alice"))
-    ok(adj("legal", "m"), "nothing is open; outcome: won by alice\n")
-    assert json.loads(ok(adj("legal", "m", "--json")).stdout)["actions"] == []
+    # the match is decided: nothing is open but the players' confirmations of its end, never required
+    assert ok(adj("legal", "m")).stdout.splitlines() == [
+        "nothing is open; outcome: won by alice",
+        "alice may sign the head (won by alice: adj confirm m --as alice --player-key FILE)",
+        "bob may sign the head (won by alice: adj confirm m --as bob --player-key FILE)"]
+    assert [(a["who"], a["type"], a["anytime"]) for a in json.loads(ok(adj("legal", "m", "--json")).stdout)["actions"]] == [
+        ("alice", "confirm", True), ("bob", "confirm", True)]
 
 
 def test_state_now_at_a_seq_and_as_a_player(adj, branched):

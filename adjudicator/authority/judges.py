@@ -24,6 +24,7 @@ from events.store import Appending, MatchInfo, Store, StoreError
 
 JUDGE = "judge"
 PLAYER = "player"
+CONFIRM = "confirm"  # a player's confirmation of the head (adjudicator/engine/confirming.py)
 
 #: Event types that are a judge's decision whoever enters them (beside every event ``by`` judge).
 JUDGE_DECISIONS = frozenset({
@@ -122,6 +123,10 @@ class SignedStore(Ledger, Store):
             if started is not None:
                 players = signed_players(_players(started), started.recorded_at, keys)
         for i, x in enumerate(items):
+            if x.type == CONFIRM:  # a confirmation is signed with the player's registered key, where there is one
+                from adjudicator.authority.confirm import check_registered
+
+                check_registered(keys, x.by, x.fields, x.recorded_at)
             if is_judge_decision(x.type, x.by):
                 plan[i] = self._judge(keys, f"{x.type!r} by {x.by} in {match_id}", required)
             elif x.by in players:
@@ -315,6 +320,10 @@ def check_signatures(events: dict[tuple[str, int], StoredEvent], sigs: dict[str,
     for (match_id, seq), ev in sorted(events.items()):
         sig = sigs.get(ev.hash)
         where = f"{match_id} seq {seq} ({ev.type} by {ev.by})"
+        if ev.type == CONFIRM:
+            own = next((k for k in keys if k.role == PLAYER and k.name == ev.by and k.recorded_at <= ev.recorded_at), None)
+            if own is not None and ev.fields.get("public_key") != own.public_key:
+                report.problems.append(f"{where}: a confirmation signed with a key that is not {ev.by}'s registered key")
         need = _required(ev, judges_since, players.get(match_id, frozenset()))
         if sig is None:
             if need is not None:

@@ -42,7 +42,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
-from adjudicator.engine import judging
+from adjudicator.engine import confirming, judging
 from adjudicator.engine.kit import Game, event_type
 from adjudicator.engine.protocol import (
     Action,
@@ -66,7 +66,7 @@ _NOW = object()  # _step's default: a rewind made now, from the state at the end
 _CALLS = (judging.Note, judging.Penalty)
 
 #: Event types a correction may not insert: they shape the history rather than the game.
-_NOT_INSERTABLE = (MatchStarted, Rewind, Correct, judging.Note, judging.Penalty)
+_NOT_INSERTABLE = (MatchStarted, Rewind, Correct, judging.Note, judging.Penalty, confirming.Confirm)
 
 #: Event class -> whether it is a plain event (none of the above): ``Fold._compute``'s short way.
 _PLAIN: dict[type, bool] = {}
@@ -318,6 +318,11 @@ class Fold:
         self._players: tuple[str, ...] = ()
         self._base = 0  # resumed from a snapshot taken after this seq (0: folded from seq 1)
         self._targets: dict[str, type] | None = None  # event type -> class, for ``decode``
+        # the players' confirmations, in seq order (``adjudicator.engine.confirming``); a fold
+        # resumed from a snapshot does not know them (a confirmation then needs the whole log)
+        self.confirmations: list[tuple[int, confirming.Confirm]] = []
+        self._confirmations_known = True
+        self._head_hash: tuple[int, str] | None = None  # (seq, hash) of the last event that is not a confirmation
 
     @classmethod
     def resumed(cls, game: Game, match_id: str, seq: int, state: Any, players: Sequence[str],
@@ -330,7 +335,9 @@ class Fold:
         if not effective or effective[-1] != seq:
             raise ValueError(f"the effective history of a snapshot at seq {seq} ends with it")
         taken = effective if isinstance(effective, array) else array("q", effective)
-        return cls._resume(game, match_id, seq, state, players, penalties, taken)
+        fold = cls._resume(game, match_id, seq, state, players, penalties, taken)
+        fold._confirmations_known = False  # a snapshot does not keep them
+        return fold
 
     @classmethod
     def _resume(cls, game: Game, match_id: str, seq: int, state: Any, players: Sequence[str],
@@ -357,8 +364,12 @@ class Fold:
         if not self.entries or not self._effective_seqs or self._effective_seqs[-1] != seq:
             raise ValueError(f"seq {seq} is not the end of the effective history")
         eff = self._effective_seqs
-        return self._resume(self.game, self.match_id, seq, self.state, self._players, self.penalties,
+        fold = self._resume(self.game, self.match_id, seq, self.state, self._players, self.penalties,
                             eff if isinstance(eff, array) else array("q", eff))
+        fold.confirmations = list(self.confirmations)
+        fold._confirmations_known = self._confirmations_known
+        fold._head_hash = self._head_hash
+        return fold
 
     @property
     def resumed_at(self) -> int:
@@ -515,13 +526,38 @@ class Fold:
         """Fold in stored events, every one accepted when it was written: one that no longer
         adjudicates is an ``IntegrityError`` (the log was altered, or written under other rules).
         ``progress`` is told ``(seq, last)`` after each."""
+        confirm = confirming.TYPE
         for ev in events:
             try:
                 self.advance(self.decode(ev), ev.seq)
             except (Violation, Malformed) as exc:
                 raise IntegrityError(self.match_id, ev.seq, f"stored {ev.type!r} no longer adjudicates: {exc}") from None
+            if ev.type != confirm:
+                self._head_hash = (ev.seq, ev.hash)
             if progress is not None:
                 progress(ev.seq, last)
+
+    def sealed(self, seq: int, hash_: str) -> None:
+        """The event folded in at ``seq`` was stored with ``hash_`` (what a confirmation of the
+        head is checked against). ``replay`` knows it; whoever folds with ``advance`` says it."""
+        if self.log and self.log[-1][0] == seq and not isinstance(self.log[-1][1], confirming.Confirm):
+            self._head_hash = (seq, hash_)
+
+    def confirmable_head(self) -> int:
+        """The head a confirmation signs: the last event that is not itself a confirmation."""
+        for seq, event in reversed(self.log):
+            if not isinstance(event, confirming.Confirm):
+                return seq
+        return self._base
+
+    @property
+    def confirmations_known(self) -> bool:
+        """False for a fold resumed from a snapshot: it does not know the confirmations before it."""
+        return self._confirmations_known
+
+    def both_confirmed(self) -> tuple[int, str, list[int]] | None:
+        """The last head every player confirmed (``confirming.both_signed``)."""
+        return confirming.both_signed(self.confirmations, self.players)
 
     def advance(self, event: Action, seq: int) -> Any:
         """Check ``event`` as the event at ``seq`` and fold it in; raise and change nothing if illegal."""
@@ -557,6 +593,8 @@ class Fold:
                 self.branches.append(branch)
         elif isinstance(event, judging.Penalty):  # a judge's call: in the log, outside the game's history
             self.penalties.append((seq, event))
+        elif isinstance(event, confirming.Confirm):  # a player's confirmation: the same
+            self.confirmations.append((seq, event))
         state = self.entries[-1].state
         self.history.kept[seq] = state
         return state
@@ -600,6 +638,13 @@ class Fold:
             raise Malformed(f"a match begins with match_started, not {event_type(event)!r}", "$.type")
         if self._base and isinstance(event, (Rewind, Correct)):
             raise NeedsHistory(f"a {event_type(event)} is checked against the events before the snapshot")
+        if isinstance(event, confirming.Confirm):  # a player's confirmation: outside the game, checked here
+            if not self._confirmations_known:
+                raise NeedsHistory("a confirmation is checked against the confirmations before the snapshot")
+            head = self.confirmable_head()
+            known = self._head_hash[1] if self._head_hash is not None and self._head_hash[0] == head else None
+            confirming.check(event, self.players, head, known, self.confirmations)
+            return None, None, None
         if (self.penalties or isinstance(event, _CALLS)) and judging.check(event, self.players, self.head, self.decided()):
             return None, None, None  # a judge's call (with no penalty yet, nothing else is checked there)
         line = self._line()

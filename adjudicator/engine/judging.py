@@ -24,6 +24,7 @@ from typing import Literal, Union
 
 import msgspec
 
+from adjudicator.engine.confirming import Confirm
 from adjudicator.engine.protocol import JUDGE, Action, Outcome, Violation
 
 RULE_JUDGE_ONLY = "ADJ-JDG-1"
@@ -58,8 +59,10 @@ class Penalty(Action, tag="penalty"):
 
 
 JudgeCall = Union[Note, Penalty]
-CALL_TYPES = frozenset(("note", "penalty"))
-CALL_CLASSES = {"note": Note, "penalty": Penalty}
+#: the spine's events outside the game's history: the judge's calls, and the players' confirmations
+#: (``adjudicator.engine.confirming``), which the fold checks apart
+CALL_TYPES = frozenset(("note", "penalty", "confirm"))
+CALL_CLASSES = {"note": Note, "penalty": Penalty, "confirm": Confirm}
 
 
 def decides(p: Penalty, one_game: bool) -> bool:

@@ -340,6 +340,19 @@ class Game:
             return [outcome_text(out)]
         return []
 
+    def confirmation_point(self, before: Any, after: Any) -> str:
+        """Whether the event from ``before`` to ``after`` ended something the players naturally
+        confirm (``adj confirm``, offered by ``adj legal``, never required): the words of that
+        moment, or "". By default a result the event decided (``milestones``: a set, a game, the
+        match), else the end of a turn (the board's ``turn`` passed to another player)."""
+        marks = self.milestones(before, after)
+        if marks:
+            return marks[0]
+        turn_before, turn_after = self.board(before).turn, self.board(after).turn
+        if turn_before and turn_after and turn_before != turn_after:
+            return f"the end of {turn_before}'s turn"
+        return ""
+
     def explain(self, state: Any, query: Mapping[str, Any]) -> Mapping[str, Any]:
         """A structured answer to a judge's question; ``Malformed`` when there is none."""
         raise Malformed(f"{self.name} has nothing to explain; adj state shows the position", "$")

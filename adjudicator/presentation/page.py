@@ -29,7 +29,7 @@ from adjudicator.engine.words import outcome_text
 from adjudicator.presentation.render import Row, abandoned_by, format_fields, history, milestones, seen_by
 
 #: The kinds of timeline items with a marker on the track, and their legend.
-MARK_KINDS = ("rejected", "rewind", "correction", "result", "note", "penalty")
+MARK_KINDS = ("rejected", "rewind", "correction", "result", "note", "penalty", "signed")
 
 
 def script_json(data: Any) -> str:
@@ -106,6 +106,18 @@ class PageBuilder:
         self.zones = _Pool()
         self.boards = _Pool()
         self._board_cache: dict[tuple[int, str | None], tuple[int, Board]] = {}
+        self._heads: dict[int, list[int]] | None = None
+
+    def _signed_heads(self) -> dict[int, list[int]]:
+        """Head seq -> the confirmations, for every head all the players signed."""
+        if self._heads is None:
+            fold = self.match.fold
+            by_head: dict[int, dict[str, int]] = {}
+            for seq, c in fold.confirmations:
+                by_head.setdefault(c.head_seq, {}).setdefault(c.by, seq)
+            players = list(fold.players)
+            self._heads = {h: sorted(who.values()) for h, who in by_head.items() if players and all(p in who for p in players)}
+        return self._heads
 
     def board_at(self, seq: int, viewer: str | None) -> tuple[int, Board]:
         key = (seq, viewer)
@@ -174,7 +186,19 @@ class PageBuilder:
             "per": per,
             "forks": [{"rewind": b.rewind_seq, "to": b.to_seq, "abandoned": list(b.abandoned)} for b in fold.branches],
             "outcomes": outcomes.items or ["in progress"],
+            "signed": self._signed(),
         }
+
+    def _signed(self) -> dict[str, Any] | None:
+        """The last head every player signed (``adj confirm``): a dispute about an event up to it is
+        answered by their signatures."""
+        both = self.match.fold.both_confirmed()
+        if both is None:
+            return None
+        seq, _, seqs = both
+        return {"seq": seq, "confirmations": seqs,
+                "text": f"every player signed the head at seq {seq} (confirmations at seq {', '.join(map(str, seqs))}): "
+                        "a dispute about an event up to it is answered by their signatures"}
 
     def _marks(self, row: Row, shown: Row, viewer: str | None, results: Mapping[int, list[str]],
                inserted_before: Mapping[int, list[Row]], branches: Sequence[Branch], fork_of: Mapping[int, int]) -> list[list[str]]:
@@ -195,6 +219,11 @@ class PageBuilder:
             b = branches[fork_of[row.seq]]
             span = ", ".join(map(str, b.abandoned)) or "nothing"
             marks.append(["rewind", f"rewind to seq {b.to_seq}; abandons {span}"])
+        if row.type == "confirm":
+            marks.append(["signed", f"{row.by} signed the head at seq {row.fields.get('head_seq')}"])
+        if row.seq in self._signed_heads():
+            marks.append(["signed", f"every player signed this head (confirmations at seq "
+                                    f"{', '.join(map(str, self._signed_heads()[row.seq]))})"])
         if row.type == "note":
             marks.append(["note", f"judge's note at seq {shown.fields.get('at_seq')}: {shown.fields.get('text', '')}"])
         if row.type == "penalty":

@@ -211,6 +211,7 @@ class FileFold:
         if not sealed:
             draft = Draft(type=env["type"], by=env["by"], recorded_at=env.get("recorded_at") or self._clock(), fields=event_fields(event))
             stored = seal(mid, seq, self._prev, draft, fresh=True)
+        self.fold.sealed(seq, stored.hash)  # what a confirmation of this head is checked against
         self._prev = stored.hash
         self.last = stored
         self.events.append(stored)
