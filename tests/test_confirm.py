@@ -326,3 +326,18 @@ def test_the_audit_names_a_confirmation_not_signed_with_the_registered_key(keys)
     good = msgspec.structs.replace(ev, fields=confirmation_fields("alice", 2, "ab" * 32, keys["alice"]))
     check_signatures({("m", 3): good}, {}, [alice], report)
     assert report.problems == []
+
+
+def test_a_natural_moment_is_found_from_a_snapshot_without_the_whole_log(monkeypatch):
+    """``adj legal`` stays flat in the match's length: the confirmations of the head come after it,
+    so a fold resumed at or before the head knows them all."""
+    from adjudicator.engine import snapshot
+
+    monkeypatch.setattr(snapshot, "EVERY", 2)
+    service = MatchService(MemoryStore())
+    service.new("nim", ["alice", "bob"], options={"pile": 5}, match_id="s")
+    for player, count in (("alice", 1), ("bob", 1), ("alice", 1), ("bob", 2)):  # bob takes the last stone
+        assert service.submit("s", "take", player, {"player": player, "count": count}).accepted
+    match = MatchService(service.store).current("s")
+    assert 1 < match.fold.resumed_at < match.head and not match.fold.confirmations_known
+    assert confirming.offers(match.fold, match.game) == [("alice", "won by bob"), ("bob", "won by bob")]

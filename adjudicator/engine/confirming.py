@@ -141,7 +141,9 @@ def offers(fold: Any, game: Any) -> list[tuple[str, str]] | None:
     why = game.confirmation_point(states[head - 1], states[head])
     if not why:
         return []
-    if not fold.confirmations_known:
+    # a confirmation of ``head`` comes after it: a fold resumed at or before ``head`` holds them all,
+    # so only a snapshot taken among them needs the whole log
+    if not fold.confirmations_known and head < fold.resumed_at:
         return None
     done = {c.by for _, c in fold.confirmations if c.head_seq == head}
     return [(p, why) for p in fold.players if p not in done]
