@@ -462,7 +462,7 @@ class MatchService:
         match = self.load(match_id)
         out = []
         for e in match.events:
-            fields = match.game.redact(e.type, e.by, e.fields, viewer, match.players)
+            fields = match.game.redact(e.type, e.by, e.fields, viewer, match.players, seq=e.seq, state=match.state)
             line = {"match_id": e.match_id, "seq": e.seq, "type": e.type, "by": e.by, "recorded_at": e.recorded_at, **fields}
             out.append(msgspec.json.encode(line, order="sorted").decode())
         return out

@@ -394,7 +394,7 @@ def log(env: Env, match_id: str, player: str | None) -> None:
     match = service.load(match_id)
     viewer = check_viewer(match, player)
     rows = redacted(history(match.events, match.fold.branches, service.store.rejections(match_id),
-                            service.store.audit_signatures(match_id)), match.game, match.players, viewer)
+                            service.store.audit_signatures(match_id)), match.game, match.players, viewer, match.state)
     out = match.outcome()
     marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
     shown, note = signature_marks(rows)
@@ -436,7 +436,7 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
     if not 1 <= lo <= hi <= match.head:
         raise click.BadParameter(f"{match_id} has events 1 to {match.head}; --from {lo} --to {hi} is not within them")
     rows = [r for r in redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
-                                match.game, match.players, viewer)
+                                match.game, match.players, viewer, match.state)
             if (lo <= r.seq <= hi if r.seq is not None else lo <= r.head_seq + 1 <= hi)]
     game, states = match.game, match.fold.history
     views = {0: {}}  # seq -> the view after it; each event's "after" is the next one's "before"

@@ -109,14 +109,14 @@ def test_log_of_the_demo_marks_the_branch_and_each_set_result(adj):
     ok(adj("import", "fixtures/bacdef/demo-contradiction.jsonl"))
     log = ok(adj("log", "demo-contradiction")).stdout.splitlines()
     abandoned = [ln for ln in log if ln.startswith("~")]
-    assert abandoned and all(ln.endswith("[abandoned by rewind at 81]  [unsigned]") for ln in abandoned)
+    assert abandoned and all(ln.endswith("[abandoned by rewind at 81]") for ln in abandoned)
     assert [ln.strip() for ln in log if "──" in ln] == [
         "── set 1: won by bob — alice had no guard left and took damage (turn 6); match alice 0 - 1 bob",
         "── set 2: won by alice — bob had no guard left and took damage (turn 3); match alice 1 - 1 bob",
         "── set 3: won by alice — bob had no guard left and took damage (turn 4); match alice 2 - 1 bob",
         "── match won by alice (alice 2 - 1 bob)",
     ]
-    assert log[1].startswith("[unsigned]: no key signed it") and "catalog=<6 entries: A B C D E F>" in log[2]
+    assert log[1].startswith("no entry is signed: each author is only what was typed with --by") and "catalog=<6 entries: A B C D E F>" in log[2]
     assert log[-1] == "outcome: won by alice (alice 2, bob 1); two sets won"
 
 

@@ -208,9 +208,9 @@ def test_cli_note_penalty_log_and_exit_codes(tmp_path):
     ok(adj("legal", "m"), "nothing is open; outcome: won by alice; match loss for bob (unsporting conduct; penalty at seq 4, "
                           "about seq 2): shouted at the opponent\n")
     log = ok(adj("log", "m")).stdout.splitlines()
-    assert log[4].split() == ["3", "judge", "note", "at_seq=2", 'text="bob', "says", "alice", "took", '4"', "[unsigned]"]
+    assert log[4].split() == ["3", "judge", "note", "at_seq=2", 'text="bob', "says", "alice", "took", '4"']
     assert log[6] == ('  4  judge  penalty        at_seq=2 infraction="unsporting conduct" penalty=match_loss player=bob '
-                      'reason="shouted at the opponent"  [unsigned]')
+                      'reason="shouted at the opponent"')
     assert log[-1] == "outcome: won by alice; match loss for bob (unsporting conduct; penalty at seq 4, about seq 2): shouted at the opponent"
     ok(adj("verify", "m"))
     state = json.loads(ok(adj("state", "m", "--at", "3", "--json")).stdout)

@@ -11,6 +11,8 @@ judge), in golden matches of every game and in random legal play:
   the fact's strings;
 - the history they are shown (``render.redacted``) hides every private field of another's event,
   the inserted event of a correction included.
+
+A fact the game says is ``revealed`` by then (a simultaneous reveal) is public from that state on.
 """
 
 from __future__ import annotations
@@ -35,19 +37,25 @@ STEPS = 40
 SPECTATOR = "carol"
 
 
-def private_parts(game: Game, type_: str, by: str, fields: dict[str, Any], players) -> list[tuple[str, str | None, Any]]:
-    """``(field, owner, value)`` of each private field the event carries."""
+def private_parts(game: Game, type_: str, by: str, fields: dict[str, Any], players,
+                  seq: int | None = None, state: Any = None) -> list[tuple[str, str | None, Any]]:
+    """``(field, owner, value)`` of each private field the event carries (those ``revealed`` by
+    ``state``, where given, are public and left out)."""
     out = []
     for name in game.private_fields.get(type_, ()):
-        if fields.get(name) is not None:
-            out.append((name, game.owner_of(type_, by, fields, name, players), fields[name]))
+        if fields.get(name) is None:
+            continue
+        if seq is not None and state is not None and game.revealed(seq, type_, by, fields, name, state):
+            continue
+        out.append((name, game.owner_of(type_, by, fields, name, players), fields[name]))
     return out
 
 
-def secrets_of(game: Game, type_: str, by: str, fields: dict[str, Any], players) -> dict[str, dict[str, set[str]]]:
+def secrets_of(game: Game, type_: str, by: str, fields: dict[str, Any], players,
+               seq: int | None = None, state: Any = None) -> dict[str, dict[str, set[str]]]:
     """viewer -> owner -> the strings of the owner's private facts in this event."""
     out: dict[str, dict[str, set[str]]] = {}
-    for _name, owner, value in private_parts(game, type_, by, fields, players):
+    for _name, owner, value in private_parts(game, type_, by, fields, players, seq, state):
         for viewer in (*players, SPECTATOR):
             if viewer != owner:
                 out.setdefault(viewer, {}).setdefault(owner or "", set()).update(strings(value) - MASKS)
@@ -75,9 +83,9 @@ def public_names(started_fields: dict[str, Any]) -> set[str]:
 
 
 def check_event(game: Game, before: Any, after: Any, type_: str, by: str, fields: dict[str, Any], players,
-                names: set[str], where: str) -> None:
+                names: set[str], where: str, seq: int) -> None:
     facts = private_parts(game, type_, by, fields, players)
-    for viewer, by_owner in secrets_of(game, type_, by, fields, players).items():
+    for viewer, by_owner in secrets_of(game, type_, by, fields, players, seq, after).items():
         # a string of the viewer's own fact in the same event may show (both decks hold an SA)
         own = set().union(set(), *(strings(v) for _n, o, v in facts if o == viewer))
         secret = set().union(*by_owner.values()) - own
@@ -115,7 +123,7 @@ def test_a_private_fact_is_not_shown_to_others_by_the_event_that_enters_it(path)
     names = public_names(dict(match.events[0].fields))
     for ev in match.events[1:]:
         check_event(game, match.fold.history[ev.seq - 1], match.fold.history[ev.seq], ev.type, ev.by, dict(ev.fields),
-                    players, names, f"{path} seq {ev.seq}")
+                    players, names, f"{path} seq {ev.seq}", ev.seq)
 
 
 @pytest.mark.parametrize("path", golden_matches())
@@ -125,7 +133,7 @@ def test_the_history_a_viewer_is_shown_hides_every_private_field_of_another(path
     rows = history(match.events, match.fold.branches)
     events = {ev.seq: ev for ev in match.events}
     for viewer in (*players, SPECTATOR):
-        for row in redacted(rows, game, players, viewer):
+        for row in redacted(rows, game, players, viewer, match.state):
             if row.seq is None or row.seq not in events:
                 continue
             ev, shown = events[row.seq], dict(row.fields)
@@ -134,7 +142,7 @@ def test_the_history_a_viewer_is_shown_hides_every_private_field_of_another(path
                 inner, inner_shown = dict(ev.fields["event"]), dict(shown["event"])
                 pairs.append((inner.pop("type"), inner.pop("by"), inner, inner_shown))
             for type_, by, fields, seen in pairs:
-                for name, owner, _value in private_parts(game, type_, by, fields, players):
+                for name, owner, _value in private_parts(game, type_, by, fields, players, row.seq, match.state):
                     if owner != viewer:
                         assert hidden(seen.get(name), viewer), f"{path} seq {row.seq}: {viewer} is shown {type_}.{name}"
 
@@ -159,7 +167,8 @@ def test_random_play_shows_no_private_fact_to_another(name, data):
             fold.advance(decode_event(game, action.type, action.who, fields), fold.head + 1)
         except (Violation, Malformed) as exc:
             raise AssertionError(f"offered {action.type} by {action.who} {fields} was refused: {exc}") from None
-        check_event(game, state, fold.state, action.type, action.who, fields, players, names, f"{name} seq {fold.head}")
+        check_event(game, state, fold.state, action.type, action.who, fields, players, names, f"{name} seq {fold.head}",
+                    fold.head)
 
 
 @pytest.mark.parametrize("path", golden_matches())

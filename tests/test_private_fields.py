@@ -4,12 +4,17 @@ not know them, in `adj log --as`, `adj replay --as` and `adj export --as` (BAC-H
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from adjudicator.engine import registry
 from adjudicator.engine.kit import HIDDEN
+from adjudicator.presentation.render import history, redacted
+from adjudicator.service import MatchService, MemoryStore
 from tests.test_cli import Adj, fails, ok
+
+ROOT = Path(__file__).resolve().parent.parent
 from tests.test_cli_bacdef import deck, placed  # noqa: F401  (fixtures)
 
 
@@ -138,3 +143,23 @@ def test_a_refused_attempt_is_its_authors_and_the_judges_whatever_fields_the_gam
     for viewer in ("alice", "judge"):  # the author, told at the time, and the judge see it all
         log = ok(adj("log", "t", "--as", viewer)).stdout
         assert log.splitlines()[-2] == f"x      alice  play_card             card=S9  [rejected: DB-ACT-10: {said}]"
+
+
+def test_demonbrave_rule_cards_are_hidden_in_the_log_until_both_are_recorded_DB_HID_1(tmp_path):
+    """A private fact the game reveals (``Game.revealed``): alice's selection is hidden from bob in
+    the history until his own is recorded, then shown to both (simultaneous reveal)."""
+    lines = (ROOT / "fixtures/demonbrave/golden/ex08-double-reversal.jsonl").read_text().splitlines()
+    service = MatchService(MemoryStore())
+    service.import_lines(lines[:2], match_id="d")  # match_started, alice's selection
+    alice_cards = ["J", "T-NEG", "T-REV", "T-BURN", "T-BOUNCE"]
+
+    def selections(viewer):
+        match = service.load("d")
+        rows = redacted(history(match.events, match.fold.branches), match.game, match.players, viewer, match.state)
+        return [r.fields["rule_cards"] for r in rows if r.type == "rule_cards_selected"]
+
+    assert selections("bob") == [HIDDEN] and selections("alice") == [alice_cards] and selections(None) == [alice_cards]
+    assert json.loads(service.export_lines("d", "bob")[1])["rule_cards"] == HIDDEN
+    assert service.submit("d", "rule_cards_selected", "bob", {"rule_cards": alice_cards}).accepted
+    assert selections("bob") == [alice_cards, alice_cards] and selections("carol") == [alice_cards, alice_cards]
+    assert json.loads(service.export_lines("d", "bob")[1])["rule_cards"] == alice_cards

@@ -395,16 +395,27 @@ class Game:
         player = fields.get("player")
         return player if isinstance(player, str) else by
 
-    def redact(self, type_: str, by: str, fields: Mapping[str, Any], viewer: str | None, players: Sequence[str]) -> dict[str, Any]:
+    def revealed(self, seq: int, type_: str, by: str, fields: Mapping[str, Any], name: str, state: Any) -> bool:
+        """Whether private field ``name`` of event ``seq`` is public by ``state`` (the match as it
+        stands where its history is shown): a card turned up, a selection revealed to both at once.
+        A history shown with a state (``adj log``, ``export --as``) shows what is revealed by then;
+        a rewind behind the reveal hides it again. By default a private fact stays private."""
+        return False
+
+    def redact(self, type_: str, by: str, fields: Mapping[str, Any], viewer: str | None, players: Sequence[str],
+               *, seq: int | None = None, state: Any = None) -> dict[str, Any]:
         """An event's fields as ``viewer`` may see them (None or ``judge``: everything). A private
         field that holds one entry per player (a mapping keyed by players' names, such as the
         decks of ``match_started``) shows each player their own entry and hides the others';
-        any other private field is its owner's (``owner_of``)."""
+        any other private field is its owner's (``owner_of``). Given the event's ``seq`` and the
+        ``state`` the history is shown at, a field ``revealed`` by then is shown to everyone."""
         if viewer in (None, JUDGE):
             return dict(fields)
         out = dict(fields)
         for name in self.private_fields.get(type_, ()):
             if name not in out:
+                continue
+            if seq is not None and state is not None and self.revealed(seq, type_, by, fields, name, state):
                 continue
             value = out[name]
             if isinstance(value, Mapping) and value and set(value) <= set(players):
@@ -414,5 +425,5 @@ class Game:
         if type_ == "correct" and isinstance(out.get("event"), Mapping):  # the inserted event, by its own type
             inner = dict(out["event"])
             t, b = inner.pop("type", ""), inner.pop("by", "")
-            out["event"] = {"type": t, "by": b, **self.redact(str(t), str(b), inner, viewer, players)}
+            out["event"] = {"type": t, "by": b, **self.redact(str(t), str(b), inner, viewer, players, seq=seq, state=state)}
         return out

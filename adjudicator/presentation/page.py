@@ -133,7 +133,7 @@ class PageBuilder:
         return hit
 
     def redacted(self, row: Row, viewer: str | None) -> Row:
-        return seen_by(row, self.game, self.players, viewer)
+        return seen_by(row, self.game, self.players, viewer, self.match.state)
 
     def build(self) -> dict[str, Any]:
         fold = self.match.fold

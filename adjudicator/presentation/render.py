@@ -168,7 +168,7 @@ def history(events: Sequence[StoredEvent], branches: Iterable[Any], rejections: 
     return rows
 
 
-def seen_by(row: Row, game: Any, players: Sequence[str], viewer: str | None) -> Row:
+def seen_by(row: Row, game: Any, players: Sequence[str], viewer: str | None, state: Any = None) -> Row:
     """``row`` as ``viewer`` may see it (None or the judge: as it is). An event's private fields
     are hidden unless the viewer owns them (``Game.redact``).
 
@@ -176,11 +176,12 @@ def seen_by(row: Row, game: Any, players: Sequence[str], viewer: str | None) -> 
     action leaves hidden what it named (the card stays in the hand it was tried from), and its
     message may quote that. Anyone else sees who tried which action, at which head, and the rule
     that refused it; of its fields only those left out (null) or naming a player of the match (or
-    the judge) are shown, the rest, and the message, are ``HIDDEN``."""
+    the judge) are shown, the rest, and the message, are ``HIDDEN``. Given the ``state`` the
+    history is shown at, a private fact revealed by then (``Game.revealed``) is shown."""
     if viewer is None or viewer == JUDGE:
         return row
     if row.seq is not None:
-        return row._replace(fields=game.redact(row.type, row.by, row.fields, viewer, players))
+        return row._replace(fields=game.redact(row.type, row.by, row.fields, viewer, players, seq=row.seq, state=state))
     if row.by == viewer:  # what they tried, and were told at the time
         return row
     names = {*players, JUDGE}
@@ -188,11 +189,11 @@ def seen_by(row: Row, game: Any, players: Sequence[str], viewer: str | None) -> 
     return row._replace(fields=fields, message=HIDDEN)
 
 
-def redacted(rows: Sequence[Row], game: Any, players: Sequence[str], viewer: str | None) -> list[Row]:
-    """The history as ``viewer`` may see it (``seen_by``)."""
+def redacted(rows: Sequence[Row], game: Any, players: Sequence[str], viewer: str | None, state: Any = None) -> list[Row]:
+    """The history as ``viewer`` may see it (``seen_by``), at ``state`` (the head, where given)."""
     if viewer is None:
         return list(rows)
-    return [seen_by(r, game, players, viewer) for r in rows]
+    return [seen_by(r, game, players, viewer, state) for r in rows]
 
 
 #: The mark of an event no key signed, and what it means.

@@ -304,6 +304,7 @@ PLAY_EVENTS = (Draw, AdvancePhase, PlayCard, FormPair, ActivateEffect, ResolveCh
 
 #: (event type, field) pairs only the judge and the acting player may see (§9, DB-HID-1).
 PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
+    "rule_cards_selected": ("rule_cards",),  # until both are recorded (DB-HID-1): ``revealed``
     "draw": ("cards",),
     "opening_hands_drawn": ("p1_cards", "p2_cards"),
     "deck_registered": ("cards",),

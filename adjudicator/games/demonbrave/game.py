@@ -141,6 +141,19 @@ class DemonBrave(Game):
         if event.by != JUDGE and event.by not in players:
             raise outsider(event, players)
 
+    def revealed(self, seq: int, type_: str, by: str, fields: Mapping[str, Any], name: str, state: State) -> bool:
+        """A player's rule-card selection is the other's to see once both are recorded (DB-HID-1,
+        simultaneous reveal), at once under ``open_sequential`` (DB-RUL-14), and always when the
+        judge entered the shared pool (DB-ACT-3). An earlier game's selection was revealed when that
+        game's setup closed: only the current setup's may still be hidden."""
+        if type_ != "rule_cards_selected":
+            return False
+        if (by == JUDGE and fields.get("player") is None) or state.config.rule_card_reveal == "open_sequential":
+            return True
+        if all(p.selected for p in state.players):
+            return True
+        return not (state.status == "SETUP" and state.recent and seq >= state.recent[0])
+
     def owner_of(self, type_: str, by: str, fields: Mapping[str, Any], name: str, players: Sequence[str]) -> str | None:
         """``opening_hands_drawn``'s ``p1_cards`` belong to the first seat, ``p2_cards`` to the second."""
         if name in ("p1_cards", "p2_cards") and len(players) == 2:

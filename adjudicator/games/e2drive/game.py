@@ -127,10 +127,11 @@ class E2Drive(Game):
         return D.catalog_problems(catalog) + D.registration_problems(reg, catalog, options or Options())
 
     # -- privacy ----------------------------------------------------------------------------------
-    def redact(self, type_: str, by: str, fields: Mapping[str, Any], viewer: str | None, players: Sequence[str]) -> dict[str, Any]:
+    def redact(self, type_: str, by: str, fields: Mapping[str, Any], viewer: str | None, players: Sequence[str],
+               *, seq: int | None = None, state: Any = None) -> dict[str, Any]:
         """Registrations and drawn identities are per player: each sees only their own (E2D-HID-5)."""
         if viewer in (None, JUDGE) or type_ not in PRIVATE_FIELDS:
-            return super().redact(type_, by, fields, viewer, players)
+            return super().redact(type_, by, fields, viewer, players, seq=seq, state=state)
         out = dict(fields)
         mine = {viewer, SEATS[list(players).index(viewer)]} if viewer in players else set()
         for name in PRIVATE_FIELDS[type_]:
