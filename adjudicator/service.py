@@ -27,14 +27,14 @@ from adjudicator.engine.protocol import JUDGE, Malformed, Outcome, Violation
 from events.chain import IntegrityError, verify_chain
 from events.copy import copy_matches
 from events.envelope import Draft, Rejection, StoredEvent, canonical, to_line
-from events.factory import open_store
+from events.factory import open_store, store_location
 from events.memory import MemoryStore
 from events.store import Appending, ConflictError, Store, StoreError, UnknownMatch, check_idempotency_key
 
 #: What the command line needs of the stores, so that it speaks to ``adjudicator`` only.
 __all__ = [
     "ConflictError", "IntegrityError", "LineRefused", "Malformed", "MatchService", "MemoryStore", "StoreError", "UnknownMatch",
-    "Violation", "check_match_id", "copy_matches", "open_store", "parse_lines",
+    "Violation", "check_match_id", "copy_matches", "open_store", "parse_lines", "store_location",
 ]
 
 #: Told ``(done, total)`` as long work goes on (a terminal shows it; tests count it).

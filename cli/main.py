@@ -110,13 +110,23 @@ def store_group() -> None:
 
 
 def _existing_store(url: str):
-    from adjudicator.service import open_store
+    from adjudicator.service import open_store, store_location
 
-    if url != "memory:" and not url.startswith(("postgresql://", "postgres://")):
-        path = url[len("sqlite://"):] if url.startswith("sqlite://") else url
-        if not os.path.exists(path):
-            raise click.BadParameter(f"no store at {url!r}", param_hint="FROM")
+    kind, where = store_location(url)
+    if kind == "sqlite" and not os.path.exists(where):
+        raise click.BadParameter(f"no store at {url!r}", param_hint="FROM")
     return open_store(url, write=False)
+
+
+def _same_store(source: str, target: str) -> bool:
+    from adjudicator.service import store_location
+
+    if source == target:
+        return True
+    (kind, a), (kind_b, b) = store_location(source), store_location(target)
+    if kind != kind_b or kind == "memory":
+        return False
+    return a == b or (kind == "sqlite" and os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b))
 
 
 @command(store_group, "copy", uses_store=False, signs=True)
@@ -130,7 +140,7 @@ def store_copy(env: Env, source: str, target: str, match_ids: Sequence[str]) -> 
     from adjudicator.service import copy_matches
     from adjudicator.service import open_store
 
-    if source == target or (os.path.exists(source) and os.path.exists(target) and os.path.samefile(source, target)):
+    if _same_store(source, target):
         raise click.BadParameter(f"{source!r} and {target!r} are the same store: nothing to copy", param_hint="TO")
     src = _existing_store(source)
     ctx = click.get_current_context()

@@ -14,7 +14,7 @@ from events.envelope import (
     to_line,
 )
 from events.chain import IntegrityError, verify_chain
-from events.factory import open_store
+from events.factory import open_store, store_location
 from events.store import ConflictError, MatchInfo, Store, StoreError, UnknownMatch
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "chain_hash",
     "from_line",
     "open_store",
+    "store_location",
     "to_line",
     "verify_chain",
 ]

@@ -10,6 +10,9 @@ import subprocess
 import sys
 
 import pytest
+from click.testing import CliRunner
+
+from cli.main import main
 
 from tests.test_cli import START, Adj, fails, ok, take, write_jsonl
 
@@ -51,6 +54,32 @@ def test_reading_a_store_that_does_not_exist_creates_nothing(tmp_path, args):
     assert result.exit_code in (0, 2)
     assert result.stderr in ("", "error: no match 'm1' in the store; `adj matches` lists the matches\n")
     assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("form", ["sqlite:///{}", "sqlite:////{}", "{}", "/{}"])
+def test_every_command_reads_a_store_url_the_same_way(tmp_path, form, monkeypatch):
+    """One reading of --store for writing and reading commands alike: an absolute path behind
+    sqlite:/// or sqlite://// (and a path with a doubled leading slash) is the same file."""
+    path = str(tmp_path / "abs.db")
+    adj = Adj(form.format(path))
+    source = write_jsonl(tmp_path / "m.jsonl", [{**START, "match_id": "m"}, take("alice", 2)])
+    ok(adj("import", source), "imported m: 2 events; outcome: in progress\n")
+    ok(adj("matches"))
+    assert adj("matches").stdout.startswith("m  nim  alice v bob  2 events  in progress")
+    ok(adj("state", "m"))
+    ok(adj("legal", "m"), "bob: take player=bob count=<1-3>\n")
+    ok(adj("verify", "m"))
+    ok(adj("store", "copy", form.format(path), str(tmp_path / "copy.db")), "copied 1 match(es): m\n")
+    fails(adj("store", "copy", form.format(path), path), 2,
+          f"error: Invalid value for TO: {form.format(path)!r} and {path!r} are the same store: nothing to copy\n")
+    monkeypatch.setenv("ADJ_STORE", form.format(path))
+    result = CliRunner().invoke(main, ["matches"])
+    assert (result.exit_code, result.stdout.split("  ")[0]) == (0, "m")
+    assert sorted(n for n in os.listdir(tmp_path) if not n.endswith(("-wal", "-shm"))) == ["abs.db", "copy.db", "m.jsonl"]
+
+
+def test_a_sqlite_url_without_a_path_is_bad_usage(tmp_path):
+    fails(Adj("sqlite://")("matches"), 2, "error: 'sqlite://' names no file: write sqlite:///PATH\n")
 
 
 def test_reading_opens_the_file_read_only(adj, m):
