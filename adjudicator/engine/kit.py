@@ -46,7 +46,7 @@ from adjudicator.engine.protocol import (
     Rewind,
     Violation,
 )
-from adjudicator.engine.words import outcome_text, outline
+from adjudicator.engine.words import format_value, outcome_text, outline, value_word
 
 #: What a private field shows to a viewer who may not know it.
 HIDDEN = "(hidden)"
@@ -196,15 +196,9 @@ def text(*, optional: bool = False) -> Choice:
 
 
 def choice_text(name: str, c: Choice) -> str:
-    """One field of a legal action as ``adj legal`` prints it."""
-
-    def show(v: Any) -> str:
-        if isinstance(v, (list, tuple)):
-            return "[" + ",".join(show(x) for x in v) + "]"
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        return "null" if v is None else str(v)
-
+    """One field of a legal action as ``adj legal`` prints it: every value as it is pasted back
+    into ``adj act`` (``value_word``), ``<a|b>`` for one of several, ``[N of a|b]`` for N of them."""
+    show = value_word
     if c.kind == "one":
         body = show(c.values[0]) if len(c.values) == 1 else "<" + "|".join(show(v) for v in c.values) + ">"
     elif c.kind == "some":

@@ -29,6 +29,20 @@ def format_value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+#: what a shell passes through unquoted (``[a,b]`` included: the command line's list words)
+_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:+/@%=,[]")
+
+
+def value_word(value: Any) -> str:
+    """A value as it is pasted after ``FIELD=`` into a shell, for ``adj act`` to read back: the
+    command line's words (``alice``, ``3``, ``true``, ``[a,b]``), compact JSON for anything nested,
+    single-quoted when the shell would otherwise change it (``'{"name":"Mind Blast"}'``)."""
+    word = value if isinstance(value, str) else format_value(value)
+    if word and set(word) <= _SHELL_SAFE:
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
 def outcome_text(outcome: Outcome) -> str:
     if outcome.status == "won":
         text = f"won by {outcome.winner}"
