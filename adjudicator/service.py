@@ -403,7 +403,8 @@ class MatchService:
         file_mid = first[1].get("match_id")
         if envelopes.sealed and match_id and file_mid and match_id != file_mid:
             raise Malformed(
-                f"the file is sealed for match {file_mid!r}; it cannot be imported as {match_id!r}", "$.match_id"
+                f"the file is sealed for match {file_mid!r}; it cannot be imported as {match_id!r} (its hashes cover "
+                f"the id): leave out --id to import it as {file_mid!r}", "$.match_id"
             )
         if envelopes.sealed and file_mid is not None:  # the hashes cover it: it is the id the match is stored under
             check_match_id(file_mid)

@@ -572,7 +572,8 @@ def test_import_sealed_file_keeps_its_hashes(adj, branched, tmp_path):
     assert export(other, "m") == events
     fails(other("import", path), 2, "error: match 'm' already exists (head is seq 6); nothing was written\n")
     fails(other("import", path, "--id", "n"), 2,
-          "error: the file is sealed for match 'm'; it cannot be imported as 'n' (at $.match_id)\n")
+          "error: the file is sealed for match 'm'; it cannot be imported as 'n' (its hashes cover the id): "
+          "leave out --id to import it as 'm' (at $.match_id)\n")
 
 
 def test_import_id_from_option_file_or_name(adj, tmp_path):
