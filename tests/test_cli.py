@@ -158,7 +158,7 @@ def test_new_prints_the_id_and_numbers_matches_per_game(adj):
         (["nim", "--deck", "carol=x.txt"], "error: Invalid value for '--deck': 'carol=x.txt': expected PLAYER=FILE with one of alice, bob\n"),
         (["nim", "--setup", "players=[]"], "error: Invalid value: 'players' cannot be given as KEY=JSON here (it has its own option)\n"),
         (["nim", "--setup", "extra={"], "error: the --setup value is not valid JSON (Input data was truncated)\n"),
-        (["nim", "--setup", "extra=1"], "error: match_started: Object contains unknown field `extra` (at $.extra)\n"),
+        (["nim", "--setup", "extra=1"], "error: match_started: no field 'extra' (its fields: game, players, rules_version, options) (at $.extra)\n"),
         (["nim", "--setup", 'rules_version="9"'], "error: unknown rules version '9' for nim; known: 1 (at $.rules_version)\n"),
         (["nim", "--id", "no spaces"], "error: match id 'no spaces' must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit (at $.match_id)\n"),
     ],
@@ -228,10 +228,10 @@ def test_act_rejected_by_a_rule_exits_1_and_records_the_attempt(adj, m):
     "args, stderr",
     [
         (["zz", "take", "player=bob", "count=1"], "error: no match 'zz' in the store; `adj matches` lists the matches\n"),
-        (["m", "grab", "count=1"], "error: unknown action 'grab' (at $.type)\n"),
-        (["m", "take", "player=bob"], "error: take: Object missing required field `count` (at $.count)\n"),
-        (["m", "take", "player=bob", "count=lots"], "error: take: Expected `int`, got `str` (at $.count)\n"),
-        (["m", "take", "player=bob", "count=1", "colour=red"], "error: take: Object contains unknown field `colour` (at $.colour)\n"),
+        (["m", "grab", "count=1"], "error: unknown action 'grab' (adj legal MATCH lists the actions open now) (at $.type)\n"),
+        (["m", "take", "player=bob"], "error: take: count is missing (its fields: player, count) (at $.count)\n"),
+        (["m", "take", "player=bob", "count=lots"], "error: take: count is a whole number, not 'lots' (at $.count)\n"),
+        (["m", "take", "player=bob", "count=1", "colour=red"], "error: take: no field 'colour' (its fields: player, count) (at $.colour)\n"),
         (["m", "take", "player=bob", "count"], "error: Invalid value: 'count' is not FIELD=VALUE\n"),
         (["m", "take", "player=bob", "count=1", "count=2"], "error: Invalid value: 'count' is given twice\n"),
         (["m", "take", "player=bob", "count=1", "by=alice"], "error: Invalid value: 'by' cannot be given as FIELD=VALUE here (it has its own option)\n"),
@@ -248,7 +248,7 @@ def test_act_malformed_exits_2_and_writes_nothing(adj, m, args, stderr):
 def test_act_malformed_json_names_the_path(adj, m):
     result = adj("act", "m", "take", "player=bob", "count=x", "--by", "bob", "--json")
     assert result.exit_code == 2
-    assert json.loads(result.stdout) == {"error": "malformed", "message": "take: Expected `int`, got `str`", "path": "$.count"}
+    assert json.loads(result.stdout) == {"error": "malformed", "message": "take: count is a whole number, not 'x'", "path": "$.count"}
 
 
 def test_act_retry_with_the_same_key_writes_nothing_new(adj, m):
@@ -404,7 +404,7 @@ def test_rewind(adj, m):
        'm seq 4  judge  rewind  reason="wrong pile" to_seq=1\nabandoned: 2, 3\n  pile: 3 -> 7\n  taken[0]: 3 -> 0\n'
        '  taken[1]: 1 -> 0\n  rewinds: 0 -> 1\nto move: alice\n')
     fails(adj("rewind", "m", "--to", "1", "--reason", "x", "--by", "judge", "cause=oops"), 2,
-          "error: rewind: Object contains unknown field `cause` (at $.cause)\n")
+          "error: rewind: no field 'cause' (its fields: to_seq, reason) (at $.cause)\n")
     assert adj.head("m") == 4
 
 
@@ -434,8 +434,8 @@ def test_correct_that_breaks_a_later_event_is_rejected(adj, m):
 @pytest.mark.parametrize(
     "args, stderr",
     [
-        (["take", "player=alice", "count=x"], "error: take: Expected `int`, got `str` (at $.event.count)\n"),
-        (["take", "player=alice", "count=1", "--with", "basis=x"], "error: correct: Object contains unknown field `basis` (at $.basis)\n"),
+        (["take", "player=alice", "count=x"], "error: take: count is a whole number, not 'x' (at $.event.count)\n"),
+        (["take", "player=alice", "count=1", "--with", "basis=x"], "error: correct: no field 'basis' (its fields: at_seq, event, reason) (at $.basis)\n"),
         (["rewind", "to_seq=1", "reason=x"], "error: a correction cannot insert a 'rewind' event (at $.event.type)\n"),
         (["take", "player=alice", "count=1", "by=null"], "error: Invalid value: by= must name who the inserted action is by\n"),
     ],
@@ -490,7 +490,7 @@ def test_check_reads_stdin(adj):
         (json.dumps(START) + '\n{"type": "take", "by": "alice", "player": "al',
          "error: line 2 is not valid JSON (Input data was truncated)\n"),
         (json.dumps(START) + '\n[1]\n', "error: line 2 is not a JSON object\n"),
-        (json.dumps(START) + '\n{"type": "grab", "by": "alice"}\n', "error: unknown action 'grab' (at line 2: $.type)\n"),
+        (json.dumps(START) + '\n{"type": "grab", "by": "alice"}\n', "error: unknown action 'grab' (adj legal MATCH lists the actions open now) (at line 2: $.type)\n"),
         (json.dumps(take("alice", 1)) + "\n", "error: line 1: a match file starts with match_started, not 'take' (at line 1: $.type)\n"),
     ],
 )

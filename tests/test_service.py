@@ -143,16 +143,16 @@ def test_a_rejected_correction_records_the_conflict(svc, store):
 @pytest.mark.parametrize(
     "type_, fields, message, path",
     [
-        ("pass", {}, "unknown action 'pass'", "$.type"),
-        ("take", {"player": "alice", "count": "2"}, "take: Expected `int`, got `str`", "$.count"),
-        ("take", {"player": "alice"}, "take: Object missing required field `count`", "$.count"),
-        ("take", {"player": "alice", "count": 1, "extra": 1}, "take: Object contains unknown field `extra`", "$.extra"),
+        ("pass", {}, "unknown action 'pass' (adj legal MATCH lists the actions open now)", "$.type"),
+        ("take", {"player": "alice", "count": "2"}, "take: count is a whole number, not '2'", "$.count"),
+        ("take", {"player": "alice"}, "take: count is missing (its fields: player, count)", "$.count"),
+        ("take", {"player": "alice", "count": 1, "extra": 1}, "take: no field 'extra' (its fields: player, count)", "$.extra"),
         ("take", {"player": "alice", "count": 1, "seq": 9}, "field 'seq' is reserved for the envelope", "$.seq"),
-        ("rewind", {"to_seq": 1}, "rewind: Object missing required field `reason`", "$.reason"),
+        ("rewind", {"to_seq": 1}, "rewind: reason is missing (its fields: to_seq, reason)", "$.reason"),
         (
             "correct",
             {"at_seq": 2, "event": {"type": "take", "by": "judge", "player": "alice"}, "reason": "r"},
-            "take: Object missing required field `count`",
+            "take: count is missing (its fields: player, count)",
             "$.event.count",
         ),
         (
@@ -454,7 +454,7 @@ def test_fold_stored_of_a_log_that_no_longer_adjudicates(svc, store):
 def test_fold_stored_of_a_log_with_an_undecodable_event(svc, store):
     new_nim(svc)
     store.append("m1", [Draft(type="take", by="bob", recorded_at="t", fields={"player": "bob", "count": "4"})], 1)
-    with pytest.raises(IntegrityError, match=r"stored 'take' no longer adjudicates: take: Expected `int`, got `str` \(at \$.count\)"):
+    with pytest.raises(IntegrityError, match=r"stored 'take' no longer adjudicates: take: count is a whole number, not '4' \(at \$.count\)"):
         svc.load("m1")
 
 

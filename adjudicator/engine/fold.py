@@ -35,6 +35,7 @@ them through fixed-length views, so it stays a snapshot of the moment without a 
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -44,6 +45,7 @@ import msgspec
 
 from adjudicator.engine import confirming, judging
 from adjudicator.engine.kit import Game, event_type
+from adjudicator.engine.words import format_value
 from adjudicator.engine.protocol import (
     Action,
     Context,
@@ -256,7 +258,9 @@ def decode_event(game: Game, type_: str, by: str, fields: Mapping[str, Any], *, 
     try:
         event = msgspec.convert(data, target, strict=strict)
     except msgspec.ValidationError as exc:
-        raise malformed_from(exc, type_, path) from None
+        known = [*game.event_classes, *judging.CALL_TYPES]
+        one = target if target is not game.event_type and target is not judging.JudgeCall else None
+        raise malformed_from(exc, type_, path, one, data, known) from None
     if isinstance(event, Correct):
         inserted = decode_inserted(game, event, strict=strict, path=path)
         event = msgspec.structs.replace(event, event={"type": event_type(inserted), "by": inserted.by, **event_fields(inserted)})
@@ -278,24 +282,133 @@ def decode_inserted(game: Game, correct: Correct, *, strict: bool = True, path: 
     return inserted
 
 
-def malformed_from(exc: msgspec.ValidationError, type_: str, path: str = "$") -> Malformed:
-    """``Malformed`` from a msgspec error, with the field's path under ``path``.
+def malformed_from(exc: msgspec.ValidationError, type_: str, path: str = "$", target: type | None = None,
+                   data: Mapping[str, Any] | None = None, known: Iterable[str] = ()) -> Malformed:
+    """``Malformed`` from a msgspec error, with the field's path under ``path``, in words that say
+    what to enter instead: the nearest action to an unknown one (of ``known``), the fields of
+    ``target`` for an unknown field, the allowed values of a choice, true or false for a yes/no
+    field; never a class name.
 
     ``Invalid value 'x' - at `$.type``` is an unknown action; a missing or unknown field is
     placed at the field itself (``$.count``, ``$.slots[1].x``).
     """
+    import difflib
+
+    import msgspec.inspect as mi
+
     text = str(exc)
     where = path
+    at = "$"
     if " - at `" in text:
         text, _, at = text.partition(" - at `")
-        where = path + at.rstrip("`")[1:]
+        at = at.rstrip("`")
+        where = path + at[1:]
     if where == path + ".type" and text.startswith("Invalid value"):
-        return Malformed(f"unknown action {type_!r}", where)
+        near = difflib.get_close_matches(str(type_), sorted(known), n=1, cutoff=0.6)
+        hint = f"; did you mean {near[0]}?" if near else ""
+        return Malformed(f"unknown action {type_!r}{hint} (adj legal MATCH lists the actions open now)", where)
     for lead in ("Object missing required field `", "Object contains unknown field `"):
         if text.startswith(lead) and text.endswith("`"):
-            where = f"{where}.{text[len(lead):-1]}"
-            break
-    return Malformed(f"{type_}: {text}", where)
+            name = text[len(lead):-1]
+            where = f"{where}.{name}"
+            info = _type_at(target, at)
+            names = [f.encode_name for f in info.fields if f.encode_name not in ("by", "type")] if isinstance(info, mi.StructType) else []
+            listed = f" ({'its fields: ' + ', '.join(names) if names else 'it has no fields'})" if info is not None else ""
+            what = f"{type_}{' ' + at[2:] if at != '$' else ''}"
+            if lead.startswith("Object missing"):
+                return Malformed(f"{what}: {name} is missing{listed}", where)
+            return Malformed(f"{what}: no field {name!r}{listed}", where)
+    info = _type_at(target, at)
+    given = _value_at(data, at)
+    field = at[2:] or "the value"
+    was = "" if given is _NOTHING else f", not {given!r}" if isinstance(given, str) else f", not {format_value(given)}"
+    if text.startswith("Invalid enum value") and info is not None:
+        allowed = _allowed(info)
+        if allowed:
+            return Malformed(f"{type_}: {field} is one of {', '.join(allowed)}{was}", where)
+    if text.startswith("Expected") and (text.startswith("Expected `bool`") or isinstance(info, mi.BoolType)):
+        return Malformed(f"{type_}: {field} is true or false{was}", where)
+    expected = re.fullmatch(r"Expected `([^`]+)`, got `([^`]+)`", text)
+    if expected:
+        want, got = (" or ".join(_KINDS.get(k, "an object") for k in part.split(" | ")) for part in expected.groups())
+        return Malformed(f"{type_}: {field} is {want}{was or ', not ' + got}", where)
+    return Malformed(f"{type_}: {_no_class_names(text)}", where)
+
+
+#: msgspec's names of JSON kinds, in words
+_KINDS = {"str": "a word", "int": "a whole number", "float": "a number", "bool": "true or false", "null": "null",
+          "array": "a list", "object": "a JSON object", "bytes": "bytes"}
+
+
+_NOTHING: Any = object()
+
+
+def _type_at(target: type | None, at: str) -> Any:
+    """The msgspec type of the value at ``at`` (``$.a[0].b``) in ``target``, or None."""
+    import msgspec.inspect as mi
+
+    if target is None:
+        return None
+    try:
+        info: Any = mi.type_info(target)
+    except Exception:
+        return None
+    for part in re.findall(r"\.([^.\[]+)|\[\d+\]", at[1:]) if at != "$" else ():
+        info = _unwrap(info)
+        if part == "":  # an index
+            info = getattr(info, "item_type", None)
+        elif isinstance(info, mi.StructType):
+            info = next((f.type for f in info.fields if f.encode_name == part), None)
+        elif isinstance(info, mi.DictType):
+            info = info.value_type
+        else:
+            return None
+        if info is None:
+            return None
+    return _unwrap(info)
+
+
+def _unwrap(info: Any) -> Any:
+    """``X | None`` is X; a metadata wrapper is what it wraps."""
+    import msgspec.inspect as mi
+
+    while True:
+        if isinstance(info, mi.Metadata):
+            info = info.type
+        elif isinstance(info, mi.UnionType):
+            rest = [t for t in info.types if not isinstance(t, mi.NoneType)]
+            if len(rest) != 1:
+                return info
+            info = rest[0]
+        else:
+            return info
+
+
+def _allowed(info: Any) -> list[str]:
+    import msgspec.inspect as mi
+
+    if isinstance(info, mi.LiteralType):
+        return [str(v) for v in info.values]
+    if isinstance(info, mi.EnumType):
+        return [str(m.value) for m in info.cls]
+    if isinstance(info, mi.UnionType):
+        return [v for t in info.types for v in _allowed(t)]
+    return []
+
+
+def _value_at(data: Mapping[str, Any] | None, at: str) -> Any:
+    value: Any = data
+    for name, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", at[1:]) if at != "$" else ():
+        try:
+            value = value[int(index)] if index else value[name]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return _NOTHING
+    return _NOTHING if data is None else value
+
+
+def _no_class_names(text: str) -> str:
+    """msgspec names a nested Struct by its class (``Expected `Pay```): say "an object"."""
+    return re.sub(r"`([A-Z][A-Za-z0-9]*)`", "`object`", text)
 
 
 class Fold:
@@ -519,7 +632,7 @@ class Fold:
         try:
             return msgspec.convert(data, target)
         except msgspec.ValidationError as exc:
-            raise malformed_from(exc, type_) from None
+            raise malformed_from(exc, type_, "$", target, data) from None
 
     def replay(self, events: Iterable[StoredEvent], progress: Callable[[int, int], None] | None = None,
                last: int = 0) -> None:

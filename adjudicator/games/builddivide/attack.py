@@ -3,12 +3,15 @@ player damage and the shot decision (§6.2–6.4)."""
 
 from __future__ import annotations
 
+import difflib
+
 from adjudicator.games.builddivide import battle as B
 from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.payment import card_cost, note, pay
 from adjudicator.games.builddivide.rules import in_play, onto_stack, targets, tp_only
 from adjudicator.games.builddivide.state import Attack, State, replace
+from adjudicator.engine.kit import event_type
 from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 
@@ -45,7 +48,7 @@ def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:
 
 
 def _block_turn(s: State, ev: E.Action, rule: str) -> str:
-    in_play(s, type(ev).__name__)
+    in_play(s, event_type(ev))
     a = s.game.attack
     tp = s.game.turn_player or ""
     ntp = Z.opponent(s, tp)
@@ -114,7 +117,9 @@ def life_check(s: State, ev: E.LifeCheck, ctx: Context) -> State:
         raise Violation("BD-ACT-22", f"the trigger check is {d.victim}'s (entered by {d.victim} or a judge), not {ev.victim}'s by {ev.by}", "NOT_VICTIM")
     c = s.catalog.get(ev.card_name) if ev.card_name else None
     if ev.icons is None and c is None:
-        raise Violation("BD-ACT-22", f"{ev.card_name!r} is not in the catalog: enter its icons (BD-RUL-40)", "UNKNOWN_CARD")
+        near = difflib.get_close_matches(ev.card_name or "", list(s.catalog), n=1)
+        raise Violation("BD-ACT-22", f"{ev.card_name!r} is not in the catalog" + (f"; did you mean {near[0]!r}?" if near else "")
+                        + " (a card the catalog lacks is entered by its icons instead, BD-RUL-40)", "UNKNOWN_CARD")
     icons = tuple(ev.icons) if ev.icons is not None else c.icons
     p = Z.player(s, d.victim)
     if ev.card_name:
@@ -131,7 +136,7 @@ def life_check(s: State, ev: E.LifeCheck, ctx: Context) -> State:
 
 
 def _shot(s: State, ev: E.Action, rule: str) -> tuple[str, str]:
-    in_play(s, type(ev).__name__)
+    in_play(s, event_type(ev))
     d = s.game.damage
     if d is None or d.waiting != "SHOT" or d.shot_card is None:
         raise Violation(rule, "no revealed shot card waits for a decision", "NOT_NOW")

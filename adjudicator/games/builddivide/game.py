@@ -20,7 +20,7 @@ from adjudicator.games.builddivide.config import Options
 from adjudicator.games.builddivide.sample import sample_catalog
 from adjudicator.games.builddivide.state import State, replace
 from adjudicator.games.builddivide.zones import keep_disclosures
-from adjudicator.engine.kit import Board, Game
+from adjudicator.engine.kit import Board, Game, event_type
 from adjudicator.engine.protocol import JUDGE, Action, Context, LegalAction, Malformed, Outcome, Violation
 
 RULES_VERSIONS = ("2024-12-14",)
@@ -115,12 +115,12 @@ class BuildDivide(Game):
         if state.game.status == "ENDED" and not isinstance(event, AFTER_RESULT):
             r = state.game.result
             raise Violation("BD-OVR-8", f"game {state.game.game_no} is over ({r.detail if r else ''}): "
-                                        f"{type(event).__name__} is not entered any more", "GAME_OVER")
+                                        f"{event_type(event)} is not entered any more", "GAME_OVER")
         owed = state.game.shuffle_owed
         if owed and not (isinstance(event, E.Shuffle) and event.player in owed):
             raise Violation("BD-REW-8", f"the rewind put cards drawn by the abandoned events back into {' and '.join(owed)}'s deck "
                                         f"(rewind_card_return SHUFFLE, BD-RUL-43): a shuffle of that deck comes first, "
-                                        f"not {type(event).__name__}", "SHUFFLE_OWED")
+                                        f"not {event_type(event)}", "SHUFFLE_OWED")
         window = state.game.release_window
         P.check(state, event)
         new = P.after(HANDLERS[type(event)](state, event, ctx), event)

@@ -15,6 +15,7 @@ from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.payment import note, pay, release_cost
 from adjudicator.games.builddivide.state import Modifier, Player, State, Status, Unit, replace
+from adjudicator.engine.kit import event_type
 from adjudicator.engine.protocol import Violation
 
 
@@ -32,7 +33,7 @@ class OpContext:
 
 
 def _bad(ctx: OpContext, op: E.Op, why: str) -> Violation:
-    return Violation(ctx.rule, f"op {type(op).__name__} cannot apply: {why}", "BAD_OP")
+    return Violation(ctx.rule, f"op {event_type(op)} cannot apply: {why}", "BAD_OP")
 
 
 def _who(s: State, ctx: OpContext, name: str | None) -> Player:

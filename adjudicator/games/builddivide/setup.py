@@ -12,7 +12,7 @@ from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.catalog import decode_catalog
 from adjudicator.games.builddivide.config import Options
 from adjudicator.games.builddivide.state import GameState, Player, Result, State, Territory, replace
-from adjudicator.engine.kit import decode_options
+from adjudicator.engine.kit import decode_options, event_type
 from adjudicator.engine.protocol import JUDGE, Context, Malformed, Violation
 
 STEP_NAMES = {1: "shuffle", 3: "place_territory", 4: "decide_first_player", 5: "draw_opening", 6: "mulligan",
@@ -204,7 +204,7 @@ def concede(s: State, ev: E.Concede, ctx: Context) -> State:
 
 def _judge(ev: E.Action, rule: str) -> None:
     if ev.by != JUDGE:
-        raise Violation(rule, f"only a judge enters {type(ev).__name__}; {ev.by} cannot", "JUDGE_ONLY")
+        raise Violation(rule, f"only a judge enters {event_type(ev)}; {ev.by} cannot", "JUDGE_ONLY")
 
 
 def judge_result(s: State, ev: E.JudgeResult, ctx: Context) -> State:

@@ -10,6 +10,7 @@ from adjudicator.games.e2drive import attack, flow, overdrive, sbc, servants, to
 from adjudicator.games.e2drive import events as E
 from adjudicator.games.e2drive.common import reject
 from adjudicator.games.e2drive.state import GameRecord, GameState, State
+from adjudicator.engine.kit import event_type
 from adjudicator.engine.protocol import JUDGE, Action, Context, NotEffective
 
 #: accepted whatever is pending, in any phase of a running game (E2D-ACT-6, E2D-TURN-9)
@@ -161,7 +162,7 @@ def step(state: State, ev: Action, ctx: Context) -> State:
     gate(state, ev)
     handler = HANDLERS.get(type(ev))
     if handler is None:
-        reject("E2D-ACT-1", f"{type(ev).__name__} is not an E2Drive event")
+        reject("E2D-ACT-1", f"{event_type(ev)} is not an E2Drive event")
     if isinstance(ev, NO_SETTLE):
         return handler(state, ev, ctx)
     start = state.game

@@ -14,6 +14,7 @@ from adjudicator.games.pbwcg.combat import Attack, Env, apply_bs, reject, resolv
 from adjudicator.games.pbwcg.state import (
     Character, PendingChoice, Result, SetSlot, State, Status, note, pl_turn_from, with_char, with_player, without_char,
 )
+from adjudicator.engine.kit import event_type
 from adjudicator.engine.protocol import JUDGE
 
 SUPPORT_CAPACITY = 13
@@ -148,7 +149,7 @@ def _reposition(s: State, pc: str, slot: int) -> State:
 def _one(s: State, op: E.Op, env: Env) -> State:
     handler = OPS.get(type(op))
     if handler is None:
-        reject("PBW-EFF-25", f"op {type(op).__name__} is not known")
+        reject("PBW-EFF-25", f"op {event_type(op)} is not known")
     return handler(s, op, env)  # type: ignore[misc]
 
 

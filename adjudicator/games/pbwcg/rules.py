@@ -101,7 +101,7 @@ def step(s: State, event: Action, ctx: Context) -> State:
         pc = s.pending_choice
         reject("PBW-ACT-28", f"{pc.player} must first choose the {pc.part} item of {pc.subject} to discard (choice_made)", "CHOICE_PENDING")
     if handler is None:
-        reject("PBW-ACT-1", f"{type(event).__name__} cannot be entered here")
+        reject("PBW-ACT-1", f"{event_type(event)} cannot be entered here")
     main = s.main
     if main is not None and main.step == "M1" and not isinstance(event, E.BsEffect):
         s = F.close_open(s, "TRIG", ctx.seq)  # PBW-COR-2: the first other event of a main turn closes its TRIG duties
