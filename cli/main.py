@@ -72,36 +72,115 @@ def games(env: Env) -> None:
     env.emit({"games": rows}, lines)
 
 
+def _when(stamp: str) -> str:
+    """A recorded time at a glance: ``2026-11-28 09:20`` (UTC, as recorded)."""
+    return stamp[:16].replace("T", " ") if stamp else "-"
+
+
 @command()
-def matches(env: Env) -> None:
-    """The matches in the store, with game, players and status."""
+@click.option("--game", "game", metavar="GAME", help="Only matches of this game.")
+@click.option("--player", "player", metavar="NAME", help="Only matches this person plays in.")
+@click.option("--status", "status", type=click.Choice(["in_progress", "won", "drawn", "void"]),
+              help="Only matches that stand so.")
+@click.option("--waiting", "waiting", metavar="NAME",
+              help="Only matches waiting for this person (a player, or judge) to act.")
+def matches(env: Env, game: str | None, player: str | None, status: str | None, waiting: str | None) -> None:
+    """The matches in the store: game, players, status, who the table waits for, when each
+    started and last moved."""
     from adjudicator.engine.words import outcome_text
-    from adjudicator.presentation.render import plain
+    from adjudicator.presentation.render import plain, to_move
     from adjudicator.service import IntegrityError
 
     service = env.service()
     rows, lines, broken = [], [], 0
     from adjudicator.authority.judges import match_signing_modes
 
+    filtered = any(x is not None for x in (game, player, status, waiting))
     signed = match_signing_modes(env.store())  # match id -> "players" or "judges", for signed matches
     for info in env.store().matches():
-        row: dict[str, Any] = {"match_id": info.match_id, "head_seq": info.head_seq, "updated_at": info.updated_at,
-                               "signed": info.match_id in signed, "signed_by": signed.get(info.match_id)}
+        row: dict[str, Any] = {"match_id": info.match_id, "head_seq": info.head_seq, "started_at": info.created_at,
+                               "updated_at": info.updated_at, "signed": info.match_id in signed,
+                               "signed_by": signed.get(info.match_id)}
         try:
-            m = service.load(info.match_id)
+            m = service.current(info.match_id)
         except (IntegrityError, ImportError, AttributeError) as exc:
             broken += isinstance(exc, IntegrityError)
-            row.update(game=None, players=[], outcome=None, error=str(exc))
+            if filtered:  # it cannot be said to match: it is counted below, not listed
+                continue
+            row.update(game=None, players=[], outcome=None, waiting_for=[], error=str(exc))
             lines.append(f"{info.match_id}  {info.head_seq} events  UNREADABLE: {exc}")
         else:
             out = m.outcome()
-            row.update(game=m.game.name, players=list(m.players), outcome=plain(out), error=None)
-            lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {outcome_text(out)}"
+            movers = to_move(m.game.legal(m.state)) if out.status == "in_progress" and m.fold.decided() is None else []
+            if ((game is not None and m.game.name != game) or (player is not None and player not in m.players)
+                    or (status is not None and out.status != status) or (waiting is not None and waiting not in movers)):
+                continue
+            row.update(game=m.game.name, players=list(m.players), outcome=plain(out), waiting_for=movers, error=None)
+            stands = outcome_text(out) + (f", waiting for {', '.join(movers)}" if movers else "")
+            lines.append(f"{info.match_id}  {m.game.name}  {' v '.join(m.players)}  {info.head_seq} events  {stands}"
+                         f"  started {_when(info.created_at)}, last moved {_when(info.updated_at)}"
                          + (f"  signed by {row['signed_by']}" if row["signed"] else ""))
         rows.append(row)
-    env.emit({"matches": rows}, lines or ["no matches in the store"])
+    env.emit({"matches": rows}, lines or [f"no matches in the store{' that match' if filtered else ''}"])
     if broken:
         raise IntegrityFailure(f"{broken} match(es) do not verify: run adj verify")
+
+
+@command()
+@match_argument
+def summary(env: Env, match_id: str) -> None:
+    """A match in a few lines: its result and why, turns, rewinds, corrections, the judge's notes
+    and penalties."""
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import plain
+
+    service = env.service()
+    match = service.load(match_id)
+    fold, game = match.fold, match.game
+    out = match.outcome()
+    turns, last = 0, None  # a turn is counted each time the board's turn passes to a player
+    for seq in sorted(fold.effective_seqs()):
+        turn = game.board(fold.history[seq], None).turn
+        if turn and turn != last:
+            turns += 1
+        last = turn or last
+    gone = {seq for b in fold.branches for seq in b.abandoned}
+    kinds: dict[str, list[dict[str, Any]]] = {"rewind": [], "correct": [], "note": [], "penalty": []}
+    for ev in match.events:
+        if ev.type in kinds:
+            f = ev.fields
+            entry = {"seq": ev.seq, "by": ev.by, "abandoned": ev.seq in gone}
+            if ev.type == "rewind":
+                entry.update(to_seq=f.get("to_seq"), reason=f.get("reason"))
+            elif ev.type == "correct":
+                entry.update(at_seq=f.get("at_seq"), inserted=(f.get("event") or {}).get("type"), reason=f.get("reason"))
+            elif ev.type == "note":
+                entry.update(at_seq=f.get("at_seq"), text=f.get("text"))
+            else:
+                entry.update(at_seq=f.get("at_seq"), player=f.get("player"), infraction=f.get("infraction"),
+                             penalty=f.get("penalty"), reason=f.get("reason"))
+            kinds[ev.type].append(entry)
+    rejected = len(service.store.rejections(match_id))
+    first, head = match.events[0], match.events[-1]
+    lines = [f"{match_id}: {game.name}, {' v '.join(match.players)}, {match.head} events, "
+             f"started {_when(first.recorded_at)}, last moved {_when(head.recorded_at)}",
+             f"result: {outcome_text(out)}" + (f" [{out.reason}]" if out.reason else ""),
+             f"turns: {turns if last is not None else f'not counted ({game.name} shows no turn)'}",
+             f"rewinds: {len(kinds['rewind'])}",
+             *(f"  seq {r['seq']}: back to {r['to_seq']} by {r['by']}: {r['reason']}" for r in kinds["rewind"]),
+             f"corrections: {len(kinds['correct'])}",
+             *(f"  seq {c['seq']}: {c['inserted']} put before {c['at_seq']} by {c['by']}: {c['reason']}"
+               for c in kinds["correct"]),
+             f"notes: {len(kinds['note'])}",
+             *(f"  at seq {n['at_seq']}: {n['text']}" for n in kinds["note"]),
+             f"penalties: {len(kinds['penalty'])}",
+             *(f"  {p['player']}: {p['penalty']} for {p['infraction']} at seq {p['at_seq']}: {p['reason']}"
+               for p in kinds["penalty"]),
+             f"rejected attempts: {rejected}"]
+    env.emit({"match_id": match_id, "game": game.name, "players": list(match.players), "events": match.head,
+              "started_at": first.recorded_at, "updated_at": head.recorded_at, "outcome": plain(out), "turns": turns if last is not None else None,
+              "rewinds": kinds["rewind"], "corrections": kinds["correct"], "notes": kinds["note"],
+              "penalties": kinds["penalty"], "rejected": rejected}, lines)
 
 
 @main.group("store", epilog=epilog("store"))

@@ -205,10 +205,12 @@ class Legal(_Out, kw_only=True):
 class MatchRow(_Out, kw_only=True):
     match_id: str
     head_seq: int
-    updated_at: str
+    started_at: str  # recorded_at of seq 1
+    updated_at: str  # recorded_at of the head: when the match last moved
     game: str | None
     players: list[str]
     outcome: Outcome | None  # None when the match does not read (``error`` says why)
+    waiting_for: list[str]  # who the table waits for (the judge's view); empty once the match is over
     error: str | None
     signed: bool  # its decisions must be signed (docs/audit.md)
     signed_by: Literal["judges", "players"] | None
@@ -216,6 +218,60 @@ class MatchRow(_Out, kw_only=True):
 
 class Matches(_Out, kw_only=True):
     matches: list[MatchRow]
+
+
+class SummaryRewind(_Out, kw_only=True):
+    seq: int
+    by: str
+    abandoned: bool  # itself cut off by a later rewind
+    to_seq: int
+    reason: str
+
+
+class SummaryCorrection(_Out, kw_only=True):
+    seq: int
+    by: str
+    abandoned: bool
+    at_seq: int
+    inserted: str  # the type of the action it put in
+    reason: str
+
+
+class SummaryNote(_Out, kw_only=True):
+    seq: int
+    by: str
+    abandoned: bool
+    at_seq: int
+    text: str
+
+
+class SummaryPenalty(_Out, kw_only=True):
+    seq: int
+    by: str
+    abandoned: bool
+    at_seq: int
+    player: str
+    infraction: str
+    penalty: str
+    reason: str
+
+
+class Summary(_Out, kw_only=True):
+    """``adj summary``: a match in a few lines."""
+
+    match_id: str
+    game: str
+    players: list[str]
+    events: int
+    started_at: str
+    updated_at: str
+    outcome: Outcome
+    turns: int | None  # how many times the turn passed to a player, along the effective history (None: no turn shown)
+    rewinds: list[SummaryRewind]
+    corrections: list[SummaryCorrection]
+    notes: list[SummaryNote]
+    penalties: list[SummaryPenalty]
+    rejected: int  # attempts refused by a rule
 
 
 class State(_Out, kw_only=True):
@@ -431,6 +487,7 @@ class Reconcile(_Out, kw_only=True):
 COMMANDS: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "games": (Games, (Error,)),
     "matches": (Matches, (Error,)),
+    "summary": (Summary, (Error,)),
     "store copy": (Copied, (Error,)),
     "new": (Accepted, (Refusal, Error)),
     "act": (Accepted, (Refusal, Error)),

@@ -613,7 +613,7 @@ def test_verify_empty_store(adj):
     ok(adj("verify"), "no matches in the store\n")
 
 
-def test_tampered_store_row_fails_verify_and_matches_with_3(adj, branched):
+def test_tampered_store_row_fails_verify_and_matches_with_3(adj, clock, branched):
     ok(adj("new", "nim", "--player", "a", "--player", "b", "--id", "n"))
     adj.sql("UPDATE events SET payload = ? WHERE match_id = 'm' AND seq = 3", '{"count":1,"player":"bob"}')
     failure = "integrity failure in m at seq 3: hash does not match the event's content"
@@ -625,7 +625,8 @@ def test_tampered_store_row_fails_verify_and_matches_with_3(adj, branched):
     assert (result.exit_code, json.loads(result.stdout)) == (
         3, {"ok": False, "matches": [{"match_id": "m", "ok": False, "events": 6, "error": failure}]})
     fails(adj("matches"), 3, "1 match(es) do not verify: run adj verify\n",
-          f"m  6 events  UNREADABLE: {failure}\nn  nim  a v b  1 events  in progress\n")
+          f"m  6 events  UNREADABLE: {failure}\nn  nim  a v b  1 events  in progress, waiting for a  "
+          f"started 2026-03-01 10:07, last moved 2026-03-01 10:07\n")
     fails(adj("state", "m"), 3, failure + "\n")
 
 
@@ -636,16 +637,71 @@ def test_a_rejection_record_that_no_longer_holds_fails_verify(adj, branched):
           "re-adjudicated, by NIM-TAKE-1\n")
 
 
-def test_matches(adj, branched):
+@pytest.fixture
+def clock(monkeypatch):
+    """Each event recorded a minute after the one before, from 2026-03-01 10:00 (UTC)."""
+    ticks = iter(range(10_000))
+
+    def now() -> str:
+        minute = next(ticks)
+        return f"2026-03-01T{10 + minute // 60:02d}:{minute % 60:02d}:00.000000Z"
+
+    monkeypatch.setattr(MatchService.__init__, "__defaults__", (now, *MatchService.__init__.__defaults__[1:]))
+
+
+def test_matches(adj, clock, branched):
     ok(adj("new", "nim", "--player", "carol", "--player", "dan", "--opt", "pile=1", "--id", "quick"))
     ok(adj("act", "quick", "take", "player=carol", "count=1", "--by", "carol"))
-    ok(adj("matches"), "m  nim  alice v bob  6 events  in progress\nquick  nim  carol v dan  2 events  won by carol\n")
+    ok(adj("matches"), "m  nim  alice v bob  6 events  in progress, waiting for alice  started 2026-03-01 10:00, "
+                       "last moved 2026-03-01 10:06\n"
+                       "quick  nim  carol v dan  2 events  won by carol  started 2026-03-01 10:07, last moved 2026-03-01 10:08\n")
     rows = json.loads(ok(adj("matches", "--json")).stdout)["matches"]
     assert [(r["match_id"], r["game"], r["players"], r["head_seq"], r["outcome"]["status"], r["outcome"]["winner"])
             for r in rows] == [
         ("m", "nim", ["alice", "bob"], 6, "in_progress", None),
         ("quick", "nim", ["carol", "dan"], 2, "won", "carol"),
     ]
+
+
+def test_matches_filters_by_game_player_status_and_who_the_table_waits_for(adj, clock, branched):
+    ok(adj("new", "nim", "--player", "carol", "--player", "dan", "--opt", "pile=1", "--id", "quick"))
+    ok(adj("act", "quick", "take", "player=carol", "count=1", "--by", "carol"))
+    m_line = "m  nim  alice v bob  6 events  in progress, waiting for alice  started 2026-03-01 10:00, last moved 2026-03-01 10:06\n"
+    quick = "quick  nim  carol v dan  2 events  won by carol  started 2026-03-01 10:07, last moved 2026-03-01 10:08\n"
+    ok(adj("matches", "--player", "carol"), quick)
+    ok(adj("matches", "--status", "won"), quick)
+    ok(adj("matches", "--status", "in_progress", "--waiting", "alice"), m_line)
+    ok(adj("matches", "--game", "nim", "--player", "alice"), m_line)
+    ok(adj("matches", "--waiting", "bob"), "no matches in the store that match\n")
+    ok(adj("matches", "--game", "bacdef"), "no matches in the store that match\n")
+    rows = json.loads(ok(adj("matches", "--waiting", "alice", "--json")).stdout)["matches"]
+    assert [(r["match_id"], r["started_at"], r["updated_at"], r["waiting_for"]) for r in rows] == [
+        ("m", "2026-03-01T10:00:00.000000Z", "2026-03-01T10:06:00.000000Z", ["alice"])]
+    result = adj("matches", "--status", "lost")
+    assert result.exit_code == 2 and "'lost' is not one of 'in_progress', 'won', 'drawn', 'void'" in result.stderr
+
+
+def test_summary_gives_a_match_in_a_few_lines(adj, clock, branched):
+    ok(adj("note", "m", "bob counted aloud", "--at", "3", "--by", "judge"))
+    ok(adj("penalty", "m", "--player", "bob", "--infraction", "slow_play", "--penalty", "warning", "--at", "6",
+           "--reason", "third reminder", "--by", "judge"))
+    ok(adj("act", "m", "take", "player=alice", "count=1", "--by", "alice"))
+    ok(adj("summary", "m"),
+       "m: nim, alice v bob, 9 events, started 2026-03-01 10:00, last moved 2026-03-01 10:09\n"
+       "result: won by alice [last_stone]\n"
+       "turns: not counted (nim shows no turn)\n"
+       "rewinds: 1\n"
+       "  seq 5: back to 2 by judge: miscounted the pile\n"
+       "corrections: 0\n"
+       "notes: 1\n"
+       "  at seq 3: bob counted aloud\n"
+       "penalties: 1\n"
+       "  bob: warning for slow_play at seq 6: third reminder\n"
+       "rejected attempts: 1\n")
+    data = json.loads(ok(adj("summary", "m", "--json")).stdout)
+    assert (data["events"], data["outcome"]["winner"], data["rewinds"], data["rejected"]) == (
+        9, "alice", [{"seq": 5, "by": "judge", "abandoned": False, "to_seq": 2, "reason": "miscounted the pile"}], 1)
+    fails(adj("summary", "zz"), 2, "error: no match 'zz' in the store; `adj matches` lists the matches\n")
 
 
 def test_matches_empty(adj):

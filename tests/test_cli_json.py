@@ -56,6 +56,7 @@ def test_every_command_succeeds_in_its_schema(adj, tmp_path):
         ("penalty", "m", "--player", "bob", "--infraction", "slow_play", "--penalty", "warning", "--at", "2",
          "--reason", "r", "--by", "judge"),
         ("reconcile", good, good),
+        ("summary", "m"), ("matches", "--waiting", "alice"),
     ]
     seen = set()
     for command, *args in calls:
