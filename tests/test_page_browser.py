@@ -138,8 +138,7 @@ def test_bacdef_timeline_steps_with_keys_slider_and_jump(driver, pages, bacdef):
 
     service, match = bacdef
     load(driver, pages("b-judge", service, match))
-    items = driver.execute_script("return adjDesk.data.items.length")
-    assert current(driver)["i"] == items - 1  # opens at the end of the log
+    assert current(driver)["seq"] == match.head  # opens on the head event
     press(driver, Keys.HOME)
     assert current(driver)["seq"] == 1 and current(driver)["head"].startswith("seq 1 · judge · match_started")
     press(driver, Keys.ARROW_RIGHT, 3)
@@ -250,6 +249,90 @@ def test_bacdef_mid_game_screenshot_matches_the_state(driver, pages, bacdef, tmp
     assert status == (f"{board.phase} · turn: {board.turn} · waiting for {board.waiting}"
                       f"outcome after this event: {outcome_text(match.fold.outcome(seq))}")
     assert sum(n for n, _ in expected.values()) > 0
+
+
+# -- what the desk shows at 1400 x 1000 ----------------------------------------------------------------
+BUILD_DIVIDE_FULL = "fixtures/builddivide/golden/ex-10c-effect-draw-then-rule-draw.jsonl"  # many cards on both sides
+
+
+@pytest.fixture
+def desk_size(driver):
+    """The page seen in a 1400 x 1000 viewport (a judge's laptop)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": False})
+    yield
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_page_opens_on_the_head_event_not_a_later_rejected_attempt(driver, pages):
+    from tests.test_page import enter
+
+    service = MatchService(MemoryStore())
+    match = enter(service, DEMONBRAVE_CORRECTION, "late")
+    refused = service.submit("late", "rewind", "judge", {"to_seq": 2, "reason": "too far back"}, strict=False)
+    assert not refused.accepted  # an attempt refused after the head: the last line of the log
+    match = service.load("late")
+    load(driver, pages("late-judge", service, match))
+    now = current(driver)
+    assert (now["seq"], now["banner"]) == (match.head, "")
+    assert now["head"].startswith(f"seq {match.head} · ")
+
+
+#: every card's counter badge, and whether it overlaps the card's name or a tag (none may)
+BADGES = """
+const out = [];
+for (const c of document.querySelectorAll('#board .card')) {
+  const b = c.querySelector('.ctr'); if (!b) continue;
+  const r = b.getBoundingClientRect();
+  for (const t of c.querySelectorAll('.label, .tag, .cid')) {
+    const q = t.getBoundingClientRect();
+    if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom) out.push(c.title + ' / ' + t.textContent);
+  }
+  out.length; window.__badges = (window.__badges || 0) + 1;
+}
+return out;"""
+
+#: turned cards: drawn without rotation (their text upright, as wide as a card lying sideways) and marked
+TURNED = """
+return [...document.querySelectorAll('#board .card.turned')].map((c) => {
+  const r = c.getBoundingClientRect(), plain = document.querySelector('#board .card:not(.turned)');
+  return [getComputedStyle(c).transform, !plain || r.width > plain.getBoundingClientRect().width,
+          c.querySelector('.turn') !== null];
+});"""
+
+
+def test_counter_badges_cover_no_name_or_tag_and_turned_cards_stay_upright(driver, pages, bacdef, demonbrave, desk_size):
+    badges = turned = 0
+    for name, (service, match) in (("b", bacdef), ("d", demonbrave)):
+        load(driver, pages(f"{name}-judge", service, match))
+        for i in range(0, driver.execute_script("return adjDesk.data.items.length"), 3):
+            driver.execute_script("window.__badges = 0; adjDesk.select(arguments[0])", i)
+            assert driver.execute_script(BADGES) == [], (name, i)
+            badges += driver.execute_script("return window.__badges")
+            shown = driver.execute_script(TURNED)
+            assert all(t == ["none", True, True] for t in shown), (name, i, shown)
+            turned += len(shown)
+    assert badges > 0 and turned > 0  # both were seen
+
+
+def test_both_players_are_on_screen_at_1400_by_1000(driver, pages, bacdef, demonbrave, desk_size):
+    from tests.test_page import enter
+
+    service = MatchService(MemoryStore())
+    full = enter(service, BUILD_DIVIDE_FULL, "bd")
+    seen = {}
+    for name, (svc, match) in (("b", bacdef), ("d", demonbrave), ("bd", (service, full))):
+        load(driver, pages(f"{name}-fit", svc, match))
+        for i in range(0, driver.execute_script("return adjDesk.data.items.length"), 7):
+            driver.execute_script("adjDesk.select(arguments[0])", i)
+            fit = driver.execute_script(
+                "const t = document.getElementById('table'), box = t.getBoundingClientRect();"
+                "return {scrolls: t.scrollHeight > t.clientHeight, fit: document.getElementById('board').dataset.fit,"
+                " out: [...document.querySelectorAll('#board .player')].filter((p) => p.getBoundingClientRect().bottom > box.bottom)"
+                "  .map((p) => p.dataset.player)}")
+            assert (fit["scrolls"], fit["out"]) == (False, []), (name, i, fit)
+            seen[fit["fit"]] = seen.get(fit["fit"], 0) + 1
+    assert "normal" in seen and len(seen) > 1  # the tight table was needed, and reached
 
 
 # -- DemonBrave -------------------------------------------------------------------------------------

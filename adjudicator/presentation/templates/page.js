@@ -27,8 +27,11 @@
     if (c.id && c.id !== c.label) e.appendChild(el("span", "cid", c.id));
     for (const t of c.tags || []) e.appendChild(el("span", "tag", t));
     const ctr = Object.entries(c.counters || {}).filter(([, v]) => v);
-    if (ctr.length) e.appendChild(el("span", "ctr", ctr.map(([k, v]) => k + " " + v).join(" · ")));
-    e.title = [c.label || (c.down ? "face-down card" : "card"), c.id, c.turned ? "turned" : ""].filter(Boolean).join(" · ");
+    const counted = ctr.map(([k, v]) => k + " " + v).join(" · ");
+    if (ctr.length) e.appendChild(el("span", "ctr", counted));  // in the flow, below the name and tags: it covers neither
+    if (c.turned) e.appendChild(el("span", "turn", "turned"));
+    e.title = [c.label || (c.down ? "face-down card" : "card"), c.id, ...(c.tags || []), counted, c.turned ? "turned" : ""]
+      .filter(Boolean).join(" · ");
     return e;
   }
 
@@ -40,6 +43,8 @@
     box.appendChild(el("h4", null, z.name + " (" + size + ")"));
     const cards = el("div", "cards");
     if (z.cards.length > 12) box.classList.add("fan");  // a big hand: cards overlap, all still drawn
+    if (z.cards.length > 4) box.classList.add("many");  // overlap when the table is tight (fitBoard)
+    if (!z.cards.length && size === 0) box.classList.add("empty");
     let group = null, gname = null;
     for (const c of z.cards) {
       if (c.group) {
@@ -96,7 +101,22 @@
       for (const n of b.notes) ul.appendChild(el("li", null, n));
       root.appendChild(ul);
     }
+    fitBoard();
   }
+
+  // Every player on screen at once: when the table does not fit its pane, cards overlap more and
+  // get smaller, one step at a time, until it does (or the smallest step is reached).
+  const FITS = ["", "tight", "tighter"];
+  function fitBoard() {
+    const table = $("table"), root = $("board");
+    for (const k of FITS) {
+      root.classList.remove(...FITS.filter(Boolean));
+      if (k) root.classList.add(k);
+      root.dataset.fit = k || "normal";
+      if (table.scrollHeight <= table.clientHeight) return;
+    }
+  }
+  window.addEventListener("resize", fitBoard);
 
   // -- the selected event ---------------------------------------------------------------------
   function seqLabel(it) {
@@ -237,11 +257,11 @@
     const it = items[i];
     if (it.fork !== undefined && !state.open.has(it.fork)) toggleFork(it.fork, false);
     rows[i].classList.add("sel");
-    rows[i].scrollIntoView({ block: "nearest" });
     $("slider").value = i;
     $("position").textContent = (i + 1) + " / " + items.length + " · seq " + seqLabel(it);
     drawBoard(D.boards[per().b[i]]);
     drawDetails();
+    rows[i].scrollIntoView({ block: "nearest" });  // after the details: their height moves the log
     document.body.dataset.item = i;
   }
 
@@ -282,7 +302,10 @@
   document.body.dataset.viewer = state.viewer;
   buildLog();
   buildTrack();
-  select(items.length - 1);
+  // the page opens on the head event: the table as it stands, not on a later rejected attempt
+  let opening = items.length - 1;
+  while (opening > 0 && items[opening].seq !== D.head) opening--;
+  select(items[opening].seq === D.head ? opening : items.length - 1);
   window.adjDesk = { select, jumpTo, setViewer, toggleFork, data: D, state };
   document.body.dataset.ready = "1";
 })();
