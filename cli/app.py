@@ -3,9 +3,9 @@ print JSON), the ``command`` decorator that gives each command ``--json`` and ``
 domain errors into exits 1/2/3, and the arguments several commands take.
 
 Every command module registers on ``main`` here (``cli.main``: the table; ``cli.files``: files and
-verify; ``cli.desk``: the judge's desk; ``cli.audit``: checkpoints, key pairs and registered keys).
-The group imports a module only when one of its commands is asked for, and nothing imports a
-command module back.
+verify; ``cli.desk``: the judge's desk; ``cli.audit``: checkpoints, key pairs and registered keys;
+``cli.rules``: the rules references). The group imports a module only when one of its commands is
+asked for, and nothing imports a command module back.
 """
 
 from __future__ import annotations
@@ -84,6 +84,7 @@ ELSEWHERE = {
     **dict.fromkeys(("note", "penalty", "diff"), "cli.desk"),
     **dict.fromkeys(("audit", "judges", "players", "keys"), "cli.audit"),
     **dict.fromkeys(("reconcile", "confirm"), "cli.disputes"),
+    "rule": "cli.rules",
 }
 
 
