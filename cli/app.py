@@ -78,8 +78,8 @@ class Env:
 #: Commands defined in other modules, and the module of each: a command loads only what it runs
 #: (the modules register their commands on ``main`` when imported; help lists them all).
 ELSEWHERE = {
-    **dict.fromkeys(("games", "matches", "summary", "store", "new", "legal", "explain", "act", "rewind", "correct", "state",
-                     "log", "replay"), "cli.main"),
+    **dict.fromkeys(("games", "matches", "summary", "store", "new", "legal", "explain", "act", "undo", "rewind", "correct",
+                     "state", "log", "replay"), "cli.main"),
     **dict.fromkeys(("check", "import", "export", "verify", "deck"), "cli.files"),
     **dict.fromkeys(("note", "penalty", "diff"), "cli.desk"),
     **dict.fromkeys(("audit", "judges", "players", "keys"), "cli.audit"),

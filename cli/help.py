@@ -30,6 +30,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "act": ("adj act table-3 place_field_card player=alice card_id=alice-2 --by alice",
             "adj act table-3 assign_damage player=bob slots=[1,2] --by bob --key table-3/bob/9",
             "adj act table-3 resolve_effect instance_id=I1 'ops=[{\"op\":\"DAMAGE\",\"target\":\"bob\",\"amount\":2}]' --by judge"),
+    "undo": ("adj undo table-3 --by alice", "adj undo table-3 --by judge"),
     "rewind": ("adj rewind table-3 --to 11 --reason \"bob's F was revealed\" --by judge cause=contradiction",
                "adj rewind g1 --to 40 --reason 'missed trigger' --by judge judge_override=true"),
     "correct": ("adj correct g1 --at 97 judge_adjust 'ops=[{\"op\":\"NOTE\",\"text\":\"bob showed H7\"}]' reason='bob showed H7' "

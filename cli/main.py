@@ -18,7 +18,7 @@ import click
 
 from cli.app import Env, check_viewer, command, fields_argument, main, match_argument, viewer_label
 from cli.catalogs import CATALOG_HELP, catalog_for
-from cli.errors import IntegrityFailure, Unsupported
+from cli.errors import IntegrityFailure, Rejected, Unsupported
 from cli.help import complete_action, epilog
 from cli.io import read_text
 from cli.progress import progress
@@ -399,6 +399,48 @@ def rewind(env: Env, match_id: str, fields: Sequence[str], to_seq: int, reason: 
         gone = list(branches[-1].abandoned)
         extra_json["abandoned"] = gone
         extra.append("abandoned: " + (", ".join(map(str, gone)) or "nothing"))
+    report(env, verdict, extra, extra_json)
+
+
+@command()
+@match_argument
+@click.option("--by", required=True, help="Who asks (the player whose last entry it was) or confirms (the judge or the opponent).")
+def undo(env: Env, match_id: str, by: str) -> None:
+    """Withdraw a mistyped last entry: its player asks, the judge or the opponent confirms.
+
+    Asked (--by the player whose entry is the last one, nothing entered since), the request is
+    recorded; confirmed (--by the judge or the opponent, with the request the last entry), it
+    becomes a rewind to just before the entry, which the game's rules for rewinds judge."""
+    from adjudicator.engine.judging import RULE_UNDO_CONFIRM as RULE
+
+    service = env.service(write=True)
+    head = service.store.head(match_id)
+    if not head:
+        from adjudicator.service import UnknownMatch
+
+        raise UnknownMatch(match_id)
+    last = service.store.read(match_id, head, head)[0]
+    if last.type != "undo_request":  # ask
+        verdict = service.submit(match_id, "undo_request", by, {"at_seq": head}, strict=False)
+        extra = [f"waiting for the judge or the opponent to confirm: adj undo {match_id} --by NAME"] if verdict.accepted else []
+        return report(env, verdict, extra)
+    asked_by, entry = last.by, last.fields["at_seq"]
+    if by == asked_by:
+        text = (f"{asked_by} asked at seq {head} for seq {entry} to be withdrawn; the judge or the opponent confirms it "
+                f"(adj undo {match_id} --by NAME)")
+        raise Rejected(f"{RULE}: {text}", {"accepted": False, "match_id": match_id, "head_seq": head, "line": None,
+                                           "type": "undo", "by": by, "rule": RULE, "code": None, "message": text})
+    match = service.current(match_id)
+    entered = service.store.read(match_id, entry, entry)[0]
+    data = {"to_seq": entry - 1, **match.game.undo_fields(match.state, asked_by, by),
+            "reason": f"undo: seq {entry} ({entered.type}) withdrawn at {asked_by}'s request (seq {head}), confirmed by {by}"}
+    verdict = service.submit(match_id, "rewind", by, data, strict=False)
+    extra: list[str] = []
+    extra_json: dict[str, Any] = {}
+    branches = verdict.match.fold.branches
+    if verdict.accepted and branches and branches[-1].rewind_seq == verdict.event.seq:
+        extra_json["abandoned"] = list(branches[-1].abandoned)
+        extra.append("abandoned: " + ", ".join(map(str, branches[-1].abandoned)))
     report(env, verdict, extra, extra_json)
 
 

@@ -491,6 +491,7 @@ COMMANDS: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "store copy": (Copied, (Error,)),
     "new": (Accepted, (Refusal, Error)),
     "act": (Accepted, (Refusal, Error)),
+    "undo": (Accepted, (Refusal, Error)),
     "rewind": (Accepted, (Refusal, Error)),
     "correct": (Accepted, (Refusal, Error)),
     "legal": (Legal, (Error,)),

@@ -32,7 +32,12 @@ TABLE_3_AT = {
     "adj act table-3 assign_damage player=bob slots=[1,2] --by bob --key table-3/bob/9": 9,
     "adj act table-3 resolve_effect instance_id=I1 'ops=[{\"op\":\"DAMAGE\",\"target\":\"bob\",\"amount\":2}]' --by judge": 8,
     "adj rewind table-3 --to 11 --reason \"bob's F was revealed\" --by judge cause=contradiction": 12,
+    "adj undo table-3 --by alice": 5,  # alice has just placed her field card
+    "adj undo table-3 --by judge": 5,
 }
+
+#: example -> what was entered just before it
+BEFORE = {"adj undo table-3 --by judge": ("undo", "table-3", "--by", "alice")}
 
 
 def all_examples() -> list[str]:
@@ -111,5 +116,7 @@ def test_every_help_example_runs(example, tmp_path, monkeypatch, request):
     if PG_IN_EXAMPLES in example:
         example = example.replace(PG_IN_EXAMPLES, request.getfixturevalue("pg_schema"))
     lay_the_table(tmp_path, example)
+    if example in BEFORE:
+        assert adj(*BEFORE[example]).exit_code == 0
     result = run(example, tmp_path)
     assert (result.exit_code, result.stderr) == (0, ""), f"{example}\n{result.output}"

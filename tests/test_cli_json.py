@@ -57,6 +57,8 @@ def test_every_command_succeeds_in_its_schema(adj, tmp_path):
          "--reason", "r", "--by", "judge"),
         ("reconcile", good, good),
         ("summary", "m"), ("matches", "--waiting", "alice"),
+        ("new", "nim", "--player", "x", "--player", "y", "--id", "u"), ("act", "u", "take", "player=x", "count=1", "--by", "x"),
+        ("undo", "u", "--by", "x"), ("undo", "u", "--by", "judge"),
     ]
     seen = set()
     for command, *args in calls:

@@ -18,7 +18,8 @@ from cli.main import main
 from tests.gamekit import ROOT, real_games
 from tests.test_rule_coverage import named_rules
 
-SPINE = {"ADJ-PLY-1", "ADJ-ACT-1", "ADJ-REW-1", "ADJ-COR-1", "ADJ-JDG-1", "ADJ-JDG-2", "ADJ-JDG-3", "ADJ-JDG-4"}
+SPINE = {"ADJ-PLY-1", "ADJ-ACT-1", "ADJ-REW-1", "ADJ-COR-1", "ADJ-JDG-1", "ADJ-JDG-2", "ADJ-JDG-3", "ADJ-JDG-4",
+         "ADJ-UNDO-1", "ADJ-UNDO-2"}
 CHAPTERS = ROOT.parent / "shared" / "rules"
 
 

@@ -65,10 +65,10 @@ RULE_CORRECT_TARGET = "ADJ-COR-1"
 
 _NOW = object()  # _step's default: a rewind made now, from the state at the end of the line
 
-_CALLS = (judging.Note, judging.Penalty)
+_CALLS = (judging.Note, judging.Penalty, judging.UndoRequest)
 
 #: Event types a correction may not insert: they shape the history rather than the game.
-_NOT_INSERTABLE = (MatchStarted, Rewind, Correct, judging.Note, judging.Penalty, confirming.Confirm)
+_NOT_INSERTABLE = (MatchStarted, Rewind, Correct, judging.Note, judging.Penalty, confirming.Confirm, judging.UndoRequest)
 
 #: Event class -> whether it is a plain event (none of the above): ``Fold._compute``'s short way.
 _PLAIN: dict[type, bool] = {}
@@ -749,7 +749,7 @@ class Fold:
             return None, Entry(seq, event, self.game.initial(event, Context(seq=seq))), None
         if not self.entries:
             raise Malformed(f"a match begins with match_started, not {event_type(event)!r}", "$.type")
-        if self._base and isinstance(event, (Rewind, Correct)):
+        if self._base and (isinstance(event, (Rewind, Correct)) or isinstance(event, judging.UndoRequest) and not self.log):
             raise NeedsHistory(f"a {event_type(event)} is checked against the events before the snapshot")
         if isinstance(event, confirming.Confirm):  # a player's confirmation: outside the game, checked here
             if not self._confirmations_known:
@@ -758,7 +758,8 @@ class Fold:
             known = self._head_hash[1] if self._head_hash is not None and self._head_hash[0] == head else None
             confirming.check(event, self.players, head, known, self.confirmations)
             return None, None, None
-        if (self.penalties or isinstance(event, _CALLS)) and judging.check(event, self.players, self.head, self.decided()):
+        last = self.log[-1][1] if self.log else None
+        if (self.penalties or isinstance(event, _CALLS)) and judging.check(event, self.players, self.head, self.decided(), last):
             return None, None, None  # a judge's call (with no penalty yet, nothing else is checked there)
         line = self._line()
         ctx = self._context(line, seq, len(self.log))

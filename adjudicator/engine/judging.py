@@ -15,6 +15,12 @@ outcome's detail; the table enters the game's own concession for that game.
 Spine rule IDs: ADJ-JDG-1 only the judge makes a call; ADJ-JDG-2 the call names an event of
 the log; ADJ-JDG-3 a penalty names a player of the match; ADJ-JDG-4 a match decided by a
 penalty takes no more play (nor a second deciding penalty).
+
+A player's call stands beside them: ``undo_request``, a player asking for their own last entry
+(a typo, nothing entered since) to be withdrawn. It changes nothing by itself; the judge or the
+opponent confirms it by a ``rewind`` to just before that entry, which the game's own rules for
+rewinds then judge (``adj undo``). ADJ-UNDO-1: only a player asks, only for the head of the log,
+and only when that head is their own table action; ADJ-UNDO-2: who asked does not confirm.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ RULE_JUDGE_ONLY = "ADJ-JDG-1"
 RULE_AT_SEQ = "ADJ-JDG-2"
 RULE_PLAYER = "ADJ-JDG-3"
 RULE_DECIDED = "ADJ-JDG-4"
+RULE_UNDO = "ADJ-UNDO-1"
+RULE_UNDO_CONFIRM = "ADJ-UNDO-2"  # the request is confirmed by someone else (cli: adj undo)
 
 PenaltyName = Literal["caution", "warning", "game_loss", "match_loss", "disqualification"]
 PENALTIES: tuple[str, ...] = PenaltyName.__args__  # type: ignore[attr-defined]
@@ -58,20 +66,51 @@ class Penalty(Action, tag="penalty"):
     reason: str
 
 
-JudgeCall = Union[Note, Penalty]
-#: the spine's events outside the game's history: the judge's calls, and the players' confirmations
-#: (``adjudicator.engine.confirming``), which the fold checks apart
-CALL_TYPES = frozenset(("note", "penalty", "confirm"))
-CALL_CLASSES = {"note": Note, "penalty": Penalty, "confirm": Confirm}
+class UndoRequest(Action, tag="undo_request"):
+    """A player asks for their own entry ``at_seq`` (the head of the log) to be withdrawn."""
+
+    at_seq: int
+
+
+JudgeCall = Union[Note, Penalty, UndoRequest]
+#: the spine's events outside the game's history: the judge's calls, a player's undo request, and the
+#: players' confirmations (``adjudicator.engine.confirming``), which the fold checks apart
+CALL_TYPES = frozenset(("note", "penalty", "confirm", "undo_request"))
+CALL_CLASSES = {"note": Note, "penalty": Penalty, "confirm": Confirm, "undo_request": UndoRequest}
+#: what an undo request cannot withdraw: the start, the table's corrections and the calls
+NOT_WITHDRAWN = ("match_started", "rewind", "correct", *CALL_TYPES)
+
+
+def check_undo(event: UndoRequest, players: Sequence[str], head: int, last: Action | None) -> None:
+    """ADJ-UNDO-1: a player asks, for the head of the log, which is their own table action."""
+    from adjudicator.engine.kit import event_type
+
+    if event.by not in players:
+        raise Violation(RULE_UNDO, f"an undo is asked by the player whose entry it was, not {event.by}; "
+                                   "the judge goes back with a rewind")
+    if event.at_seq != head or last is None:
+        raise Violation(RULE_UNDO, f"only the last entry (seq {head}) can be withdrawn, with nothing entered since; "
+                                   f"not seq {event.at_seq}")
+    kind = event_type(last)
+    if kind in NOT_WITHDRAWN:
+        raise Violation(RULE_UNDO, f"seq {head} is a {kind}, not a table action: it is not withdrawn by an undo")
+    if last.by != event.by:
+        raise Violation(RULE_UNDO, f"seq {head} ({kind}) was entered by {last.by}, not {event.by}: "
+                                   "a player withdraws only their own entry")
 
 
 def decides(p: Penalty, one_game: bool) -> bool:
     return p.penalty in DECIDING or (p.penalty == "game_loss" and one_game)
 
 
-def check(event: Action, players: Sequence[str], head: int, decided: tuple[int, Penalty] | None) -> bool:
-    """Check an event against the judge's calls so far; True when ``event`` is itself a call
-    (the fold then folds it without the game). Raises ``Violation`` under the ADJ-JDG rules."""
+def check(event: Action, players: Sequence[str], head: int, decided: tuple[int, Penalty] | None,
+          last: Action | None = None) -> bool:
+    """Check an event against the calls so far; True when ``event`` is itself a call (the fold
+    then folds it without the game). Raises ``Violation`` under the ADJ-JDG and ADJ-UNDO rules;
+    ``last`` is the event at the head of the log."""
+    if isinstance(event, UndoRequest):
+        check_undo(event, players, head, last)
+        return True
     if not isinstance(event, (Note, Penalty)):
         if decided is not None:
             seq, p = decided

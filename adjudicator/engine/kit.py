@@ -347,6 +347,12 @@ class Game:
             return f"the end of {turn_before}'s turn"
         return ""
 
+    def undo_fields(self, state: Any, requester: str, confirmer: str) -> Mapping[str, Any]:
+        """The game's own fields of the ``rewind`` that carries out an undo a player asked for and
+        ``confirmer`` (the judge or the opponent) confirmed (``adj undo``): say which of the game's
+        kinds of rewind an undo is. None by default; the game's rules for rewinds then judge it."""
+        return {}
+
     def explain(self, state: Any, query: Mapping[str, Any]) -> Mapping[str, Any]:
         """A structured answer to a judge's question; ``Malformed`` when there is none."""
         raise Malformed(f"{self.name} has nothing to explain; adj state shows the position", "$")

@@ -59,6 +59,9 @@ class Bacdef(Game):
     def after_rewind(self, current: State, target: State, event: E.BacRewind, ctx: Context) -> State:
         return apply_rewind(current, target, event, ctx)
 
+    def undo_fields(self, state: State, requester: str, confirmer: str) -> dict[str, Any]:
+        return {"cause": "judge_error"}  # BAC-REW-12: an undo is a judge-error rewind
+
     def outcome(self, state: State) -> Outcome:
         score = dict(state.set_wins)
         if state.status == "in_progress":

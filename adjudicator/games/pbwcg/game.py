@@ -62,6 +62,10 @@ class Pbwcg(Game):
     def step(self, state: State, event: Action, ctx: Context) -> State:
         return R.step(state, event, ctx)
 
+    def undo_fields(self, state: State, requester: str, confirmer: str) -> dict[str, Any]:
+        # PBW-COR-11: a mistyped entry is a record fix, confirmed by both players (and the judge if present)
+        return {"basis": "record_fix", "confirmations": list(dict.fromkeys((requester, confirmer)))}
+
     def outcome(self, state: State) -> Outcome:
         r = state.result
         best = state.options.best_of
