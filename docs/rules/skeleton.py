@@ -41,6 +41,9 @@ def rules(chapter: str) -> list[tuple[str, str, str]]:
             continue
         if current and line.strip() and len(line) - len(line.lstrip()) > indent:
             out[current][2].append(line.strip())
+            for rid in INLINE.findall(line):  # a rule defined inside another's text (``... **PBW-EFF-17** ...``)
+                if rid not in out and "-EX-" not in rid:
+                    out[rid] = (section, line.strip(), [])
         elif line.strip():
             current = None
     return [(rid, sec, " ".join([first, *more])) for rid, (sec, first, more) in out.items()]
