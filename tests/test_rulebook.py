@@ -56,8 +56,7 @@ def test_the_adjudicators_own_rules_are_all_written():
 
 @pytest.mark.parametrize("name", real_games())
 def test_every_rule_a_game_can_cite_has_an_entry(name):
-    if name not in references():
-        pytest.xfail(f"docs/rules/{name}.md is not written yet")
+    assert name in references(), f"docs/rules/{name}.md is missing"
     written = read(name, references()[name])
     assert sorted(named_rules(name) - set(written)) == []
     assert all(rule.text and rule.section for rule in written.values())
@@ -75,8 +74,6 @@ def test_a_reference_follows_its_chapter_in_its_own_words(name):
     gist repeats ten words running of the chapter's text of that rule."""
     if not (CHAPTERS / f"{name}.md").exists():
         pytest.skip("the rules chapters are not beside this clone")
-    if name not in references():
-        pytest.xfail(f"docs/rules/{name}.md is not written yet")
     sys.path.insert(0, str(ROOT / "docs" / "rules"))
     try:
         from skeleton import rules
