@@ -152,24 +152,31 @@ def test_nested_values_print_as_json_quoted_for_the_shell():
                                     "al: a y=<'[[\"A2\",\"B1\"]]'|'[[\"A1\",\"B2\"]]'>"]
 
 
-def test_a_line_of_adj_legal_pasted_into_adj_act_is_accepted(tmp_path):
-    """End to end, the line of the issue: PBWCG's ability given as JSON, printed by ``adj legal``,
-    pasted (its first alternatives) into a shell running ``adj act``."""
+@pytest.mark.parametrize("name, action", [("e2drive", "attack"), ("builddivide", "play_card")])
+def test_a_line_of_adj_legal_pasted_into_adj_act_is_accepted(tmp_path, name, action):
+    """End to end: a line whose payment is JSON (E2Drive's attack, Build Divide's play_card),
+    printed by ``adj legal``, pasted (its first alternatives) into a shell running ``adj act``."""
     import json
 
     from adjudicator.engine.fold import event_fields, event_type
 
-    rng, fold = random.Random(1), started_fold("pbwcg")
-    game = fold.game
-    for _ in range(400):
-        offered = game.legal(fold.state)
-        if any(a.type == "ability_used" for a in offered):
-            break
-        action = rng.choice([a for a in offered if not a.anytime] or offered)
-        fields = {k: random_value(c, rng) for k, c in action.choices.items() if not c.optional}
-        fold.advance(decode_event(game, action.type, action.who, fields), fold.head + 1)
-    else:
-        pytest.fail("no ability was offered in 400 random steps")
+    def reach(seed: int):
+        rng, fold = random.Random(seed), started_fold(name)
+        for _ in range(300):
+            offered = fold.game.legal(fold.state)
+            if any(a.type == action and not a.fields and any(c.kind == "one" and isinstance(c.values[0], list)
+                                                             and c.values[0] and isinstance(c.values[0][0], dict)
+                                                             for c in a.choices.values()) for a in offered):
+                return fold
+            if not offered or fold.game.outcome(fold.state).status != "in_progress":
+                return None
+            pick = rng.choice([a for a in offered if not a.anytime] or offered)
+            fields = {k: random_value(c, rng) for k, c in pick.choices.items() if not c.optional}
+            fold.advance(decode_event(fold.game, pick.type, pick.who, fields), fold.head + 1)
+        return None
+
+    fold = next((f for f in map(reach, range(30)) if f is not None), None)
+    assert fold is not None, f"random play never offered {action} with a JSON value"
     path = tmp_path / "p.jsonl"
     path.write_text("".join(json.dumps({"type": event_type(ev), "by": ev.by, **event_fields(ev)}) + "\n"
                             for _, ev in fold.log))
@@ -177,12 +184,11 @@ def test_a_line_of_adj_legal_pasted_into_adj_act_is_accepted(tmp_path):
     runner = CliRunner()
     assert runner.invoke(main, [*store, "import", str(path), "--id", "p"]).exit_code == 0
     legal = runner.invoke(main, [*store, "legal", "p"])
-    line = next(x for x in legal.stdout.splitlines() if " ability_used " in x)
-    assert "ability='{\"name\":" in line
+    line = next(x for x in legal.stdout.splitlines() if f" {action} " in x and "'[{" in x)
     who, _, rest = line.partition(": ")
     words = [w.split("=", 1)[0] + "=" + (split_top(w.split("=", 1)[1][1:-1], "|")[0]
                                           if w.split("=", 1)[1].startswith("<") else w.split("=", 1)[1])
              for w in split_top(rest.split("  (")[0], " ")[1:]]
-    result = runner.invoke(main, [*store, "act", "p", "ability_used", *shlex.split(" ".join(words)), "--by", who])
-    assert (result.exit_code, result.stderr) == (0, ""), result.output
-    assert result.stdout.startswith(f"p seq {fold.head + 1}  {who}  ability_used  ")
+    result = runner.invoke(main, [*store, "act", "p", action, *shlex.split(" ".join(words)), "--by", who])
+    assert (result.exit_code, result.stderr) == (0, ""), (line, result.output)
+    assert result.stdout.startswith(f"p seq {fold.head + 1}  {who}  {action}  ")

@@ -46,7 +46,7 @@ from adjudicator.engine.protocol import (
     Rewind,
     Violation,
 )
-from adjudicator.engine.words import format_value, outcome_text, outline, value_word
+from adjudicator.engine.words import outcome_text, outline, value_word
 
 #: What a private field shows to a viewer who may not know it.
 HIDDEN = "(hidden)"
