@@ -112,8 +112,8 @@ def test_bad_input_names_the_record_and_the_line_and_writes_nothing(adj, tmp_pat
     assert result.exit_code == 2
     data = json.loads(result.stdout)
     assert data["error"] == "malformed" and data["path"] == "B: line 2: $.count"
-    assert data["message"].startswith(f"B ({bad}): take: Expected `int`, got `str`")
-    assert result.stderr.startswith(f"error: B ({bad}): take: Expected `int`, got `str`")
+    assert data["message"].startswith(f"B ({bad}): take: count is a whole number, not 'two'")
+    assert result.stderr.startswith(f"error: B ({bad}): take: count is a whole number, not 'two'")
     fails(adj("reconcile", a, "nowhere"), 2, "error: B: 'nowhere' is neither a file nor a match in the store\n")
     fails(adj("reconcile", "no/such.jsonl", a), 2, "error: A: no file 'no/such.jsonl'\n")
     assert adj.match_ids() == []
