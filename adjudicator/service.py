@@ -415,7 +415,7 @@ class MatchService:
             pending: list[StoredEvent] = []
 
             def history() -> list[StoredEvent]:
-                out.add(pending)  # type: ignore[union-attr]
+                out.add(pending, hashed=True)  # type: ignore[union-attr]
                 pending.clear()
                 return out.read()  # type: ignore[union-attr]
 
@@ -428,7 +428,7 @@ class MatchService:
                 elif out is not None:
                     pending.append(stored)
                     if len(pending) >= IMPORT_BATCH:
-                        out.add(pending)
+                        out.add(pending, hashed=True)  # each sealed, or its hash verified, by FileFold.line
                         pending.clear()
                         table.compact()
                 if progress is not None:  # lines read, of the file's lines (0: not known)
@@ -436,7 +436,7 @@ class MatchService:
             if refused is not None:
                 raise LineRefused(refused)
             if out is not None:
-                out.add(pending)
+                out.add(pending, hashed=True)
             return table
 
         with ExitStack() as stack:

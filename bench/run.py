@@ -1,7 +1,9 @@
 """Every benchmark in one run, each figure beside its floor or peer measured in the same run (the
 machines are noisy: ratios taken together are what can be compared), ending with one summary line:
 
-    replay N ev/s (Rx eventsourcing) | verify N ev/s | append N ev/s durable | adj act p50 N ms (Rx python -c pass)
+    summary: replay xR eventsourcing | act xR imports | state-at xR head | verify-memory xR 10x-store | verify xR one-core | html xR export | import xR executemany
+
+(``x?`` for a ratio that was not measured: the peer not installed, no ``taskset``, no long-match game.)
 
     python bench/run.py [--quick] [--games bacdef,demonbrave] [--events N] [--no-pg]
 
@@ -17,6 +19,7 @@ import compileall
 import functools
 import hashlib
 import os
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -106,10 +109,10 @@ def _eventsourcing(workdir: str, name: str) -> tuple[Any, Any] | None:
     return application(), table
 
 
-def eventsourcing_replay(corpus: list[list[Any]], workdir: str) -> float | None:
-    """Events/s of the eventsourcing library replaying the same number of events, of the same
-    fields, from its SQLite recorder (one aggregate per match). None when it is not installed."""
-    peer = _eventsourcing(workdir, "eventsourcing.sqlite")
+def eventsourcing_peer(corpus: list[list[Any]], workdir: str, name: str) -> Callable[[], Any] | None:
+    """The eventsourcing library's replay of the same events, of the same fields, from its SQLite
+    recorder (one aggregate per match), ready to run; None when it is not installed."""
+    peer = _eventsourcing(workdir, f"eventsourcing-{name}.sqlite")
     if peer is None:
         return None
     app, Table = peer
@@ -120,19 +123,46 @@ def eventsourcing_replay(corpus: list[list[Any]], workdir: str) -> float | None:
             t.act(type=e.type, by=e.by, fields=e.fields)
         app.save(t)
         ids.append(t.id)
-    n = sum(len(m) for m in corpus)
-    return rate(n, best(lambda: [app.repository.get(i) for i in ids], 3))
+    return lambda: [app.repository.get(i) for i in ids]
+
+
+def cpu(f: Callable[[], Any]) -> float:
+    """CPU seconds of one call: on a shared machine, less swayed by other work than wall time."""
+    t0 = time.process_time()
+    f()
+    return time.process_time() - t0
 
 
 # -- the benchmarks ---------------------------------------------------------------------------------------
-def bench_replay(game: str, corpus: list[list[Any]], peer: float | None) -> float:
+def bench_replay(game: str, corpus: list[list[Any]], workdir: str, repeat: int) -> float | None:
+    """Replay of the game's stored events with every rule checked, from the SQLite store, beside
+    the eventsourcing library's replay of the same events from its SQLite recorder: CPU time,
+    taking turns. Returns ours over the peer's rate (None without the peer)."""
     n = sum(len(m) for m in corpus)
+    path = os.path.join(workdir, f"replay-{game}.sqlite3")
+    store = sqlite_store(path, corpus)
+    svc = MatchService(store, cache_size=0)
+    ids = [m[0].match_id for m in corpus]
+    peer = eventsourcing_peer(corpus, workdir, game)
     lines = [to_line(e).encode() for m in corpus for e in m]
-    replay = rate(n, best(lambda: [fold_stored(m) for m in corpus], 2))
+    ours, theirs, memory = [], [], []
+    for _ in range(repeat):
+        ours.append(cpu(lambda: [svc.load(i) for i in ids]))
+        memory.append(cpu(lambda: [fold_stored(m) for m in corpus]))
+        if peer is not None:
+            theirs.append(cpu(peer))
     floor = rate(n, best(lambda: [msgspec.json.decode(x) for x in lines], 3))
-    row(f"replay with rule checks, {game} ({n} ev)", f"{replay:,.0f} ev/s",
-        f"JSON decode alone {floor:,.0f} ev/s" + (f"; x{replay / peer:.2f} eventsourcing ({peer:,.0f} ev/s)" if peer else ""))
-    return replay
+    store.close()
+    got = rate(n, statistics.median(ours))
+    beside = f"from memory {rate(n, statistics.median(memory)):,.0f} ev/s; JSON decode alone {floor:,.0f} ev/s"
+    ratio = None
+    if theirs:
+        peer_rate = rate(n, statistics.median(theirs))
+        ratio = got / peer_rate
+        beside += f"; x{ratio:.2f} eventsourcing {peer_rate:,.0f} ev/s [{rate(n, max(theirs)):,.0f}-{rate(n, min(theirs)):,.0f}]"
+    row(f"replay from SQLite, rules checked, {game} ({n} ev)",
+        f"{got:,.0f} ev/s [{rate(n, max(ours)):,.0f}-{rate(n, min(ours)):,.0f}]", beside)
+    return ratio
 
 
 def sqlite_store(path: str, corpus: list[list[Any]]):
@@ -191,7 +221,8 @@ def bench_verify_store(corpus: list[list[Any]], workdir: str, label: str) -> flo
     return spread
 
 
-def bench_import(corpus: list[list[Any]], workdir: str, label: str) -> float:
+def bench_import(corpus: list[list[Any]], workdir: str, label: str, repeat: int = 1) -> float:
+    """Returns adj import's time over executemany's, of the same rows (CPU, taking turns)."""
     texts = [[to_line(e) for e in m] for m in corpus]
     n = sum(len(m) for m in corpus)
     k = [0]
@@ -204,8 +235,6 @@ def bench_import(corpus: list[list[Any]], workdir: str, label: str) -> float:
             svc.import_lines(t)
         store.close()
 
-    imported = rate(n, best(run, 1))
-
     def floor() -> None:
         k[0] += 1
         con = sqlite3.connect(os.path.join(workdir, f"plain-{k[0]}.sqlite3"))
@@ -216,9 +245,14 @@ def bench_import(corpus: list[list[Any]], workdir: str, label: str) -> float:
         con.commit()
         con.close()
 
-    plain = rate(n, best(floor, 1))
-    row(f"bulk import, adj import ({label})", f"{imported:,.0f} ev/s", f"executemany + one COMMIT {plain:,.0f} ev/s")
-    return imported
+    ours, plain = [], []
+    for _ in range(repeat):
+        ours.append(cpu(run))
+        plain.append(cpu(floor))
+    ratio = statistics.median(ours) / statistics.median(plain)
+    row(f"bulk import, adj import ({label}, {n:,} ev)", f"{rate(n, statistics.median(ours)):,.0f} ev/s",
+        f"executemany + one COMMIT {rate(n, statistics.median(plain)):,.0f} ev/s (x{ratio:.2f}; CPU {spread(ours)} against {spread(plain)})")
+    return ratio
 
 
 def bench_append(workdir: str, count: int) -> float:
@@ -334,31 +368,58 @@ RUNNER = (
     "t = time.perf_counter()\n"
     "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
     "_, status, usage = os.wait4(p.pid, 0)\n"
-    "print(time.perf_counter() - t, os.waitstatus_to_exitcode(status), usage.ru_maxrss)\n"
+    "print(time.perf_counter() - t, os.waitstatus_to_exitcode(status), usage.ru_maxrss, usage.ru_utime + usage.ru_stime)\n"
 )
 
 
 def run_child(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
     """Wall seconds and peak memory (MB) of one command, from its own resource usage."""
+    seconds, _, peak = usage(argv, env)
+    return seconds, peak
+
+
+def usage(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, its children included) and peak memory (MB) of
+    one command, from its own resource usage."""
     out = subprocess.run([sys.executable, "-c", RUNNER, *argv], env=env, capture_output=True, text=True, check=True).stdout
-    seconds, code, peak_kb = out.split()
+    seconds, code, peak_kb, cpu = out.split()
     if code != "0":
         raise RuntimeError(f"{' '.join(argv)} exited {code}")
-    return float(seconds), int(peak_kb) // 1024
+    return float(seconds), float(cpu), int(peak_kb) // 1024
 
 
-def bench_length(workdir: str, game: str, length: int, repeat: int) -> float:
+def spread(values: list[float]) -> str:
+    """Median and spread (lowest to highest) of repeated figures, in ms."""
+    return f"{statistics.median(values) * 1000:,.0f} ms [{min(values) * 1000:,.0f}-{max(values) * 1000:,.0f}]"
+
+
+def interleaved(commands: dict[str, list[str]], env: dict[str, str] | None, repeat: int, what: int = 1) -> dict[str, list[float]]:
+    """Each command run ``repeat`` times, taking turns (so that the machine's load falls on all
+    alike): the CPU seconds (``what`` 1), wall seconds (0) or peak MB (2) of every run."""
+    got: dict[str, list[float]] = {k: [] for k in commands}
+    for _ in range(repeat):
+        for k, argv in commands.items():
+            got[k].append(usage(argv, env)[what])
+    return got
+
+
+def bench_length(workdir: str, game: str, length: int, repeat: int, summary: dict[str, float | None]) -> float:
     """What a command costs on a long match beside a 200-event one of the same game: adj state,
     adj legal and adj act (p50 of ``repeat``, one process each), and each one's peak memory; adj
     import of the match's file and adj verify of the match, which read every event (their memory,
     not their time, should not grow with the match). Returns the largest ratio of the three
-    bounded ones."""
+    bounded ones. On the long match, also: the CPU of state, legal and act beside that of
+    ``python -c 'import msgspec, click'`` (``summary["act"]``), and ``adj state --at`` and ``adj
+    diff`` in the middle of it beside ``adj state`` at its head (``summary["state-at"]``), each
+    run taking turns with its peer."""
     match = gen.random_match(game, 7, length + repeat + 1, LONG[game])
     if match is None or len(match) < length + repeat:
         raise RuntimeError(f"random play did not make a {length}-event {game} match")
     adj = os.path.join(os.path.dirname(sys.executable), "adj")
+    imports = [sys.executable, "-c", "import msgspec, click"]
     worst = 0.0
     figures: dict[int, dict[str, tuple[float, int]]] = {}
+    cpu: dict[str, list[float]] = {"state": [], "legal": [], "act": [], "imports": []}
     for size in (200, length):
         store = os.path.join(workdir, f"length-{size}.sqlite3")
         head = os.path.join(workdir, f"length-{size}.jsonl")
@@ -368,9 +429,14 @@ def bench_length(workdir: str, game: str, length: int, repeat: int) -> float:
         imported = run_child([adj, "import", head, "--id", "m"], env)
         got: dict[str, list[tuple[float, int]]] = {"state": [], "legal": [], "act": []}
         for x in match[size : size + repeat]:
-            got["state"].append(run_child([adj, "state", "m"], env))
-            got["legal"].append(run_child([adj, "legal", "m"], env))
-            got["act"].append(run_child([adj, "act", "m", x["type"], *act_fields(x), "--by", x["by"]], env))
+            for what, argv in (("state", [adj, "state", "m"]), ("legal", [adj, "legal", "m"]),
+                               ("act", [adj, "act", "m", x["type"], *act_fields(x), "--by", x["by"]])):
+                wall, used, peak = usage(argv, env)
+                got[what].append((wall, peak))
+                if size == length:
+                    cpu[what].append(used)
+            if size == length:
+                cpu["imports"].append(usage(imports)[1])
         figures[size] = {k: (statistics.median(t for t, _ in v), max(m for _, m in v)) for k, v in got.items()}
         figures[size]["verify"] = run_child([adj, "verify", "m"], env)  # reads every event: time not bounded, memory is
         figures[size]["import"] = imported
@@ -379,13 +445,73 @@ def bench_length(workdir: str, game: str, length: int, repeat: int) -> float:
         worst = max(worst, long_ / short)
         row(f"adj {what}, {game}: {length:,} events vs 200", f"{long_ * 1000:,.0f} ms {long_mb} MB",
             f"200 events {short * 1000:,.0f} ms {short_mb} MB (x{long_ / short:.2f})")
+    base = statistics.median(cpu["imports"])
+    ratios = {w: statistics.median(cpu[w]) / base for w in ("state", "legal", "act")}
+    summary["act"] = max(ratios.values())
+    row(f"CPU of adj state / legal / act, {length:,} events", " / ".join(spread(cpu[w]) for w in ("state", "legal", "act")),
+        f"python -c 'import msgspec, click' {spread(cpu['imports'])} (x{ratios['state']:.2f} / x{ratios['legal']:.2f} / x{ratios['act']:.2f})")
     (short, short_mb), (long_, long_mb) = figures[200]["import"], figures[length]["import"]
     row(f"adj import, {game}: a {length:,}-event file", f"{long_ * 1000:,.0f} ms {long_mb} MB, {rate(length, long_):,.0f} ev/s",
         f"200 events {short * 1000:,.0f} ms {short_mb} MB (memory x{long_mb / short_mb:.2f})")
     (short, short_mb), (long_, long_mb) = figures[200]["verify"], figures[length]["verify"]
     row(f"adj verify, {game}: {length:,} events", f"{long_ * 1000:,.0f} ms {long_mb} MB, {rate(length, long_):,.0f} ev/s",
         f"200 events {short * 1000:,.0f} ms {short_mb} MB (memory x{long_mb / short_mb:.2f})")
+    # a look at the past of the long match: early, in the middle, late, beside the present
+    env = dict(os.environ, ADJ_STORE=os.path.join(workdir, f"length-{length}.sqlite3"))
+    at = {f"at {s:,}": [adj, "state", "m", "--at", str(s)] for s in (10, length // 2, length - 10)}
+    looks = interleaved({"head": [adj, "state", "m"], **at, "diff": [adj, "diff", "m", str(length // 2 - 5), str(length // 2)]},
+                        env, repeat)
+    head_cpu = statistics.median(looks.pop("head"))
+    summary["state-at"] = max(statistics.median(v) for v in looks.values()) / head_cpu
+    row(f"CPU of adj state --at SEQ / adj diff, {length:,} events",
+        "; ".join(f"{k} {spread(v)}" for k, v in looks.items()),
+        f"adj state at the head {head_cpu * 1000:,.0f} ms (worst x{summary['state-at']:.2f})")
     return worst
+
+
+def bench_html(workdir: str, game: str, length: int, repeat: int, summary: dict[str, float | None]) -> None:
+    """``adj replay --html`` of a ``length``-event match beside ``adj export`` of it (CPU, taking turns)."""
+    match = gen.random_match(game, 11, length, LONG[game])
+    if match is None or len(match) < length:
+        raise RuntimeError(f"random play did not make a {length}-event {game} match")
+    adj = os.path.join(os.path.dirname(sys.executable), "adj")
+    head = os.path.join(workdir, "html.jsonl")
+    with open(head, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(msgspec.json.encode(x).decode() for x in match) + "\n")
+    env = dict(os.environ, ADJ_STORE=os.path.join(workdir, "html.sqlite3"))
+    run_child([adj, "import", head, "--id", "m"], env)
+    got = interleaved({"html": [adj, "replay", "m", "--html", os.path.join(workdir, "m.html")],
+                       "export": [adj, "export", "m"]}, env, repeat)
+    html, export = statistics.median(got["html"]), statistics.median(got["export"])
+    summary["html"] = html / export
+    row(f"CPU of adj replay --html, {game} ({length:,} ev)", spread(got["html"]),
+        f"adj export {spread(got['export'])} (x{summary['html']:.1f})")
+
+
+def bench_verify_memory(corpus: list[list[Any]], workdir: str, label: str, repeat: int, summary: dict[str, float | None]) -> None:
+    """``adj verify`` of a whole store: its peak memory on the store beside a store of a tenth of
+    its matches (flat: about x1), and its time using every core beside the same command pinned
+    to one (``taskset -c 0``), taking turns."""
+    adj = os.path.join(os.path.dirname(sys.executable), "adj")
+    big = os.path.join(workdir, f"vm-{label}-big.sqlite3")
+    small = os.path.join(workdir, f"vm-{label}-small.sqlite3")
+    sqlite_store(big, corpus).close()
+    sqlite_store(small, corpus[: max(1, len(corpus) // 10)]).close()
+    n = sum(map(len, corpus))
+    mem = interleaved({"small": [adj, "verify", "--store", small, "--json"], "big": [adj, "verify", "--store", big, "--json"]},
+                      None, 1, what=2)
+    summary["verify-memory"] = mem["big"][0] / mem["small"][0]
+    row(f"peak memory of adj verify, a store of {n:,} ev", f"{mem['big'][0]:,.0f} MB",
+        f"a store of a tenth of its matches {mem['small'][0]:,.0f} MB (x{summary['verify-memory']:.2f})")
+    taskset = shutil.which("taskset")
+    if taskset is None:
+        row("adj verify on every core", "skipped", "no taskset")
+        return
+    argv = [adj, "verify", "--store", big, "--json"]
+    got = interleaved({"all": argv, "one": [taskset, "-c", "0", *argv]}, None, repeat, what=0)
+    summary["verify"] = statistics.median(got["one"]) / statistics.median(got["all"])
+    row(f"adj verify of a store on {os.cpu_count()} cores ({n:,} ev)", spread(got["all"]),
+        f"pinned to one core {spread(got['one'])} (x{summary['verify']:.2f})")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -404,33 +530,45 @@ def main(argv: list[str] | None = None) -> None:
         compileall.compile_dir(os.path.join(ROOT, package), quiet=2)
     print(f"benchmarks on {os.cpu_count()} cores, python {sys.version.split()[0]}; {total:,} events per game"
           + (" (quick)" if args.quick else ""), flush=True)
+    summary: dict[str, float | None] = dict.fromkeys(("replay", "act", "state-at", "verify-memory", "verify", "html", "import"))
+    repeat = 3 if args.quick else 5
     with tempfile.TemporaryDirectory() as workdir:
         first = sealed(games[0], total)
-        peer = eventsourcing_replay(first, workdir)
         replays = {}
         for g in games:  # one corpus at a time: a million events of a game take a few GB
             corpus = first if g == games[0] else sealed(g, total)
             print(f"  {g}: {len(corpus)} matches, {sum(map(len, corpus)):,} events ({gen.source(g)})", flush=True)
-            replays[g] = bench_replay(g, corpus, peer)
+            replays[g] = bench_replay(g, corpus, workdir, repeat)
             del corpus
+        if all(r is not None for r in replays.values()):
+            summary["replay"] = min(replays.values())  # type: ignore[type-var]
         small = first[: max(1, len(first) // 10)] if not args.quick else first
-        verify = bench_verify(small, workdir, games[0])
+        bench_verify(small, workdir, games[0])
         bench_verify_store(first, workdir, games[0])
-        bench_import(small, workdir, games[0])
-        append = bench_append(workdir, 200 if args.quick else 1000)
-        p50, base = bench_act(workdir, "bacdef" if "bacdef" in games else games[0], 8 if args.quick else 20)
+        bench_verify_memory(first, workdir, games[0], repeat, summary)
+        summary["import"] = bench_import(small, workdir, games[0], repeat)
+        bench_append(workdir, 200 if args.quick else 1000)
+        bench_act(workdir, "bacdef" if "bacdef" in games else games[0], 8 if args.quick else 20)
         long_game = next((g for g in ("demonbrave", "e2drive") if g in games), None)
         # the long match: 100,000 events, or a million in the million run (import's memory, flat)
         long_events = 5_000 if args.quick else max(100_000, min(total, 1_000_000))
-        length = bench_length(workdir, long_game, long_events, 3 if args.quick else 5) if long_game else None
+        if long_game:
+            bench_length(workdir, long_game, long_events, repeat, summary)
+            bench_html(workdir, long_game, 2_000 if args.quick else 10_000, repeat, summary)
         if not args.no_pg:
             bench_pg(args.quick)
-    slowest = min(replays, key=replays.get)
-    ratio = f" (x{replays[slowest] / peer:.2f} eventsourcing)" if peer else ""
-    print(f"replay {replays[slowest]:,.0f} ev/s{ratio} | verify {verify:,.0f} ev/s | append {append:,.0f} ev/s durable"
-          f" | adj act p50 {p50:,.0f} ms (x{p50 / base:.1f} python -c pass)"
-          + (f" | long match x{length:.2f}" if length is not None else ""))
+    print(summary_line(summary))
 
+
+def summary_line(summary: dict[str, float | None]) -> str:
+    """The last line: one ratio each, from this run (``x?`` where it was not measured)."""
+    def r(k: str) -> str:
+        v = summary.get(k)
+        return "x?" if v is None else f"x{v:.2f}"
+
+    return (f"summary: replay {r('replay')} eventsourcing | act {r('act')} imports | state-at {r('state-at')} head"
+            f" | verify-memory {r('verify-memory')} 10x-store | verify {r('verify')} one-core | html {r('html')} export"
+            f" | import {r('import')} executemany")
 
 if __name__ == "__main__":
     main()

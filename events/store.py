@@ -104,10 +104,13 @@ class Appending:
         self.head = head  # the seq and hash of the last event, written before or added here
         self.prev = prev
 
-    def add(self, events: Sequence[StoredEvent]) -> None:
+    def add(self, events: Sequence[StoredEvent], *, hashed: bool = False) -> None:
+        """``hashed``: each event's hash was just computed or checked from its content by the
+        caller (an import's lines: sealed here, or verified line by line): the chain's seqs and
+        links are checked, the hashes not computed again."""
         if not events:
             return
-        verify_chain(events, self.match_id, from_seq=self.head + 1, prev=self.prev)
+        verify_chain(events, self.match_id, from_seq=self.head + 1, prev=self.prev, hashed=hashed)
         self._write(events)
         self.head = events[-1].seq
         self.prev = events[-1].hash
