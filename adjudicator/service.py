@@ -283,6 +283,7 @@ class MatchService:
         *,
         strict: bool = True,
         idempotency_key: str | None = None,
+        expect_seq: int | None = None,
     ) -> Verdict:
         """Check one action against the match and append it, or record the rejected attempt.
 
@@ -297,6 +298,10 @@ class MatchService:
         A refused ``match_started`` is not recorded: there is no match for it to belong to, and
         a later match that gets the same id must not inherit it. Nor is a refused ``confirm``: a
         signature that does not hold is not a table action, and nothing of it is written.
+
+        ``expect_seq``: the head the caller saw. When the match is elsewhere, ``ConflictError`` and
+        nothing is checked or written; the append itself is made at that head, so an entry that
+        lands meanwhile makes it a ``ConflictError`` too (a client acting on what it was shown).
         """
         check_event(type_, by, fields)
         if idempotency_key is not None:
@@ -320,6 +325,8 @@ class MatchService:
             match = Match(match_id, game, Fold(game, match_id), [])
         else:
             match = self._current(match_id)
+            if expect_seq is not None and match.head != expect_seq:
+                raise ConflictError(match_id, expect_seq, match.head)
             event = decode_event(match.game, type_, by, fields, strict=strict)
         fields = event_fields(event)
         try:
