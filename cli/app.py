@@ -85,6 +85,7 @@ ELSEWHERE = {
     **dict.fromkeys(("audit", "judges", "players", "keys"), "cli.audit"),
     **dict.fromkeys(("reconcile", "confirm"), "cli.disputes"),
     "rule": "cli.rules",
+    "serve": "cli.serve",
 }
 
 

@@ -64,6 +64,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "players add": ("adj players add alice --pubkey alice.pub --judge-key judge-ann.pem",),
     "players list": ("adj players list", "adj players list --json"),
     "rule": ("adj rule BAC-LIM-4", "adj rule bac-rew-3 --json"),
+    "serve": ("adj serve --store tournament.sqlite3 --port 8080",
+              "adj serve --store postgresql://adj@db.example/tournament --judges judges.txt --host 0.0.0.0"),
     "deck check": ("adj deck check bacdef alice.txt", "adj deck check demonbrave deck.txt --opt rule_cards_per_player=3"),
     "reconcile": ("adj reconcile table-3 bob-table-3.jsonl", "adj reconcile alice.jsonl bob.jsonl --json"),
     "confirm": ("adj confirm table-3 --as alice --player-key alice.pem", "ADJ_PLAYER_KEY=bob.pem adj confirm table-3 --as bob"),

@@ -175,7 +175,8 @@ _CLOSE = object()
 def sse(event: str, data: Any, id_: str | int | None = None) -> bytes:
     """One server-sent event: JSON data on one line."""
     head = f"id: {id_}\n" if id_ is not None else ""
-    return f"{head}event: {event}\n".encode() + b"data: " + msgspec.json.encode(data) + b"\n\n"
+    body = msgspec.json.encode(data).replace(b"<", b"\\u003c").replace(b">", b"\\u003e").replace(b"&", b"\\u0026")
+    return f"{head}event: {event}\n".encode() + b"data: " + body + b"\n\n"
 
 
 class _Feed:
