@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 from litestar import Request, Response, delete, get, post
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import FromPath, FromQuery
 from litestar.response import Stream
 
 from adjudicator.engine import registry
@@ -103,8 +104,8 @@ async def create_match(request: Request) -> schema.Created:
 
 
 @get("/matches", summary="The matches, with filters", tags=["matches"], responses={401: _E[401]})
-async def list_matches(request: Request, game: str | None = None, status: str | None = None,
-                       player: str | None = None, waiting: str | None = None) -> schema.Matches:
+async def list_matches(request: Request, game: FromQuery[str | None] = None, status: FromQuery[str | None] = None,
+                       player: FromQuery[str | None] = None, waiting: FromQuery[str | None] = None) -> schema.Matches:
     """``game``, ``status`` (in_progress, won, drawn, void), ``player`` (one of the players) and
     ``waiting`` (a player the table waits for, as far as the caller may know it) filter the list."""
     srv = _server(request)
@@ -113,24 +114,24 @@ async def list_matches(request: Request, game: str | None = None, status: str | 
 
 
 @get("/matches/{match_id:str}/state", summary="The state, as the caller may see it", tags=["matches"], responses=_E)
-async def match_state(request: Request, match_id: str, at: int | None = None) -> schema.State:
+async def match_state(request: Request, match_id: FromPath[str], at: FromQuery[int | None] = None) -> schema.State:
     """``adj state --json --as CALLER``; ``at``: right after that event (abandoned ones too)."""
     srv = _server(request)
     who = await srv.identify(request)
     viewer = who.viewer(match_id)
     if at is None:
-        return await srv.tables.call(lambda: views.state(srv.tables.current(match_id), viewer, who.as_))
+        return await srv.tables.call(lambda: views.state(srv.tables.current(match_id), viewer, who.as_for(match_id)))
     found = await srv.tables.read(srv.tables.reading.load_at, match_id, at)
     if found is None:
         head = await srv.tables.read(srv.tables.reader.head, match_id)
         raise malformed(f"{match_id} has events 1 to {head}, not {at}", "$.at")
     match, head_seq, gone = found
-    return views.state(match, viewer, who.as_, at, head_seq, gone)
+    return views.state(match, viewer, who.as_for(match_id), at, head_seq, gone)
 
 
 @get("/matches/{match_id:str}/board", summary="The table as the game draws it, for the caller", tags=["matches"],
      responses=_E)
-async def match_board(request: Request, match_id: str) -> dict[str, Any]:
+async def match_board(request: Request, match_id: FromPath[str]) -> dict[str, Any]:
     srv = _server(request)
     who = await srv.identify(request)
     return await srv.tables.call(lambda: views.board(srv.tables.current(match_id), who.viewer(match_id)))
@@ -138,23 +139,23 @@ async def match_board(request: Request, match_id: str) -> dict[str, Any]:
 
 @get("/matches/{match_id:str}/legal", summary="The actions open now (the caller's own, or all for a judge)",
      tags=["matches"], responses=_E)
-async def match_legal(request: Request, match_id: str) -> schema.Legal:
+async def match_legal(request: Request, match_id: FromPath[str]) -> schema.Legal:
     srv = _server(request)
     who = await srv.identify(request)
-    return await srv.tables.call(lambda: views.legal(srv.tables.current(match_id), who.viewer(match_id), who.as_))
+    return await srv.tables.call(lambda: views.legal(srv.tables.current(match_id), who.viewer(match_id), who.as_for(match_id)))
 
 
 @get("/matches/{match_id:str}/log", summary="The history, branches and rejected attempts, as the caller may see it",
      tags=["matches"], responses=_E)
-async def match_log(request: Request, match_id: str) -> schema.Log:
+async def match_log(request: Request, match_id: FromPath[str]) -> schema.Log:
     srv = _server(request)
     who = await srv.identify(request)
-    return await srv.tables.read(views.log, srv.tables.reading, match_id, who.viewer(match_id), who.as_)
+    return await srv.tables.read(views.log, srv.tables.reading, match_id, who.viewer(match_id), who.as_for(match_id))
 
 
 @get("/matches/{match_id:str}/export", summary="The match file: sealed for a judge, a view for anyone else",
      tags=["matches"], responses=_E)
-async def match_export(request: Request, match_id: str) -> schema.Exported:
+async def match_export(request: Request, match_id: FromPath[str]) -> schema.Exported:
     srv = _server(request)
     who = await srv.identify(request)
     return await srv.tables.read(views.export, srv.tables.reading, match_id, who.viewer(match_id))
@@ -162,7 +163,7 @@ async def match_export(request: Request, match_id: str) -> schema.Exported:
 
 @get("/matches/{match_id:str}/verify", summary="Hash chain and re-adjudication of the match", tags=["matches"],
      responses=_E)
-async def match_verify(request: Request, match_id: str) -> schema.Verified:
+async def match_verify(request: Request, match_id: FromPath[str]) -> schema.Verified:
     srv = _server(request)
     who = await srv.identify(request)
     result = (await srv.tables.read(srv.tables.reading.verify_each, [match_id]))[0]
@@ -178,7 +179,7 @@ async def match_verify(request: Request, match_id: str) -> schema.Verified:
 # -- entering -----------------------------------------------------------------------------------------
 @post("/matches/{match_id:str}/events", status_code=201, responses=_ENTRY, summary="Enter one action",
       tags=["entering"])
-async def enter(request: Request, match_id: str) -> Response[schema.Accepted]:
+async def enter(request: Request, match_id: FromPath[str]) -> Response[schema.Accepted]:
     """The action's own fields sit beside ``type``; see ``Entry`` for ``by``, ``key`` and
     ``expect_seq``. A seat's token enters that player's actions; a judge's anything. A retry with
     the same ``key`` answers the entry already stored (header ``Idempotent-Replayed: true``)."""
@@ -201,7 +202,7 @@ async def enter(request: Request, match_id: str) -> Response[schema.Accepted]:
 
 @post("/matches/{match_id:str}/seats/{player:str}/token", status_code=201, responses=_E,
       summary="Issue a seat a new token, revoking its others (a judge)", tags=["credentials"])
-async def reissue(request: Request, match_id: str, player: str) -> schema.Seat:
+async def reissue(request: Request, match_id: FromPath[str], player: FromPath[str]) -> schema.Seat:
     srv = _server(request)
     auth.judge_only(await srv.identify(request), "issuing a seat's token")
     await srv.seat_of(match_id, player)
@@ -212,7 +213,7 @@ async def reissue(request: Request, match_id: str, player: str) -> schema.Seat:
 
 @delete("/matches/{match_id:str}/seats/{player:str}/token", status_code=200, responses=_E,
         summary="Revoke every token of a seat (a judge)", tags=["credentials"])
-async def revoke(request: Request, match_id: str, player: str) -> schema.Revoked:
+async def revoke(request: Request, match_id: FromPath[str], player: FromPath[str]) -> schema.Revoked:
     srv = _server(request)
     auth.judge_only(await srv.identify(request), "revoking a seat's token")
     await srv.seat_of(match_id, player)
@@ -226,7 +227,7 @@ _SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 @get("/matches/{match_id:str}/stream", summary="Server-sent events of one match, as the caller may see it",
      tags=["live"], responses=_E, media_type="text/event-stream")
-async def match_stream(request: Request, match_id: str, after: int | None = None) -> Stream:
+async def match_stream(request: Request, match_id: FromPath[str], after: FromQuery[int | None] = None) -> Stream:
     """``accepted`` (id: the seq), ``rejected`` and ``table`` (who it waits for) messages; resume
     with ``Last-Event-ID`` (or ``?after=SEQ``)."""
     srv = _server(request)

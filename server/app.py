@@ -51,6 +51,10 @@ class Settings:
     pubsub: PubSub | None = None  # default: by the store (PostgreSQL: LISTEN/NOTIFY)
 
 
+#: On every answer: never sniffed as a page, never kept by a cache (it may hold a seat's view).
+HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
+
+
 class SafeResponse(Response):
     """Every JSON answer with ``<``, ``>`` and ``&`` escaped (``\\u003c``...): a name or a note that
     holds markup stays data even where something mistakes the answer for a page."""
@@ -212,8 +216,8 @@ def _answer(request: Request, exc: Exception) -> Response:
     if err is None:
         log.exception("adj serve: %s %s", request.method, request.url.path, exc_info=exc)
         err = ApiError(500, schema.Error(error="store", message=f"the server failed: {type(exc).__name__}"))
-    return SafeResponse(msgspec.to_builtins(err.body), status_code=err.status, headers=err.headers,
-                        media_type="application/json")
+    return SafeResponse(msgspec.to_builtins(err.body), status_code=err.status, media_type="application/json",
+                        headers={**HEADERS, **err.headers})
 
 
 def build_app(settings: Settings) -> Litestar:
@@ -225,7 +229,7 @@ def build_app(settings: Settings) -> Litestar:
         on_shutdown=[srv.stop],
         exception_handlers={Exception: _answer},
         response_class=SafeResponse,
-        response_headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"},
+        response_headers=HEADERS,
         request_max_body_size=settings.max_body,
         openapi_config=OpenAPIConfig(title="adj serve", version="1", path="/schema",
                                      render_plugins=[JsonRenderPlugin()],

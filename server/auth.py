@@ -63,10 +63,9 @@ class Identity(NamedTuple):
             return self.seat
         return SPECTATOR
 
-    @property
-    def as_(self) -> str | None:
-        """``as`` in an answer, as ``--as`` gives it."""
-        return None if self.role == "judge" else (self.seat if self.role == "seat" else SPECTATOR)
+    def as_for(self, match_id: str) -> str | None:
+        """``as`` in an answer about ``match_id``, as ``--as`` gives it (None for the judge)."""
+        return self.viewer(match_id)
 
 
 SPECTATING = Identity("spectator")
