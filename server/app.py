@@ -269,10 +269,12 @@ def serve(settings: Settings, announce: Callable[[str], None] = print, judge_lin
             if loop is not None and not loop.is_closed():
                 loop.call_soon_threadsafe(lambda: asyncio.ensure_future(srv.hub.close()))
             super().handle_exit(sig, frame)
+            self._captured_signals.clear()  # a stop asked for and carried out: exit 0, not the signal's death
 
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning", access_log=False,
                             lifespan="on", timeout_graceful_shutdown=5, proxy_headers=False)
     _Uvicorn(config).run()
+    announce("adj serve: stopped")
 
 
 def _loop_of(srv: Server) -> asyncio.AbstractEventLoop | None:

@@ -65,6 +65,11 @@ def live_server(store_url: str, **settings: Any) -> Iterator[str]:
         assert not thread.is_alive(), "the server did not stop"
 
 
+#: ``adj`` with the spine's test game registered (tests/conftest.py does the same for pytest).
+LAUNCH = ("from adjudicator.engine import registry; registry.register('nim', 'tests.toygame:GAME'); "
+          "from cli.main import main; main(prog_name='adj')")
+
+
 class Serve:
     """``adj serve`` as a process of its own, on a free port; stopped by its PID."""
 
@@ -73,7 +78,7 @@ class Serve:
         self.out = open(tmp / f"{name}.out", "w+")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "serve", "--store", store_url, "--port", "0",
+            [sys.executable, "-c", LAUNCH, "serve", "--store", store_url, "--port", "0",
              "--judge-token-file", str(self.token_file)],
             cwd=ROOT, stdout=self.out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         deadline = time.monotonic() + 30
