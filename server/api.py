@@ -10,6 +10,7 @@ of their own beside this one.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import msgspec
@@ -191,13 +192,18 @@ async def enter(request: Request, match_id: FromPath[str]) -> Response[schema.Ac
     entry: schema.Entry = _convert({k: value[k] for k in schema.ENTRY_KEYS if k in value}, schema.Entry)
     fields = {k: v for k, v in value.items() if k not in schema.ENTRY_KEYS}
     by = auth.entering(who, match_id, entry.type, entry.by)
-    verdict, replayed = await srv.tables.call(srv.enter, who, match_id, entry, by, fields)
+    began = time.perf_counter()
+    verdict, replayed, before = await srv.tables.call(srv.enter, who, match_id, entry, by, fields)
     srv.pubsub.publish(match_id)
     if not verdict.accepted:
         v = verdict.violation
         raise refusal(match_id, verdict.match.head, verdict.type, verdict.by, v.rule_id, v.code, v.message)
-    body = await srv.tables.call(views.accepted, verdict, who.viewer(match_id))
-    return Response(body, status_code=201, headers={"Idempotent-Replayed": "true"} if replayed else {})
+    body = await srv.tables.call(views.accepted, verdict, who.viewer(match_id), before)
+    # the time the entry took in the server (checked, appended, answer built): bench/serve.py reads it
+    headers = {"Server-Timing": f"entry;dur={(time.perf_counter() - began) * 1000:.3f}"}
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return Response(body, status_code=201, headers=headers)
 
 
 @post("/matches/{match_id:str}/seats/{player:str}/token", status_code=201, responses=_E,

@@ -101,8 +101,9 @@ class Server:
             self._signing = None
 
     def enter(self, who: auth.Identity, match_id: str, entry: schema.Entry, by: str, fields: dict[str, Any]):
-        """``(verdict, replayed)``: the entry checked and appended (or refused), or, for a key
-        already used by the same author, the entry stored under it."""
+        """``(verdict, replayed, before)``: the entry checked and appended (or refused), or, for a
+        key already used by the same author, the entry stored under it; and the head seq and state
+        the entry was checked on, when the match was held here."""
         replayed = False
         if entry.key is not None:
             try:
@@ -113,12 +114,14 @@ class Server:
                 raise malformed(f"the key {entry.key!r} was used for another entry in {match_id}; "
                                 "an entry needs a key of its own (nothing was written)", "$.key")
             replayed = bool(done)
+        held = self.tables.service._folded.get(match_id)
+        before = (held.head, held.state) if held is not None and not replayed else None
         self._signing = who.judge.key if who.judge is not None else None
         try:
             verdict = self.tables.submit(match_id, entry.type, by, fields, key=entry.key, expect_seq=entry.expect_seq)
         finally:
             self._signing = None
-        return verdict, replayed
+        return verdict, replayed, before
 
     def matches(self, who: auth.Identity, game: str | None, status: str | None, player: str | None,
                 waiting: str | None) -> schema.Matches:
@@ -145,8 +148,9 @@ class Server:
     def _table_now_sync(self, match_id: str) -> dict[str, Any]:
         m = self.tables.current(match_id)
         out = m.outcome()
-        movers = to_move(m.game.legal(m.state)) if out.status == "in_progress" and m.fold.decided() is None else []
-        board = m.game.board(m.state, PUBLIC)
+        game = views.memo(m.game)
+        movers = to_move(game.legal(m.state)) if out.status == "in_progress" and m.fold.decided() is None else []
+        board = game.board(m.state, PUBLIC)
         return {"head_seq": m.head, "movers": movers, "waiting": board.waiting or None, "phase": board.phase or None,
                 "outcome": plain(out)}
 

@@ -11,6 +11,7 @@ they are to move (``render.to_move``). These functions run on the thread that ho
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import msgspec
@@ -28,6 +29,54 @@ from adjudicator.presentation.render import (
 from adjudicator.service import Match, MatchService, Verdict
 from events.envelope import Rejection, StoredEvent
 from server import schema
+
+
+class Memo:
+    """A game whose ``legal``, ``board`` and ``view`` of a state are computed once: an answer
+    draws the board before and after an entry, lists who is to move and what changed, and the next
+    entry's answer starts from this one's state. Keyed by the state object, which is immutable and
+    held here while its results are (the last ``SIZE`` states), so an id is never reused meanwhile."""
+
+    SIZE = 64
+
+    def __init__(self, game: Any):
+        self._game = game
+        self._kept: OrderedDict[tuple[str, int, Any], tuple[Any, Any]] = OrderedDict()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def _once(self, what: str, state: Any, viewer: Any, compute: Any) -> Any:
+        key = (what, id(state), viewer)
+        hit = self._kept.get(key)
+        if hit is not None and hit[0] is state:
+            self._kept.move_to_end(key)
+            return hit[1]
+        value = compute()
+        self._kept[key] = (state, value)
+        if len(self._kept) > self.SIZE:
+            self._kept.popitem(last=False)
+        return value
+
+    def legal(self, state: Any) -> Any:
+        return self._once("legal", state, None, lambda: self._game.legal(state))
+
+    def board(self, state: Any, viewer: str | None = None) -> Any:
+        return self._once("board", state, viewer, lambda: self._game.board(state, viewer))
+
+    def view(self, state: Any, viewer: str | None = None) -> Any:
+        return self._once("view", state, viewer, lambda: self._game.view(state, viewer))
+
+
+_memos: dict[int, Memo] = {}
+
+
+def memo(game: Any) -> Memo:
+    """The one ``Memo`` of a game (a game is a registered singleton); used on the folds' thread."""
+    found = _memos.get(id(game))
+    if found is None or found._game is not game:
+        found = _memos[id(game)] = Memo(game)
+    return found
 
 
 def shown_event(match: Match, ev: StoredEvent, viewer: str | None) -> dict[str, Any]:
@@ -52,15 +101,20 @@ def shown_attempt(match: Match, r: Rejection, viewer: str | None) -> dict[str, A
 def movers(match: Match, viewer: str | None) -> list[str]:
     if match.outcome().status != "in_progress" or match.fold.decided() is not None:
         return []
-    return to_move(match.game.legal(match.state), viewer)
+    return to_move(memo(match.game).legal(match.state), viewer)
 
 
-def accepted(verdict: Verdict, viewer: str | None) -> schema.Accepted:
-    """``adj act --json`` of an accepted entry (cli/report.py), for ``viewer``."""
+def accepted(verdict: Verdict, viewer: str | None, before: tuple[int, Any] | None = None) -> schema.Accepted:
+    """``adj act --json`` of an accepted entry (cli/report.py), for ``viewer``. ``before``: the
+    head seq and state the entry was made on, when known (the fold keeps only some past states,
+    and would compute that one again)."""
     match, ev = verdict.match, verdict.event
     assert ev is not None
     out = match.outcome()
-    did = effect(match.game, match.fold.history, ev.seq) if ev.seq in match.fold.history else None
+    states: Any = match.fold.history
+    if before is not None and before[0] == ev.seq - 1 and ev.seq == match.head:
+        states = {before[0]: before[1], ev.seq: match.state}
+    did = effect(memo(match.game), states, ev.seq) if ev.seq in states else None
     data: dict[str, Any] = {
         "accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": shown_event(match, ev, viewer),
         "outcome": plain(out), "to_move": movers(match, viewer),
@@ -80,21 +134,22 @@ def state(match: Match, viewer: str | None, as_: str | None, at_seq: int | None 
     seq = match.head if at_seq is None else at_seq
     st = match.fold.state_at(seq)
     out = match.fold.outcome(seq)
-    moving = to_move(match.game.legal(st), viewer) if out.status == "in_progress" else []
+    game = memo(match.game) if at_seq is None else match.game
+    moving = to_move(game.legal(st), viewer) if out.status == "in_progress" else []
     return schema.State(match_id=match.match_id, seq=seq, head_seq=match.head if head_seq is None else head_seq,
-                        as_=as_, abandoned_by=gone, state=plain(match.game.view(st, viewer)), outcome=out,
+                        as_=as_, abandoned_by=gone, state=plain(game.view(st, viewer)), outcome=out,
                         to_move=moving)
 
 
 def board(match: Match, viewer: str | None) -> dict[str, Any]:
     """The table as the game draws it (``Game.board``) for ``viewer``: the page's model."""
-    return {"match_id": match.match_id, "seq": match.head, "board": plain(match.game.board(match.state, viewer)),
+    return {"match_id": match.match_id, "seq": match.head, "board": plain(memo(match.game).board(match.state, viewer)),
             "outcome": plain(match.outcome()), "to_move": movers(match, viewer)}
 
 
 def legal(match: Match, viewer: str | None, as_: str | None) -> schema.Legal:
     """``adj legal --json``: the judge sees every open action, anyone else those that are theirs."""
-    actions = match.game.legal(match.state) if match.fold.decided() is None else []
+    actions = memo(match.game).legal(match.state) if match.fold.decided() is None else []
     if viewer is not None:
         actions = [a for a in actions if a.who == viewer]
     return msgspec.convert({"match_id": match.match_id, "as": as_, "actions": [action_json(a) for a in actions],
