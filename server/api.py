@@ -81,15 +81,17 @@ async def create_match(request: Request) -> schema.Created:
     for reserved in ("game", "players", "options"):
         if reserved in setup:
             raise malformed(f"{reserved!r} has a key of its own; it cannot be given in setup", f"$.setup.{reserved}")
-    if body.decks:
-        if "decks" in setup:
-            raise malformed("give the decks either in decks or in setup.decks, not both", "$.decks")
+    if body.decks:  # as adj new --deck reads deck files: each game puts them in its own setup field
         decks = {}
         for player, text in body.decks.items():
             if player not in body.players:
                 raise malformed(f"{player!r} is not a player of this match", f"$.decks.{player}")
             decks[player] = plain(game.read_deck(text))
-        setup["decks"] = decks
+        fields = game.deck_setup(decks)
+        both = [k for k in fields if k in setup]
+        if both:
+            raise malformed(f"give the decks either in decks or in setup.{both[0]}, not both", "$.decks")
+        setup.update(fields)
     verdict = await srv.tables.call(srv.new, judge, body.game, body.players, body.options, setup, body.id)
     if not verdict.accepted:
         v = verdict.violation
