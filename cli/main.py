@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from cli import remote
 from cli.app import Env, check_viewer, command, fields_argument, main, match_argument, viewer_label
 from cli.catalogs import CATALOG_HELP, catalog_for
 from cli.errors import IntegrityFailure, Rejected, Unsupported
@@ -78,6 +79,7 @@ def _when(stamp: str) -> str:
 
 
 @command()
+@remote.options
 @click.option("--game", "game", metavar="GAME", help="Only matches of this game.")
 @click.option("--player", "player", metavar="NAME", help="Only matches this person plays in.")
 @click.option("--status", "status", type=click.Choice(["in_progress", "won", "drawn", "void"]),
@@ -87,6 +89,9 @@ def _when(stamp: str) -> str:
 def matches(env: Env, game: str | None, player: str | None, status: str | None, waiting: str | None) -> None:
     """The matches in the store: game, players, status, who the table waits for, when each
     started and last moved."""
+    if remote.wanted(env):
+        return remote.call(env, "GET", "/matches", params={"game": game, "player": player, "status": status,
+                                                           "waiting": waiting})
     from adjudicator.engine.words import outcome_text
     from adjudicator.presentation.render import plain, to_move
     from adjudicator.service import IntegrityError
@@ -316,10 +321,13 @@ def new(env: Env, game: str, players: Sequence[str], opts: Sequence[str], decks:
 
 
 @command()
+@remote.options
 @match_argument
 @click.option("--as", "player", metavar="PLAYER", help="Only this person's own actions (default: all, as the judge sees them).")
 def legal(env: Env, match_id: str, player: str | None) -> None:
     """Which actions are open now, and for whom."""
+    if remote.wanted(env, player):
+        return remote.call(env, "GET", f"/matches/{match_id}/legal")
     from adjudicator.engine.words import outcome_text
     from adjudicator.presentation.render import action_json, legal_lines, plain
     from cli.disputes import confirm_offers
@@ -363,6 +371,7 @@ def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None)
 
 
 @command()
+@remote.options
 @match_argument
 @click.argument("action", shell_complete=complete_action)
 @fields_argument
@@ -373,6 +382,9 @@ def act(env: Env, match_id: str, action: str, fields: Sequence[str], by: str, id
 
     VALUE is a word (3, alice, true), a list [a,b,c], null, or JSON ({...} or [{...}])."""
     data = pairs(fields, reserved=("by", "type"))
+    if remote.wanted(env):
+        return remote.call(env, "POST", f"/matches/{match_id}/events", body={**data, "type": action, "by": by,
+                                                                             **({"key": idem_key} if idem_key else {})})
     verdict = env.service(write=True).submit(match_id, action, by, data, strict=False, idempotency_key=idem_key)
     report(env, verdict)
 
@@ -473,11 +485,14 @@ def correct(env: Env, match_id: str, action: str, fields: Sequence[str], at_seq:
 
 # -- looking back ---------------------------------------------------------------------------------
 @command()
+@remote.options
 @match_argument
 @click.option("--at", "at_seq", type=int, metavar="SEQ", help="The state right after this event.")
 @click.option("--as", "player", metavar="PLAYER", help="What this player may see (default: the judge's view).")
 def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> None:
     """The state now, or right after any event (abandoned ones included)."""
+    if remote.wanted(env, player):
+        return remote.call(env, "GET", f"/matches/{match_id}/state", params={"at": at_seq})
     from adjudicator.engine.words import outcome_text
     from adjudicator.presentation.render import plain, to_move
 
@@ -512,12 +527,15 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
 
 
 @command()
+@remote.options
 @match_argument
 @click.option("--as", "player", metavar="PLAYER", help="The history as this player may see it (private fields hidden).")
 def log(env: Env, match_id: str, player: str | None) -> None:
     """The whole history: abandoned branches (~) and rejected attempts (x) included. Where keys
     sign entries, each event says who signed it, or [unsigned] (its author is then only what was
     typed with --by); where none is signed, one line says so."""
+    if remote.wanted(env, player):
+        return remote.call(env, "GET", f"/matches/{match_id}/log")
     from adjudicator.engine.words import outcome_text
     from adjudicator.presentation.render import history, history_lines, milestones, plain, redacted, signature_marks
 

@@ -41,6 +41,15 @@ def _server(request: Request) -> Any:
     return request.app.state.adj
 
 
+def _text(request: Request) -> bool:
+    """Whether the caller asks for the text ``adj`` prints (``Accept: text/plain``) rather than JSON."""
+    return "text/plain" in request.headers.get("accept", "")
+
+
+def _lines(lines: list[str], status: int = 200) -> Response:
+    return Response("\n".join(lines) + "\n", status_code=status, media_type="text/plain; charset=utf-8")
+
+
 async def _body(request: Request) -> Any:
     """The body as one JSON value, within the input limits of docs/json.md (the size cap is
     enforced before it is read: 413)."""
@@ -113,7 +122,8 @@ async def list_matches(request: Request, game: FromQuery[str | None] = None, sta
     ``waiting`` (a player the table waits for, as far as the caller may know it) filter the list."""
     srv = _server(request)
     who = await srv.identify(request)
-    return await srv.tables.call(srv.matches, who, game, status, player, waiting)
+    rows = await srv.tables.call(srv.matches, who, game, status, player, waiting)
+    return _lines(views.matches_lines(rows)) if _text(request) else rows  # type: ignore[return-value]
 
 
 @get("/matches/{match_id:str}/state", summary="The state, as the caller may see it", tags=["matches"], responses=_E)
@@ -121,15 +131,18 @@ async def match_state(request: Request, match_id: FromPath[str], at: FromQuery[i
     """``adj state --json --as CALLER``; ``at``: right after that event (abandoned ones too)."""
     srv = _server(request)
     who = await srv.identify(request)
-    viewer = who.viewer(match_id)
+    viewer, as_ = who.viewer(match_id), who.as_for(match_id)
+    make = views.state_lines if _text(request) else views.state
     if at is None:
-        return await srv.tables.call(lambda: views.state(srv.tables.current(match_id), viewer, who.as_for(match_id)))
-    found = await srv.tables.read(srv.tables.reading.load_at, match_id, at)
-    if found is None:
-        head = await srv.tables.read(srv.tables.reader.head, match_id)
-        raise malformed(f"{match_id} has events 1 to {head}, not {at}", "$.at")
-    match, head_seq, gone = found
-    return views.state(match, viewer, who.as_for(match_id), at, head_seq, gone)
+        out = await srv.tables.call(lambda: make(srv.tables.current(match_id), viewer, as_))
+    else:
+        found = await srv.tables.read(srv.tables.reading.load_at, match_id, at)
+        if found is None:
+            head = await srv.tables.read(srv.tables.reader.head, match_id)
+            raise malformed(f"{match_id} has events 1 to {head}, not {at}", "$.at")
+        match, head_seq, gone = found
+        out = make(match, viewer, as_, at, head_seq, gone)
+    return _lines(out) if _text(request) else out  # type: ignore[return-value]
 
 
 @get("/matches/{match_id:str}/board", summary="The table as the game draws it, for the caller", tags=["matches"],
@@ -145,7 +158,9 @@ async def match_board(request: Request, match_id: FromPath[str]) -> dict[str, An
 async def match_legal(request: Request, match_id: FromPath[str]) -> schema.Legal:
     srv = _server(request)
     who = await srv.identify(request)
-    return await srv.tables.call(lambda: views.legal(srv.tables.current(match_id), who.viewer(match_id), who.as_for(match_id)))
+    make = views.legal_text if _text(request) else views.legal
+    out = await srv.tables.call(lambda: make(srv.tables.current(match_id), who.viewer(match_id), who.as_for(match_id)))
+    return _lines(out) if _text(request) else out  # type: ignore[return-value]
 
 
 @get("/matches/{match_id:str}/log", summary="The history, branches and rejected attempts, as the caller may see it",
@@ -153,6 +168,8 @@ async def match_legal(request: Request, match_id: FromPath[str]) -> schema.Legal
 async def match_log(request: Request, match_id: FromPath[str]) -> schema.Log:
     srv = _server(request)
     who = await srv.identify(request)
+    if _text(request):
+        return _lines(await srv.tables.read(views.log_lines, srv.tables.reading, match_id, who.viewer(match_id)))  # type: ignore[return-value]
     return await srv.tables.read(views.log, srv.tables.reading, match_id, who.viewer(match_id), who.as_for(match_id))
 
 
@@ -200,11 +217,14 @@ async def enter(request: Request, match_id: FromPath[str]) -> Response[schema.Ac
     if not verdict.accepted:
         v = verdict.violation
         raise refusal(match_id, verdict.match.head, verdict.type, verdict.by, v.rule_id, v.code, v.message)
-    body = await srv.tables.call(views.accepted, verdict, who.viewer(match_id), before)
+    make = views.accepted_lines if _text(request) else views.accepted
+    body = await srv.tables.call(make, verdict, who.viewer(match_id), before)
     # the time the entry took in the server (checked, appended, answer built): bench/serve.py reads it
     headers = {"Server-Timing": f"entry;dur={(time.perf_counter() - began) * 1000:.3f}"}
     if replayed:
         headers["Idempotent-Replayed"] = "true"
+    if _text(request):
+        return Response("\n".join(body) + "\n", status_code=201, headers=headers, media_type="text/plain; charset=utf-8")
     return Response(body, status_code=201, headers=headers)
 
 

@@ -130,8 +130,9 @@ def entering(who: Identity, match_id: str, type_: Any, by: Any) -> str:
         raise unauthorized("entering an action needs a seat's or a judge's token")
     if who.match_id != match_id:
         raise forbidden(f"this token is for a seat in match {who.match_id!r}, not in {match_id!r}", match_id)
+    if by == JUDGE or (isinstance(type_, str) and is_judge_decision(type_, who.seat or "")):
+        what = f"{type_!r} by judge" if by == JUDGE else repr(type_)
+        raise forbidden(f"{what} is a judge's decision: it needs a judge's token", match_id)
     if by is not None and by != who.seat:
         raise forbidden(f"this token enters {who.seat}'s actions only, not {by}'s", match_id)
-    if isinstance(type_, str) and is_judge_decision(type_, who.seat or ""):
-        raise forbidden(f"{type_!r} is a judge's decision: it needs a judge's token", match_id)
     return who.seat  # type: ignore[return-value]

@@ -174,3 +174,102 @@ def export(service: MatchService, match_id: str, viewer: str | None) -> schema.E
     lines = service.export_lines(match_id, viewer=viewer)
     rows = [event_json_from_line(line) for line in lines]
     return msgspec.convert({"match_id": match_id, "events": len(rows), "history": rows}, schema.Exported)
+
+
+# -- the text adj prints (``Accept: text/plain``; cli/remote.py prints it as it comes) -------------------
+def _label(match: Match, as_: str | None) -> str:
+    if as_ is None:
+        return ""
+    return f", as {as_}" if as_ in match.players else ", as a spectator"
+
+
+def accepted_lines(verdict: Verdict, viewer: str | None, before: tuple[int, Any] | None = None) -> list[str]:
+    """What ``adj act`` (``rewind``, ``correct``) prints for an accepted entry (cli/report.py)."""
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import Effect, event_line
+
+    data = accepted(verdict, viewer, before)
+    match, ev = verdict.match, data.event
+    lines = [f"{match.match_id} seq {event_line(ev.seq, ev.by, ev.type, ev.fields)}"]
+    if data.abandoned is not msgspec.UNSET:
+        lines.append("abandoned: " + (", ".join(map(str, data.abandoned)) or "nothing"))
+    if ev.type == "correct" and isinstance(ev.fields.get("event"), dict):
+        inner = dict(ev.fields["event"])
+        at = ev.fields.get("at_seq")
+        lines.append(f"inserted before seq {at}: " + event_line("+", inner.pop("by", ""), inner.pop("type", ""), inner))
+    lines.extend(f"  {n}" for n in data.notes)
+    states: Any = match.fold.history
+    if before is not None and before[0] == ev.seq - 1 and ev.seq == match.head:
+        states = {before[0]: before[1], ev.seq: match.state}
+    did = effect(memo(match.game), states, ev.seq) if ev.seq in states else Effect([], [], "", "")
+    lines.extend(did.lines())
+    out = match.outcome()
+    if out.status != "in_progress" and not did.milestones:
+        lines.append(f"outcome: {outcome_text(out)}")
+    if data.to_move:
+        lines.append(f"to move: {', '.join(data.to_move)}")
+    return lines
+
+
+def state_lines(match: Match, viewer: str | None, as_: str | None, at_seq: int | None = None,
+                head_seq: int | None = None, gone: int | None = None) -> list[str]:
+    """What ``adj state [--at SEQ] [--as PLAYER]`` prints."""
+    from adjudicator.engine.words import outcome_text
+
+    seq = match.head if at_seq is None else at_seq
+    head = match.head if head_seq is None else head_seq
+    st = match.fold.state_at(seq)
+    out = match.fold.outcome(seq)
+    game = memo(match.game) if at_seq is None else match.game
+    moving = to_move(game.legal(st), viewer) if out.status == "in_progress" else []
+    top = f"{match.match_id} after seq {seq}" + (" (head)" if seq == head else f" of {head}")
+    if gone is not None:
+        top += f", abandoned by rewind at {gone}"
+    lines = [top + _label(match, as_), match.game.describe(st, viewer), f"outcome: {outcome_text(out)}"]
+    if moving:
+        lines.append(f"to move: {', '.join(moving)}")
+    elif viewer in match.players and out.status == "in_progress":
+        lines.append(f"to move: not {viewer}")
+    return lines
+
+
+def legal_text(match: Match, viewer: str | None, as_: str | None) -> list[str]:
+    """What ``adj legal [--as PLAYER]`` prints."""
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import legal_lines
+
+    actions = memo(match.game).legal(match.state) if match.fold.decided() is None else []
+    if viewer is not None:
+        actions = [a for a in actions if a.who == viewer]
+    return legal_lines(actions) or [f"nothing is open{' for ' + as_ if as_ else ''}; "
+                                    f"outcome: {outcome_text(match.outcome())}"]
+
+
+def log_lines(service: MatchService, match_id: str, viewer: str | None) -> list[str]:
+    """What ``adj log [--as PLAYER]`` prints (the whole match: the reading thread)."""
+    from adjudicator.engine.words import outcome_text
+    from adjudicator.presentation.render import history_lines, milestones
+
+    match = service.load(match_id)
+    rows = redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
+                    match.game, match.players, viewer)
+    marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
+    body: list[str] = []
+    for row, line in zip(rows, history_lines(rows)):
+        body.append(line)
+        body.extend(f"  ── {m}" for m in marks.get(row.seq, ()))
+    return [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events", *body,
+            f"outcome: {outcome_text(match.outcome())}"]
+
+
+def matches_lines(rows: schema.Matches) -> list[str]:
+    """What ``adj matches`` prints, for the matches listed."""
+    from adjudicator.engine.words import outcome_text
+
+    out = []
+    for r in rows.matches:
+        if r.outcome is None:
+            out.append(f"{r.match_id}  {r.head_seq} events  UNREADABLE: {r.error}")
+        else:
+            out.append(f"{r.match_id}  {r.game}  {' v '.join(r.players)}  {r.head_seq} events  {outcome_text(r.outcome)}")
+    return out or ["no matches in the store"]
