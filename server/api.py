@@ -25,6 +25,7 @@ from adjudicator.engine.protocol import Malformed
 from adjudicator.presentation.render import plain
 from server import auth, schema, views
 from server.errors import ApiError, malformed, not_found, refusal
+from server.wire import SafeResponse
 
 _E = {
     400: ResponseSpec(schema.Error, description="Malformed: not JSON, a key given twice, a wrong type, beyond a limit"),
@@ -47,7 +48,7 @@ def _text(request: Request) -> bool:
 
 
 def _lines(lines: list[str], status: int = 200) -> Response:
-    return Response("\n".join(lines) + "\n", status_code=status, media_type="text/plain; charset=utf-8")
+    return SafeResponse("\n".join(lines) + "\n", status_code=status, media_type="text/plain; charset=utf-8")
 
 
 async def _body(request: Request) -> Any:
@@ -224,8 +225,8 @@ async def enter(request: Request, match_id: FromPath[str]) -> Response[schema.Ac
     if replayed:
         headers["Idempotent-Replayed"] = "true"
     if _text(request):
-        return Response("\n".join(body) + "\n", status_code=201, headers=headers, media_type="text/plain; charset=utf-8")
-    return Response(body, status_code=201, headers=headers)
+        return SafeResponse("\n".join(body) + "\n", status_code=201, headers=headers, media_type="text/plain; charset=utf-8")
+    return SafeResponse(body, status_code=201, headers=headers)
 
 
 @post("/matches/{match_id:str}/seats/{player:str}/token", status_code=201, responses=_E,
@@ -284,7 +285,7 @@ async def floor_stream(request: Request) -> Stream:
 
 @get("/openapi.json", include_in_schema=False, summary="This API's OpenAPI 3.1 document")
 async def openapi_json(request: Request) -> Response[bytes]:
-    return Response(_server(request).openapi(), media_type="application/json")
+    return SafeResponse(_server(request).openapi(), media_type="application/json")
 
 
 ROUTES = [create_match, list_matches, match_state, match_board, match_legal, match_log, match_export, match_verify,

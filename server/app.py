@@ -31,6 +31,7 @@ from server.errors import ApiError, from_exception, malformed
 from server.live import Hub, PubSub, pubsub_for
 from server.matches import Tables
 from server.tokens import tokens_beside
+from server.wire import HEADERS, SafeResponse
 
 log = logging.getLogger("adj.serve")
 
@@ -49,21 +50,6 @@ class Settings:
     max_body: int = MAX_BODY
     judges: Sequence[auth.Judge] = field(default_factory=tuple)
     pubsub: PubSub | None = None  # default: by the store (PostgreSQL: LISTEN/NOTIFY)
-
-
-#: On every answer: never sniffed as a page, never kept by a cache (it may hold a seat's view).
-HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
-
-
-class SafeResponse(Response):
-    """Every JSON answer with ``<``, ``>`` and ``&`` escaped (``\\u003c``...): a name or a note that
-    holds markup stays data even where something mistakes the answer for a page."""
-
-    def render(self, content: Any, media_type: str, enc_hook: Any = None) -> bytes:  # type: ignore[override]
-        body = super().render(content, media_type, enc_hook) if enc_hook is not None else super().render(content, media_type)
-        if "json" in media_type:
-            body = body.replace(b"<", b"\\u003c").replace(b">", b"\\u003e").replace(b"&", b"\\u0026")
-        return body
 
 
 class Server:

@@ -36,6 +36,7 @@ import msgspec
 from adjudicator.engine import registry
 from adjudicator.presentation.render import PUBLIC
 from events.envelope import Rejection, StoredEvent
+from server.wire import escape
 
 log = logging.getLogger("adj.serve")
 
@@ -175,8 +176,7 @@ _CLOSE = object()
 def sse(event: str, data: Any, id_: str | int | None = None) -> bytes:
     """One server-sent event: JSON data on one line."""
     head = f"id: {id_}\n" if id_ is not None else ""
-    body = msgspec.json.encode(data).replace(b"<", b"\\u003c").replace(b">", b"\\u003e").replace(b"&", b"\\u0026")
-    return f"{head}event: {event}\n".encode() + b"data: " + body + b"\n\n"
+    return f"{head}event: {event}\n".encode() + b"data: " + escape(msgspec.json.encode(data)) + b"\n\n"
 
 
 class _Feed:

@@ -217,9 +217,12 @@ def test_the_judge_enters_rewind_note_penalty_and_correct(floor):
 def test_markup_in_names_and_notes_is_data_in_every_answer(floor):
     nasty = "<img src=x onerror=alert(1)>"
     seats = floor.new()
+    named = floor.new(players=(nasty, "bob"), id_="m2")
     floor.act("m", J, type="note", at_seq=1, text=nasty)
     for r in (floor.client.get("/matches/m/log"), floor.client.get("/matches/m/export", headers=J),
-              floor.act("m", seats["alice"], type="take", player=nasty, count=1)):
+              floor.act("m", seats["alice"], type="take", player=nasty, count=1),
+              floor.client.get("/matches", headers=J), floor.client.get("/matches/m2/state", headers=named[nasty]),
+              floor.act("m2", named[nasty], type="take", player=nasty, count=1)):
         assert r.headers["content-type"].startswith("application/json")
         assert r.headers["x-content-type-options"] == "nosniff"
         assert b"<" not in r.content and b">" not in r.content
@@ -264,6 +267,15 @@ def test_malformed_bodies_are_400_with_the_place_and_write_nothing(floor, raw, p
     r = floor.client.post("/matches/m/events", content=raw, headers={**seats["alice"], "Content-Type": "application/json"})
     body = error(r, 400, "malformed")
     assert body["path"].startswith(path), body
+    assert (floor.head("m"), floor.rejections("m")) == (1, [])
+
+
+def test_a_body_beyond_the_input_limit_is_refused_before_it_is_decoded(floor):
+    seats = floor.new()
+    raw = b'{"type": "take", "player": "alice", "count": 1, "x": "' + b"a" * 1_000_000 + b'"}'
+    body = error(floor.client.post("/matches/m/events", content=raw, headers={**seats["alice"],
+                                                                           "Content-Type": "application/json"}), 400, "malformed")
+    assert body["message"] == "the body is 1,000,056 characters long; at most 1,000,000 are read"
     assert (floor.head("m"), floor.rejections("m")) == (1, [])
 
 
