@@ -51,18 +51,19 @@ class Server:
 
     def __init__(self, store: str, workdir: str):
         self.token_file = os.path.join(workdir, f"judge-{os.getpid()}-{time.monotonic_ns()}.token")
-        self.log = open(os.path.join(workdir, "serve.log"), "w+")
+        self.path = os.path.join(workdir, f"serve-{os.path.basename(self.token_file)}.log")
+        self.log = open(self.path, "w")  # the child's own: a reader's handle would share its offset
         self.proc = subprocess.Popen([ADJ, "serve", "--store", store, "--port", "0", "--judge-token-file", self.token_file],
                                      stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         self.url = ""
         while not self.url:
+            with open(self.path, encoding="utf-8") as fh:
+                text = fh.read()
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.log.seek(0)
-                raise RuntimeError(f"adj serve did not start: {self.log.read()}")
+                raise RuntimeError(f"adj serve did not start: {text}")
             time.sleep(0.05)
-            self.log.seek(0)
-            for line in self.log.read().splitlines():
+            for line in text.splitlines():
                 if line.startswith("adj serve: listening on "):
                     self.url = line.split()[4]
         with open(self.token_file, encoding="utf-8") as fh:

@@ -75,7 +75,8 @@ class Serve:
 
     def __init__(self, store_url: str, tmp: Path, name: str = "serve", token_file: Path | None = None):
         self.token_file = token_file or tmp / "judge.token"
-        self.out = open(tmp / f"{name}.out", "w+")
+        self.path = tmp / f"{name}.out"
+        self.out = open(self.path, "w")  # the child's own: a handle shared with a reader would share its offset
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", LAUNCH, "serve", "--store", store_url, "--port", "0",
@@ -94,9 +95,7 @@ class Serve:
         self.client = httpx.Client(base_url=self.url, timeout=10)
 
     def log(self) -> str:
-        self.out.flush()
-        self.out.seek(0)
-        return self.out.read()
+        return self.path.read_text()
 
     def kill(self, sig: int = signal.SIGKILL) -> int:
         self.client.close()
