@@ -21,10 +21,9 @@ from litestar.response import Stream
 
 from adjudicator.engine import registry
 from adjudicator.engine.inputs import read_json
-from adjudicator.engine.protocol import Malformed
 from adjudicator.presentation.render import plain
 from server import auth, schema, views
-from server.errors import ApiError, malformed, not_found, refusal
+from server.errors import ApiError, malformed, refusal
 from server.wire import SafeResponse
 
 _E = {
@@ -290,10 +289,3 @@ async def openapi_json(request: Request) -> Response[bytes]:
 
 ROUTES = [create_match, list_matches, match_state, match_board, match_legal, match_log, match_export, match_verify,
           enter, reissue, revoke, match_stream, floor_stream, openapi_json]
-
-
-def not_a_route(path: str) -> ApiError:
-    return not_found(f"no route {path!r}; /openapi.json describes the API")
-
-
-__all__ = ["ROUTES", "Malformed", "not_a_route"]
