@@ -150,6 +150,7 @@ class Legal(_Out, kw_only=True):
 
 class EventEntry(Event, kw_only=True, tag="event", tag_field="kind"):
     abandoned_by: int | None
+    signed: dict[str, str] | None | msgspec.UnsetType = msgspec.UNSET  # who signed it (role, signer); null: nobody
 
 
 class AttemptEntry(_Out, kw_only=True, tag="rejected", tag_field="kind"):

@@ -156,11 +156,18 @@ def legal(match: Match, viewer: str | None, as_: str | None) -> schema.Legal:
                             "outcome": plain(match.outcome())}, schema.Legal)
 
 
+def _rows(service: MatchService, match: Match, viewer: str | None) -> list[Any]:
+    """The history rows of ``adj log``: events (with who signed each), branches, attempts, redacted."""
+    store = service.store
+    signatures = store.audit_signatures(match.match_id) if hasattr(store, "audit_signatures") else None
+    return redacted(history(match.events, match.fold.branches, store.rejections(match.match_id), signatures),
+                    match.game, match.players, viewer)
+
+
 def log(service: MatchService, match_id: str, viewer: str | None, as_: str | None) -> schema.Log:
     """``adj log --json`` (folds the whole match: run on the reading thread)."""
     match = service.load(match_id)
-    rows = redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
-                    match.game, match.players, viewer)
+    rows = _rows(service, match, viewer)
     return msgspec.convert({
         "match_id": match_id, "game": match.game.name, "players": list(match.players), "head_seq": match.head,
         "as": as_, "history": [r.to_json() for r in rows],
@@ -250,15 +257,17 @@ def log_lines(service: MatchService, match_id: str, viewer: str | None) -> list[
     from adjudicator.engine.words import outcome_text
     from adjudicator.presentation.render import history_lines, milestones
 
+    from adjudicator.presentation.render import UNSIGNED_NOTE
+
     match = service.load(match_id)
-    rows = redacted(history(match.events, match.fold.branches, service.store.rejections(match_id)),
-                    match.game, match.players, viewer)
+    rows = _rows(service, match, viewer)
     marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
     body: list[str] = []
     for row, line in zip(rows, history_lines(rows)):
         body.append(line)
         body.extend(f"  ── {m}" for m in marks.get(row.seq, ()))
-    return [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events", *body,
+    return [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
+            *([UNSIGNED_NOTE] if any(r.signed is False for r in rows) else []), *body,
             f"outcome: {outcome_text(match.outcome())}"]
 
 

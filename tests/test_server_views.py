@@ -123,6 +123,7 @@ def test_no_seat_is_handed_an_opponents_hidden_field(name, tmp_path):
         service = MatchService(store)
         match = service.load("v")
         rejections = store.rejections("v")
+        signatures = store.audit_signatures("v")
     stored = {ev.seq: ev for ev in match.events}
     hidden_somewhere = 0
     for viewer, objects in handed.items():
@@ -130,7 +131,7 @@ def test_no_seat_is_handed_an_opponents_hidden_field(name, tmp_path):
         # what --as gives this viewer, exactly
         expect_state = plain(game.view(match.state, vname))
         assert views[viewer]["state"]["state"] == msgspec.json.decode(msgspec.json.encode(expect_state)), viewer
-        rows = redacted(history(match.events, match.fold.branches, rejections), game, match.players, vname)
+        rows = redacted(history(match.events, match.fold.branches, rejections, signatures), game, match.players, vname)
         assert views[viewer]["log"]["history"] == msgspec.json.decode(msgspec.json.encode([r.to_json() for r in rows]))
         assert all(a["who"] == vname for a in views[viewer]["legal"]["actions"])
         for obj in objects:
