@@ -255,20 +255,18 @@ def legal_text(match: Match, viewer: str | None, as_: str | None) -> list[str]:
 def log_lines(service: MatchService, match_id: str, viewer: str | None) -> list[str]:
     """What ``adj log [--as PLAYER]`` prints (the whole match: the reading thread)."""
     from adjudicator.engine.words import outcome_text
-    from adjudicator.presentation.render import history_lines, milestones
-
-    from adjudicator.presentation.render import UNSIGNED_NOTE
+    from adjudicator.presentation.render import history_lines, milestones, signature_marks
 
     match = service.load(match_id)
     rows = _rows(service, match, viewer)
     marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
+    shown, note = signature_marks(rows)
     body: list[str] = []
-    for row, line in zip(rows, history_lines(rows)):
+    for row, line in zip(shown, history_lines(shown)):
         body.append(line)
         body.extend(f"  ── {m}" for m in marks.get(row.seq, ()))
     return [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
-            *([UNSIGNED_NOTE] if any(r.signed is False for r in rows) else []), *body,
-            f"outcome: {outcome_text(match.outcome())}"]
+            *note, *body, f"outcome: {outcome_text(match.outcome())}"]
 
 
 def matches_lines(rows: schema.Matches) -> list[str]:
