@@ -397,6 +397,9 @@ class Hub:
 
 
 def _accepted(game: Any, players: list[str], ev: StoredEvent, viewer: str | None) -> bytes:
+    """An accepted event for ``viewer``, its private fields hidden whether or not revealed later
+    (``Game.revealed`` needs the match's state, which the stream does not fold: the log shows
+    what has been revealed since)."""
     from adjudicator.presentation.render import event_json
 
     out = event_json(ev)

@@ -27,7 +27,7 @@ from adjudicator.presentation.render import (
     to_move,
 )
 from adjudicator.service import Match, MatchService, Verdict
-from events.envelope import Rejection, StoredEvent
+from events.envelope import StoredEvent
 from server import schema
 
 
@@ -82,20 +82,11 @@ def memo(game: Any) -> Memo:
 def shown_event(match: Match, ev: StoredEvent, viewer: str | None) -> dict[str, Any]:
     """The event object as ``viewer`` may see it; a redacted one has no ``prev`` or ``hash``."""
     out = event_json(ev)
-    if viewer is not None:
-        fields = match.game.redact(ev.type, ev.by, ev.fields, viewer, match.players)
+    if viewer is not None:  # as the match stands now: a fact revealed by then is shown (Game.revealed)
+        fields = match.game.redact(ev.type, ev.by, ev.fields, viewer, match.players, seq=ev.seq, state=match.state)
         if fields != ev.fields:
             out.update(fields=fields, prev=None, hash=None)
     return out
-
-
-def shown_attempt(match: Match, r: Rejection, viewer: str | None) -> dict[str, Any]:
-    """A recorded attempt as ``viewer`` may see it (``render.redacted``: a message that may quote a
-    hidden field is hidden with it)."""
-    from adjudicator.presentation.render import Row
-
-    row = Row(None, r.by, r.type, dict(r.fields), rule=r.rule, message=r.message, head_seq=r.head_seq, source=r)
-    return redacted([row], match.game, match.players, viewer)[0].to_json()
 
 
 def movers(match: Match, viewer: str | None) -> list[str]:
@@ -161,7 +152,7 @@ def _rows(service: MatchService, match: Match, viewer: str | None) -> list[Any]:
     store = service.store
     signatures = store.audit_signatures(match.match_id) if hasattr(store, "audit_signatures") else None
     return redacted(history(match.events, match.fold.branches, store.rejections(match.match_id), signatures),
-                    match.game, match.players, viewer)
+                    match.game, match.players, viewer, match.state)
 
 
 def log(service: MatchService, match_id: str, viewer: str | None, as_: str | None) -> schema.Log:

@@ -112,9 +112,10 @@ def test_no_seat_is_handed_an_opponents_hidden_field(name, tmp_path):
             h = creds[viewer]
             views[viewer] = {route: client.get(f"/matches/v/{route}", headers=h).json()
                              for route in ("state", "legal", "log", "export", "board")}
+    streamed: dict[str, list[dict]] = {}  # shown before what came later revealed anything: hidden without a state
     for viewer, evs in streams.items():
         assert accepted_seqs(evs) == list(range(1, target["head"] + 1)), viewer
-        handed[viewer].extend(e["data"]["event"] for e in evs if e["event"] == "accepted")
+        streamed[viewer] = [e["data"]["event"] for e in evs if e["event"] == "accepted"]
         handed[viewer].extend(e["data"] for e in evs if e["event"] == "rejected")
         handed[viewer].extend(row for row in views[viewer]["log"]["history"])
         handed[viewer].extend(views[viewer]["export"]["history"])
@@ -131,17 +132,26 @@ def test_no_seat_is_handed_an_opponents_hidden_field(name, tmp_path):
         # what --as gives this viewer, exactly
         expect_state = plain(game.view(match.state, vname))
         assert views[viewer]["state"]["state"] == msgspec.json.decode(msgspec.json.encode(expect_state)), viewer
-        rows = redacted(history(match.events, match.fold.branches, rejections, signatures), game, match.players, vname)
+        rows = redacted(history(match.events, match.fold.branches, rejections, signatures), game, match.players, vname,
+                        match.state)
         assert views[viewer]["log"]["history"] == msgspec.json.decode(msgspec.json.encode([r.to_json() for r in rows]))
         assert all(a["who"] == vname for a in views[viewer]["legal"]["actions"])
-        for obj in objects:
+        for obj, at_head in [*((o, True) for o in objects), *((o, False) for o in streamed[viewer])]:
             seq = obj.get("seq")
-            if obj.get("kind") == "rejected" or seq is None:
+            if obj.get("kind") == "rejected":
+                if vname != obj["by"]:  # another's refused attempt: what it named, and the message, hidden
+                    assert obj["message"] == HIDDEN, f"{name}: {viewer} was told why {obj['by']} was refused"
                 continue
             ev = stored[seq]
-            shown = msgspec.json.decode(msgspec.json.encode(game.redact(ev.type, ev.by, ev.fields, vname, match.players)))
-            assert obj["fields"] == shown, f"{name}: {viewer} was handed seq {seq} ({ev.type}) as {obj['fields']}"
-            if shown != ev.fields:
+            # an answer, the log and the export show what is revealed by the head; the stream, sent
+            # before anything later could reveal it, hides every private field
+            state = {"seq": seq, "state": match.state} if at_head else {}
+            shown = msgspec.json.decode(msgspec.json.encode(
+                game.redact(ev.type, ev.by, ev.fields, vname, match.players, **state)))
+            hidden = game.redact(ev.type, ev.by, ev.fields, vname, match.players)
+            assert obj["fields"] == shown or obj["fields"] == msgspec.json.decode(msgspec.json.encode(hidden)), \
+                f"{name}: {viewer} was handed seq {seq} ({ev.type}) as {obj['fields']}"
+            if obj["fields"] != ev.fields:
                 hidden_somewhere += 1
-                assert obj.get("hash") is None and HIDDEN in msgspec.json.encode(shown).decode()
+                assert obj.get("hash") is None and HIDDEN in msgspec.json.encode(obj["fields"]).decode()
     assert hidden_somewhere or not game.private_fields, f"{name}: no private field came up in play"
