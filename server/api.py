@@ -123,7 +123,8 @@ async def list_matches(request: Request, game: FromQuery[str | None] = None, sta
     srv = _server(request)
     who = await srv.identify(request)
     rows = await srv.tables.call(srv.matches, who, game, status, player, waiting)
-    return _lines(views.matches_lines(rows)) if _text(request) else rows  # type: ignore[return-value]
+    filtered = any(x is not None for x in (game, status, player, waiting))
+    return _lines(views.matches_lines(rows, filtered)) if _text(request) else rows  # type: ignore[return-value]
 
 
 @get("/matches/{match_id:str}/state", summary="The state, as the caller may see it", tags=["matches"], responses=_E)

@@ -111,24 +111,29 @@ class Server:
 
     def matches(self, who: auth.Identity, game: str | None, status: str | None, player: str | None,
                 waiting: str | None) -> schema.Matches:
+        """``adj matches --json`` with its filters; who each table waits for as the caller may know it."""
+        from adjudicator.authority.judges import match_signing_modes
+
+        filtered = any(x is not None for x in (game, status, player, waiting))
+        signed = match_signing_modes(self.tables.store)
         rows = []
         for info in self.tables.store.matches():
-            viewer = who.viewer(info.match_id)
+            base = dict(match_id=info.match_id, head_seq=info.head_seq, started_at=info.created_at,
+                        updated_at=info.updated_at, signed=info.match_id in signed, signed_by=signed.get(info.match_id))
             try:
                 m = self.tables.current(info.match_id)
             except Exception as exc:  # noqa: BLE001 - an unreadable match is listed, not fatal
-                if game is None and status is None and player is None and waiting is None:
-                    rows.append(schema.MatchRow(match_id=info.match_id, head_seq=info.head_seq,
-                                                updated_at=info.updated_at, game=None, players=[], outcome=None,
-                                                to_move=[], error=str(exc)))
+                if not filtered:
+                    rows.append(schema.MatchRow(**base, game=None, players=[], outcome=None, waiting_for=[],
+                                                error=str(exc)))
                 continue
             out = m.outcome()
-            moving = views.movers(m, viewer)
+            moving = views.movers(m, who.viewer(info.match_id))
             if ((game is not None and m.game.name != game) or (status is not None and out.status != status)
                     or (player is not None and player not in m.players) or (waiting is not None and waiting not in moving)):
                 continue
-            rows.append(schema.MatchRow(match_id=info.match_id, head_seq=m.head, updated_at=info.updated_at,
-                                        game=m.game.name, players=list(m.players), outcome=out, to_move=moving))
+            rows.append(schema.MatchRow(**base, game=m.game.name, players=list(m.players), outcome=out,
+                                        waiting_for=moving))
         return schema.Matches(matches=rows)
 
     def _table_now_sync(self, match_id: str) -> dict[str, Any]:

@@ -218,13 +218,18 @@ class Created(_Out, kw_only=True):
 
 
 class MatchRow(_Out, kw_only=True):
+    """A row of ``adj matches --json``."""
+
     match_id: str
     head_seq: int
+    started_at: str
     updated_at: str
+    signed: bool
+    signed_by: str | None
     game: str | None
     players: list[str]
     outcome: Outcome | None
-    to_move: list[str]  # who the table waits for, as the caller may know it
+    waiting_for: list[str]  # who the table waits for, as the caller may know it
     error: str | None = None
 
 

@@ -260,14 +260,20 @@ def log_lines(service: MatchService, match_id: str, viewer: str | None) -> list[
             *note, *body, f"outcome: {outcome_text(match.outcome())}"]
 
 
-def matches_lines(rows: schema.Matches) -> list[str]:
+def matches_lines(rows: schema.Matches, filtered: bool = False) -> list[str]:
     """What ``adj matches`` prints, for the matches listed."""
     from adjudicator.engine.words import outcome_text
+
+    def when(stamp: str) -> str:
+        return stamp[:16].replace("T", " ") if stamp else "-"
 
     out = []
     for r in rows.matches:
         if r.outcome is None:
             out.append(f"{r.match_id}  {r.head_seq} events  UNREADABLE: {r.error}")
-        else:
-            out.append(f"{r.match_id}  {r.game}  {' v '.join(r.players)}  {r.head_seq} events  {outcome_text(r.outcome)}")
-    return out or ["no matches in the store"]
+            continue
+        stands = outcome_text(r.outcome) + (f", waiting for {', '.join(r.waiting_for)}" if r.waiting_for else "")
+        out.append(f"{r.match_id}  {r.game}  {' v '.join(r.players)}  {r.head_seq} events  {stands}"
+                   f"  started {when(r.started_at)}, last moved {when(r.updated_at)}"
+                   + (f"  signed by {r.signed_by}" if r.signed else ""))
+    return out or [f"no matches in the store{' that match' if filtered else ''}"]

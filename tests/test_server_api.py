@@ -153,7 +153,8 @@ def test_the_list_filters_by_game_status_player_and_who_the_table_waits_for(floo
     # who the table waits for, as the caller may know it: a seat sees only whether it is them
     assert ids("?waiting=alice", seats["alice"]) == ["m1"] and ids("?waiting=alice", seats["bob"]) == []
     rows = floor.client.get("/matches", headers=seats["bob"]).json()["matches"]
-    assert rows[0]["to_move"] == [] and rows[1]["outcome"]["winner"] == "carol"
+    assert rows[0]["waiting_for"] == [] and rows[1]["outcome"]["winner"] == "carol"
+    assert floor.client.get("/matches", headers=J).json() == json.loads(ok(Adj(floor.path)("matches", "--json")).stdout)
 
 
 # -- entering -----------------------------------------------------------------------------------------

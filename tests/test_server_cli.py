@@ -41,7 +41,9 @@ def test_state_legal_log_and_matches_print_what_they_print_on_the_store(table):
             assert remote.stdout == local.stdout, words
             assert json.loads(ok(adj(*words, "--json", "--server", url, "--token", token)).stdout) == \
                 json.loads(ok(adj(*words, *as_, "--json")).stdout)
-    assert ok(adj("matches", "--server", url)).stdout == ok(adj("matches")).stdout
+    assert ok(adj("matches", "--server", url, "--token", JUDGE_TOKEN)).stdout == ok(adj("matches")).stdout
+    assert ok(adj("matches", "--server", url, "--token", JUDGE_TOKEN, "--game", "nim")).stdout == \
+        ok(adj("matches", "--game", "nim")).stdout == "no matches in the store that match\n"
     assert "alice-1" not in ok(adj("log", "t", "--server", url, "--token", tokens["bob"])).stdout
 
 
