@@ -257,6 +257,6 @@ def render_page(match: Any, rejections: Sequence[Any], viewer: str | None = None
         data=data,
         data_json=Markup(script_json(data)),
         style=Markup((here / "page.css").read_text(encoding="utf-8")),
-        script=Markup((here / "page.js").read_text(encoding="utf-8")),
+        script=Markup("\n".join((here / name).read_text(encoding="utf-8") for name in ("board.js", "page.js"))),
         mark_kinds=MARK_KINDS,
     )

@@ -1,106 +1,27 @@
 "use strict";
-// The judge's desk. Everything shown comes from the JSON data element and is written with
-// textContent only: no string from a match is ever parsed as markup.
+// The judge's desk: the table at any event of a match, its log with forks and rejections, the
+// timeline. Drawn with board.js; everything shown comes from the page's data and is written with
+// textContent only. The self-contained page (adj replay --html) reads its data from the JSON
+// element #adj-data; the judge's table page of adj serve hands new data to ``adjDeskMount`` each
+// time the match moves.
 (function () {
-  const D = JSON.parse(document.getElementById("adj-data").textContent);
-  const items = D.items;
+  const { el } = window.adjBoard;
   const $ = (id) => document.getElementById(id);
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  };
-  const state = { i: 0, viewer: D.viewer, open: new Set(D.forks.map((_, k) => k)) };  // branches shown open
+  let D = null, items = [];
+  const state = { i: 0, viewer: null, open: new Set() };  // branches shown open
   const per = () => D.per[state.viewer];
-  const rows = [];
-  const forkRows = [];
+  let rows = [], forkRows = [];
+  let onSelect = null;
 
   // -- the board ------------------------------------------------------------------------------
-  function cardEl(c) {
-    const e = el("div", "card");
-    e.dataset.card = c.id || "";
-    if (c.down) e.classList.add("down");
-    if (c.down && c.id) e.classList.add("known");
-    if (c.turned) e.classList.add("turned");
-    if (c.label) e.appendChild(el("span", "label", c.label));
-    if (c.id && c.id !== c.label) e.appendChild(el("span", "cid", c.id));
-    for (const t of c.tags || []) e.appendChild(el("span", "tag", t));
-    const ctr = Object.entries(c.counters || {}).filter(([, v]) => v);
-    const counted = ctr.map(([k, v]) => k + " " + v).join(" · ");
-    if (ctr.length) e.appendChild(el("span", "ctr", counted));  // in the flow, below the name and tags: it covers neither
-    if (c.turned) e.appendChild(el("span", "turn", "turned"));
-    e.title = [c.label || (c.down ? "face-down card" : "card"), c.id, ...(c.tags || []), counted, c.turned ? "turned" : ""]
-      .filter(Boolean).join(" · ");
-    return e;
-  }
-
-  function zoneEl(z) {
-    const size = z.count !== undefined ? z.count : z.cards.length;
-    const box = el("div", "zone");
-    box.dataset.zone = (z.owner || "") + "/" + z.name;
-    box.dataset.size = size;
-    box.appendChild(el("h4", null, z.name + " (" + size + ")"));
-    const cards = el("div", "cards");
-    if (z.cards.length > 12) box.classList.add("fan");  // a big hand: cards overlap, all still drawn
-    if (z.cards.length > 4) box.classList.add("many");  // overlap when the table is tight (fitBoard)
-    if (!z.cards.length && size === 0) box.classList.add("empty");
-    let group = null, gname = null;
-    for (const c of z.cards) {
-      if (c.group) {
-        if (c.group !== gname) {
-          group = el("div", "group");
-          group.appendChild(el("span", "gname", c.group));
-          cards.appendChild(group);
-          gname = c.group;
-        }
-        group.appendChild(cardEl(c));
-      } else {
-        gname = null;
-        cards.appendChild(cardEl(c));
-      }
-    }
-    if (size > z.cards.length) cards.appendChild(el("div", "pile", (size - z.cards.length) + (z.cards.length ? " more" : " cards")));
-    box.appendChild(cards);
-    return box;
-  }
-
   function drawBoard(b) {
-    const root = $("board");
-    root.replaceChildren();
-    const zones = b.zones.map((k) => D.zones[k]);
     const st = $("status");
     st.replaceChildren();
     st.appendChild(el("span", "phase", b.phase || "—"));
     if (b.turn) st.appendChild(el("span", null, " · turn: " + b.turn));
     if (b.waiting) st.appendChild(el("span", null, " · waiting for " + b.waiting));
     st.appendChild(el("div", "score", "outcome after this event: " + D.outcomes[items[state.i].o]));
-    for (const p of D.players) {
-      const box = el("div", "player");
-      box.dataset.player = p;
-      if (b.turn === p) box.classList.add("turn");
-      box.appendChild(el("h3", null, p));
-      const ctr = el("div", "counters");
-      for (const [k, v] of Object.entries((b.counters || {})[p] || {})) ctr.appendChild(el("span", "chip", k + ": " + (v === true ? "yes" : v === false ? "no" : v)));
-      box.appendChild(ctr);
-      const zs = el("div", "zones");
-      for (const z of zones) if (z.owner === p) zs.appendChild(zoneEl(z));
-      box.appendChild(zs);
-      root.appendChild(box);
-    }
-    const shared = zones.filter((z) => !z.owner || !D.players.includes(z.owner));
-    if (shared.length) {
-      const box = el("div", "shared");
-      const zs = el("div", "zones");
-      for (const z of shared) zs.appendChild(zoneEl(z));
-      box.appendChild(zs);
-      root.appendChild(box);
-    }
-    if (b.notes && b.notes.length) {
-      const ul = el("ul", "notes");
-      for (const n of b.notes) ul.appendChild(el("li", null, n));
-      root.appendChild(ul);
-    }
+    window.adjBoard.draw($("board"), { ...b, zones: b.zones.map((k) => D.zones[k]) }, D.players);
     fitBoard();
   }
 
@@ -116,7 +37,7 @@
       if (table.scrollHeight <= table.clientHeight) return;
     }
   }
-  window.addEventListener("resize", fitBoard);
+  window.addEventListener("resize", () => { if (D) fitBoard(); });
 
   // -- the selected event ---------------------------------------------------------------------
   function seqLabel(it) {
@@ -168,10 +89,11 @@
     const log = $("log");
     const frag = document.createDocumentFragment();
     const forkStarted = new Set();
+    rows = [];
+    forkRows = [];
     items.forEach((it, i) => {
       if (it.fork !== undefined && !forkStarted.has(it.fork)) {
         forkStarted.add(it.fork);
-        const f = D.forks[it.fork];
         const fr = el("div", "forkrow");
         fr.dataset.fork = it.fork;
         const fold = el("span", "fold");
@@ -185,7 +107,11 @@
       const r = el("div", "row " + it.kind);
       r.dataset.i = i;
       if (it.seq !== null) r.dataset.seq = it.seq;
-      if (it.fork !== undefined) { r.classList.add("abandoned"); r.dataset.fork = it.fork; }
+      if (it.fork !== undefined) {
+        r.classList.add("abandoned");
+        r.dataset.fork = it.fork;
+        if (!state.open.has(it.fork)) r.classList.add("hide");
+      }
       r.appendChild(el("span", "seq", seqLabel(it)));
       r.appendChild(el("span", "t"));
       r.appendChild(el("span", "ms"));
@@ -193,7 +119,7 @@
       rows.push(r);
       frag.appendChild(r);
     });
-    log.appendChild(frag);
+    log.replaceChildren(frag);
     fillLog();
     drawForkRows();
   }
@@ -263,6 +189,7 @@
     drawDetails();
     rows[i].scrollIntoView({ block: "nearest" });  // after the details: their height moves the log
     document.body.dataset.item = i;
+    if (onSelect) onSelect(it);
   }
 
   function jumpTo(seq) {
@@ -281,9 +208,44 @@
     select(state.i);
   }
 
+  // -- data -----------------------------------------------------------------------------------
+  // A first mount opens at the end of the log; a later one (the match moved) stays on the item
+  // selected, unless that was the last one: then it follows the match to its new end.
+  function mount(data, opts) {
+    const first = D === null;
+    const atEnd = first || state.i >= items.length - 1;
+    const was = first ? null : items[state.i];
+    D = data;
+    items = D.items;
+    if (opts && opts.onSelect) onSelect = opts.onSelect;
+    if (first) {
+      state.viewer = D.viewer;
+      state.open = new Set(D.forks.map((_, k) => k));
+    } else {
+      D.forks.forEach((_, k) => { if (k >= forkRows.length) state.open.add(k); });
+      if (!D.per[state.viewer]) state.viewer = D.viewer;
+    }
+    $("slider").max = items.length - 1;
+    $("jump").max = D.head;
+    document.body.dataset.viewer = state.viewer;
+    buildLog();
+    buildTrack();
+    // the page opens on the head event: the table as it stands, not on a later rejected attempt
+    let at = items.length - 1;
+    while (at > 0 && items[at].seq !== D.head) at--;
+    if (items[at].seq !== D.head) at = items.length - 1;
+    if (!atEnd && was) {
+      const same = items.findIndex((it) => it.seq === was.seq && it.head === was.head && it.type === was.type);
+      if (same >= 0) at = same;
+    }
+    select(at);
+    return api;
+  }
+
+  const api = { select, jumpTo, setViewer, toggleFork, get data() { return D; }, state, mount };
+
   // -- wiring ---------------------------------------------------------------------------------
   const slider = $("slider");
-  slider.max = items.length - 1;
   slider.addEventListener("input", () => select(Number(slider.value)));
   $("first").addEventListener("click", () => select(0));
   $("prev").addEventListener("click", () => select(state.i - 1));
@@ -292,20 +254,19 @@
   $("jump").addEventListener("change", (e) => jumpTo(Number(e.target.value)));
   $("viewer").addEventListener("change", (e) => setViewer(e.target.value));
   document.addEventListener("keydown", (e) => {
-    if (e.target && (e.target.tagName === "INPUT" && e.target.type !== "range" || e.target.tagName === "SELECT")) return;
+    const t = e.target;
+    if (!D || (t && (t.tagName === "INPUT" && t.type !== "range" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" ||
+                     (t.closest && t.closest("[data-own-keys]"))))) return;
     const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
     if (e.key in moves) { select(state.i + moves[e.key]); e.preventDefault(); }
     else if (e.key === "Home") { select(0); e.preventDefault(); }
     else if (e.key === "End") { select(items.length - 1); e.preventDefault(); }
   });
 
-  document.body.dataset.viewer = state.viewer;
-  buildLog();
-  buildTrack();
-  // the page opens on the head event: the table as it stands, not on a later rejected attempt
-  let opening = items.length - 1;
-  while (opening > 0 && items[opening].seq !== D.head) opening--;
-  select(items[opening].seq === D.head ? opening : items.length - 1);
-  window.adjDesk = { select, jumpTo, setViewer, toggleFork, data: D, state };
-  document.body.dataset.ready = "1";
+  window.adjDesk = api;
+  const inline = $("adj-data");
+  if (inline) {
+    mount(JSON.parse(inline.textContent));
+    document.body.dataset.ready = "1";
+  }
 })();
