@@ -4,8 +4,7 @@ Each route reads the caller (``Server.identify``), asks ``server.auth`` what it 
 work on the right thread (``server.matches.Tables``) and answers with a type of ``server.schema``,
 built as the command line builds its ``--json`` (``server.views``). Failures are raised as
 ``server.errors.ApiError`` or the domain's own exceptions, which ``server.app`` turns into answers.
-Pages (a seat's table, the judge's, the floor) are not routes of the API: they will have a module
-of their own beside this one.
+Pages (a seat's table, the judge's, the floor) are not routes of the API: they are ``server.pages``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""``adj serve`` put together: the Litestar app from its parts (the routes of ``server.api``, the
-credentials of ``server.auth``, the resident matches of ``server.matches``, the live channel of
-``server.live``), and the uvicorn process that serves it until SIGINT or SIGTERM.
+"""``adj serve`` put together: the Litestar app from its parts (the routes of ``server.api`` and
+``server.pages``, the credentials of ``server.auth``, the resident matches of ``server.matches``,
+the live channel of ``server.live``), and the uvicorn process that serves it until SIGINT or
+SIGTERM.
 
 Litestar because its request and response types are msgspec Structs, as the whole project's are:
 the answers are encoded by msgspec, and the OpenAPI 3.1 document is generated from the same classes
@@ -26,7 +27,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from adjudicator.engine.protocol import Malformed
 from adjudicator.presentation.render import PUBLIC, plain, to_move
 from adjudicator.service import utc_now
-from server import api, auth, schema, views
+from server import api, auth, pages, schema, views
 from server.errors import ApiError, from_exception, malformed
 from server.live import Hub, PubSub, pubsub_for
 from server.matches import Tables
@@ -219,7 +220,7 @@ def build_app(settings: Settings) -> Litestar:
     """The app over the store of ``settings``; started and stopped by its lifespan."""
     srv = Server(settings)
     app = Litestar(
-        route_handlers=api.ROUTES,
+        route_handlers=[*api.ROUTES, *pages.ROUTES],
         on_startup=[srv.start],
         on_shutdown=[srv.stop],
         exception_handlers={Exception: _answer},

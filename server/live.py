@@ -202,6 +202,7 @@ class Hub:
         self.feeds: dict[str, _Feed] = {}
         self.floor: set[asyncio.Queue] = set()
         self.floor_seq: dict[str, int] = {}  # per match: the last event the floor handed on
+        self.floor_attempts: dict[str, int] = {}  # per match: the recorded attempts the floor counted
         self.floor_kept: deque[tuple[int, bytes, bytes]] = deque(maxlen=FLOOR_KEPT)  # (n, judge's, others')
         self.instance = uuid.uuid4().hex[:8]
         self._n = itertools.count(1)
@@ -265,11 +266,16 @@ class Hub:
             return
         events = tuple(await self.read(self.store.read, match_id, low + 1))
         attempts: tuple[Rejection, ...] = ()
-        if feed is not None and feed.attempts is not None:
+        refused: tuple[Rejection, ...] = ()  # the floor's: attempts it has not told of
+        if (feed is not None and feed.attempts is not None) or self.floor:
             every = await self.read(self.store.rejections, match_id)
-            attempts = tuple(every[feed.attempts:])
-            feed.attempts = len(every)
-        if not events and not attempts:
+            if feed is not None and feed.attempts is not None:
+                attempts = tuple(every[feed.attempts:])
+                feed.attempts = len(every)
+            if self.floor:
+                refused = tuple(every[self.floor_attempts.get(match_id, 0):])
+                self.floor_attempts[match_id] = len(every)
+        if not events and not attempts and not refused:
             return
         try:
             table = await self.table(match_id)
@@ -285,7 +291,8 @@ class Hub:
             mine = tuple(e for e in events if e.seq > done)
             if mine:
                 self.floor_seq[match_id] = mine[-1].seq
-                self._to_floor(Moved(match_id, mine, (), table))
+            if mine or refused:
+                self._to_floor(Moved(match_id, mine, refused, table))
 
     @staticmethod
     def _hand(queues: set[asyncio.Queue], item: Any) -> None:
@@ -344,6 +351,13 @@ class Hub:
 
     # -- the floor --------------------------------------------------------------------------------------
     def _to_floor(self, moved: Moved) -> None:
+        for r in moved.attempts:  # a refused attempt: a dispute the judges may be called to
+            n = next(self._n)
+            data = {"match_id": moved.match_id, "head_seq": r.head_seq, "type": r.type, "by": r.by, "rule": r.rule}
+            fid = f"{self.instance}.{n}"
+            item = (n, sse("rejected", data, fid), sse("rejected", data, fid))
+            self.floor_kept.append(item)
+            self._hand(self.floor, item)
         for ev in moved.events:
             n = next(self._n)
             base = {"match_id": moved.match_id, "seq": ev.seq, "type": ev.type, "by": ev.by}
@@ -366,6 +380,8 @@ class Hub:
             if not self._floor_ready:
                 for info in await self.read(self.store.matches):
                     self.floor_seq.setdefault(info.match_id, info.head_seq)
+                    if info.match_id not in self.floor_attempts:
+                        self.floor_attempts[info.match_id] = len(await self.read(self.store.rejections, info.match_id))
                 self._floor_ready = True
             inst, _, n = (last_id or "").partition(".")
             kept = list(self.floor_kept)
