@@ -228,6 +228,7 @@
         show("error", (d.error ? d.error + ": " : "") + (d.message || "status " + r.status));
       }
       refresh();
+      if (ctx.announce) ctx.announce(r, a, result);
       if (ctx.after) ctx.after(r, a);
     }
 

@@ -64,7 +64,7 @@
       const box = $("forms");
       if (!me) box.replaceChildren();
       else if (!d.legal.length) box.replaceChildren(el("p", "none", d.outcome.status === "in_progress" ? "Nothing for you to enter now." : "The match is over."));
-      else window.adjForms.render(box, d.legal, { labels: d.labels, kept, send, after, showWho: false });
+      else window.adjForms.render(box, d.legal, { labels: d.labels, kept, send, after, announce, showWho: false });
     }
     $("actions").hidden = !me;
 
@@ -112,6 +112,18 @@
   async function send(action, fields, key) {
     const body = { type: action.type, by: action.who, ...fields, key, expect_seq: now ? now.seq : undefined };
     return L.api("POST", path + "/events", tok, body);
+  }
+
+  // the answer to the last entry, above the forms: it stays when the forms are built again for
+  // the table the entry made
+  function announce(r, action, result) {
+    const box = $("answer");
+    box.className = result.className;
+    box.replaceChildren(...[...result.childNodes].map((n) => n.cloneNode(true)));
+    box.prepend(el("span", "what", L.words(action.type) + ": "));
+    if (result.dataset.rule) box.dataset.rule = result.dataset.rule; else delete box.dataset.rule;
+    if (r.status === 201) box.dataset.seq = r.data.seq; else delete box.dataset.seq;
+    box.dataset.n = String(Number(box.dataset.n || 0) + 1);
   }
 
   function after(r) {
