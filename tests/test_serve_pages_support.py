@@ -82,6 +82,10 @@ class Window:
     def close(self) -> None:
         self.go().close()
 
+    def leave(self) -> None:
+        """Go to a blank page: the page's streams end (before its server stops, say)."""
+        self.go().get("about:blank")
+
     def js(self, script: str, *args: Any) -> Any:
         return self.go().execute_script(script, *args)
 
@@ -102,23 +106,26 @@ class Window:
     def at_seq(self, seq: int) -> None:
         self.until("Number(document.body.dataset.seq) >= arguments[0]", seq, what=f"the page at seq {seq}")
 
-    def received(self) -> str:
+    def received(self) -> list[str]:
         """Every text the page was handed (answers and stream messages), and the page itself."""
-        got = self.js("return window.adjLive.received.join('\\n')")
-        return got + "\n" + self.go().page_source
+        return [*self.js("return window.adjLive.received"), self.go().page_source]
 
-    def errors(self) -> list[dict]:
-        return [e for e in self.go().get_log("browser") if e["level"] == "SEVERE"]
+    def errors(self, *expected: int) -> list[dict]:
+        """The console's errors since the last look, but a request answered with one of the
+        ``expected`` statuses (a refusal the test made on purpose)."""
+        return [e for e in self.go().get_log("browser") if e["level"] == "SEVERE"
+                and not (e.get("source") == "network" and any(f"status of {s} " in e["message"] for s in expected))]
 
 
 # -- matches through the API ----------------------------------------------------------------------------
 def create(client: httpx.Client, game: str, match_id: str, options: dict | None = None,
-           players: list[str] | None = None, opening: bool = True) -> dict[str, Any]:
-    """A match of ``game`` from its conformance opening (``options`` on top of the opening's), the
-    opening's lines entered each with its own credential. ``{"seats": {player: seat}, "creds":
-    {player or "judge": headers}}``."""
-    lines = start_lines(game) if opening else [{"type": "match_started", "by": "judge", "game": game,
-                                                "players": players or ["alice", "bob"], "options": {}}]
+           players: list[str] | None = None, opening: bool = True, lines: list[dict] | None = None) -> dict[str, Any]:
+    """A match of ``game`` from its conformance opening, or ``lines`` (``options`` on top of the
+    opening's), the opening's lines entered each with its own credential. ``{"seats": {player:
+    seat}, "creds": {player or "judge": headers}, "players"}``."""
+    if lines is None:
+        lines = start_lines(game) if opening else [{"type": "match_started", "by": "judge", "game": game,
+                                                    "players": players or ["alice", "bob"], "options": {}}]
     first = lines[0]
     setup = {k: v for k, v in first.items() if k not in ("type", "by", "game", "players", "options")}
     r = client.post("/matches", json={"game": game, "players": players or list(first["players"]), "id": match_id,
@@ -212,10 +219,22 @@ def tap(win: Window, k: int, action: dict, picked: dict[str, tuple[str, Any]]) -
         what=f"the answer to {action['type']}")
 
 
+def leaves(value: Any) -> set[str]:
+    """The strings among the values of a JSON-like value (not its keys)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*map(leaves, value.values())) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*map(leaves, value)) if value else set()
+    return set()
+
+
 def secret_ids(match: Any, viewer: str, seen_strings: set[str]) -> set[str]:
-    """Card ids that the judge's boards show at some moment of ``match`` and ``viewer``'s boards
-    never show, nor anything the game lets ``viewer`` read (``seen_strings``: every string of the
-    history and the open actions as the viewer is given them)."""
+    """What ``viewer`` may not know of ``match``: the card ids the judge's boards show at some
+    moment, and the values of the events' private fields the game hides from ``viewer``; less
+    whatever ``viewer``'s own boards show (ids and labels) and ``seen_strings`` (every string of
+    the history as the viewer is given it), and the players' names."""
     game = match.game
     by_judge, by_viewer = set(), set()
     for st in match.fold.history.values():
@@ -224,7 +243,13 @@ def secret_ids(match: Any, viewer: str, seen_strings: set[str]) -> set[str]:
         for z in game.board(st, viewer).zones:
             by_viewer.update(c.id for c in z.cards if c.id)
             by_viewer.update(c.label for c in z.cards if c.label)
-    return {i for i in by_judge - by_viewer - seen_strings if len(i) >= 2}
+    for ev in match.events:
+        for name in game.private_fields.get(ev.type, ()):
+            if name in ev.fields:
+                shown = game.redact(ev.type, ev.by, ev.fields, viewer, match.players)
+                if shown.get(name) != ev.fields[name]:
+                    by_judge |= leaves(ev.fields[name])
+    return {i for i in by_judge - by_viewer - seen_strings - set(match.players) if len(i) >= 2}
 
 
 def found_in(text: str, ids: set[str]) -> set[str]:
@@ -235,3 +260,24 @@ def found_in(text: str, ids: set[str]) -> set[str]:
 
 def jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value))
+
+
+def handed_events(texts: list[str]) -> list[dict[str, Any]]:
+    """Every event object (``seq``, ``type``, ``by``, ``fields``) within the JSON texts a page
+    was handed."""
+    out: list[dict[str, Any]] = []
+    stack: list[Any] = []
+    for t in texts:
+        try:
+            stack.append(json.loads(t))
+        except ValueError:
+            continue
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if {"seq", "type", "by", "fields"} <= v.keys() and isinstance(v["seq"], int):
+                out.append(v)
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return out

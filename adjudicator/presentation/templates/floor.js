@@ -45,7 +45,7 @@
     }
     if (d.judge_waited) {
       a.classList.add("judge");
-      a.appendChild(el("div", "call", "the table waits for the judge" + (d.waiting ? ": " + d.waiting : "")));
+      a.appendChild(el("div", "call", "a judge's decision is awaited"));
     }
     if (d.refused) {
       a.classList.add("disputed");

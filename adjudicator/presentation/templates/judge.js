@@ -99,7 +99,11 @@
       if (r.status !== 201) { out.appendChild(el("p", "result error", (r.data && r.data.message) || "status " + r.status)); return; }
       const img = el("img", "qr");
       img.alt = "QR code of " + p + "'s link";
-      img.src = "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(r.data.qr_svg)));
+      // drawn as an image, never as markup: the inline SVG the API gives, with the namespace a
+      // file of its own needs, as a data: address (the page's policy allows images from there)
+      let svg = r.data.qr_svg;
+      if (!/xmlns=/.test(svg)) svg = svg.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"');
+      img.src = "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(svg)));
       out.appendChild(img);
       const link = el("input", "url");
       link.readOnly = true;
