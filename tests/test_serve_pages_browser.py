@@ -112,7 +112,8 @@ def test_a_seat_page_is_never_handed_a_card_its_player_may_not_see(game, driver,
     with open_store(store, write=False) as s:
         service = MatchService(s)
         match = service.load(match_id)
-        rows = redacted(history(match.events, match.fold.branches, s.rejections(match_id)), match.game, match.players, me)
+        rows = redacted(history(match.events, match.fold.branches, s.rejections(match_id)), match.game, match.players, me,
+                        match.state)
     told = strings([r.fields for r in rows])  # what the game lets this player read in the history
     secret = secret_ids(match, me, told)
     if game not in BY_NAME:

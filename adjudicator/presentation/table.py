@@ -114,7 +114,7 @@ def recent(game: Any, match: Any, events: Sequence[Any], rejections: Sequence[An
     results = milestones(game, states, (r.seq for r in rows if r.seq is not None))
     out = []
     for row in rows:
-        shown = seen_by(row, game, match.players, viewer)
+        shown = seen_by(row, game, match.players, viewer, match.state)  # what is revealed by now, shown
         item: dict[str, Any] = {"seq": row.seq, "by": row.by, "type": row.type, "kind": _kind(row),
                                 "text": row_text(shown), "words": [], "results": results.get(row.seq, [])}
         if row.seq is None:
