@@ -36,6 +36,8 @@ class Short(NamedTuple):
 MATCHES = {
     "demonbrave": Short({"starting_life": 1, "opening_hand": 3, "refill_target": 3, "rule_cards_per_player": 0}, 16, 40),
     "e2drive": Short({"turn_limit": 1}, 13, 60),
+    "bacdef": Short({}, 41, 100),
+    "builddivide": Short({}, 76, 80),
 }
 
 
