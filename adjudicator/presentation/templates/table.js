@@ -64,7 +64,10 @@
       const box = $("forms");
       if (!me) box.replaceChildren();
       else if (!d.legal.length) box.replaceChildren(el("p", "none", d.outcome.status === "in_progress" ? "Nothing for you to enter now." : "The match is over."));
-      else window.adjForms.render(box, d.legal, { labels: d.labels, kept, send, after, announce, showWho: false });
+      else {
+        window.adjForms.render(box, d.legal, { labels: d.labels, kept, send, after, announce, showWho: false });
+        if (!d.legal.some((a) => !a.anytime)) box.prepend(el("p", "none", "Nothing waits for you now."));
+      }
     }
     $("actions").hidden = !me;
 
