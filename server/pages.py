@@ -19,7 +19,7 @@ from litestar import Request, Response, get
 from litestar.params import FromPath, FromQuery
 
 from adjudicator.presentation import table as pages
-from adjudicator.presentation.page import page_data
+from adjudicator.presentation.page import MARK_KINDS, page_data
 from server import auth, schema, views
 from server.errors import ApiError, not_found
 
@@ -59,7 +59,7 @@ async def judge_page(request: Request, match_id: FromPath[str]) -> Response:
     srv = _server(request)
     if not await _known(srv, match_id):
         return _missing(match_id)
-    return _page(pages.render("judge.html", match_id=match_id))
+    return _page(pages.render("judge.html", match_id=match_id, mark_kinds=MARK_KINDS))
 
 
 @get("/floor", include_in_schema=False)
