@@ -40,8 +40,9 @@ TABLE_3_AT = {
 BEFORE = {"adj undo table-3 --by judge": ("undo", "table-3", "--by", "alice")}
 
 
-#: commands whose examples tests/test_cli_help.py runs in their own order (a key made, then used)
-RUN_ELSEWHERE = ("keys", "keys new", "store policy")
+#: commands whose examples tests/test_cli_help.py runs in their own order (a key made, then used),
+#: and ``adj serve``, which runs until stopped: test_every_serve_example_starts_and_stops below
+RUN_ELSEWHERE = ("keys", "keys new", "store policy", "serve")
 
 
 def all_examples() -> list[str]:
@@ -132,3 +133,45 @@ def test_every_help_example_runs(example, tmp_path, monkeypatch, request):
         assert adj(*BEFORE[example]).exit_code == 0
     result = run(example, tmp_path)
     assert (result.exit_code, result.stderr) == (0, ""), f"{example}\n{result.output}"
+
+
+@pytest.mark.parametrize("example", EXAMPLES["serve"])
+def test_every_serve_example_starts_and_stops(example, tmp_path, request):
+    """``adj serve`` runs until stopped: each example is started as a process of its own, on
+    127.0.0.1 and a free port whatever it names, with the store it names made local (a file here,
+    the test database's own schema for a PostgreSQL URL), and stopped by its PID with SIGTERM."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.test_server_support import LAUNCH
+
+    words = shlex.split(example)[1:]
+    for option, value in (("--host", "127.0.0.1"), ("--port", "0")):
+        if option in words:
+            words[words.index(option) + 1] = value
+        else:
+            words += [option, value]
+    store = words[words.index("--store") + 1]
+    words[words.index("--store") + 1] = (request.getfixturevalue("pg_schema") if store.startswith("postgresql://")
+                                         else str(tmp_path / store))
+    if "--judges" in words:  # the judges' list it names: one judge, without a key, its token in a file
+        (tmp_path / words[words.index("--judges") + 1]).write_text("ann - ann.token\n", encoding="utf-8")
+    out = tmp_path / "serve.out"
+    with open(out, "w") as sink:
+        proc = subprocess.Popen([sys.executable, "-c", LAUNCH, *words], cwd=tmp_path, stdout=sink,
+                                stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                start_new_session=True)
+        try:
+            deadline = time.monotonic() + 30
+            while "adj serve: listening on http://127.0.0.1:" not in out.read_text():
+                assert proc.poll() is None, out.read_text()
+                assert time.monotonic() < deadline, f"{example} did not start: {out.read_text()}"
+                time.sleep(0.05)
+        finally:
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGTERM)
+            code = proc.wait(20)
+    assert code == 0, out.read_text()
+    assert "judge token:" in out.read_text() or (tmp_path / "ann.token").exists()
