@@ -351,3 +351,33 @@ def test_screenshots_at_a_phones_width_and_a_laptops(driver, tmp_path):
         (DOCS / name).write_bytes(png)
         w, h = png_size(str(DOCS / name))
         assert (w, h) == ((780, 1688) if "phone" in name else (1400, png_size(str(DOCS / name))[1]))
+
+
+@pytest.mark.parametrize("page", ["/floor", "/tables/n-login/judge"])
+def test_a_judges_page_without_a_token_asks_for_one_and_takes_it(page, driver, served):
+    """Opened without a token, a judge's page shows its token form; a wrong token is refused with
+    the server's reason on the problem line and the form again; the judge's token opens the page."""
+    url, client, _ = served
+    if page.startswith("/tables/") and client.get("/matches/n-login/state", headers=J).status_code == 404:
+        create(client, "nim", "n-login", opening=False)
+    driver.switch_to.new_window("window")  # a tab of its own: no token kept from another page
+    win = Window.__new__(Window)
+    win.driver, win.handle = driver, driver.current_window_handle
+    driver.get(url + page)
+    win.until("!document.getElementById('login').hidden", what="the token form")
+    assert win.js("return document.activeElement.id") == "login-token"
+
+    def enter(token: str) -> None:
+        win.js("document.getElementById('login-token').value = arguments[0];"
+               "document.getElementById('login').requestSubmit()", token)
+
+    enter("not-a-token")
+    win.until("!document.getElementById('problem').hidden && !document.getElementById('login').hidden",
+              what="the refusal and the form again")
+    assert win.js("return document.getElementById('problem').textContent").startswith("A judge's token is needed: ")
+    enter(J["Authorization"].split()[1])
+    win.until("document.body.dataset.ready === '1' && document.getElementById('login').hidden", what="the page open")
+    assert win.js("return document.getElementById('problem').hidden") is True
+    assert win.errors(401, 403) == []
+    win.close()
+    driver.switch_to.window(driver.window_handles[0])

@@ -145,22 +145,11 @@
     $("problem").textContent = text;
   }
 
+  const askToken = L.judgeLogin((t) => { tok = t; start(); });
   function login(why) {
-    L.setToken("judge", null);
     tok = null;
-    $("login").hidden = false;
-    if (why) problem("A judge's token is needed: " + why);
-    $("login-token").focus();
+    askToken(why);
   }
-  $("login").addEventListener("submit", (e) => {
-    e.preventDefault();
-    tok = $("login-token").value.trim();
-    if (!tok) return;
-    L.setToken("judge", tok);
-    $("login").hidden = true;
-    $("problem").hidden = true;
-    start();
-  });
 
   for (const b of document.querySelectorAll(".filter")) {
     b.addEventListener("click", () => {

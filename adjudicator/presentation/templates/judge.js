@@ -155,23 +155,11 @@
   }
 
   let started = false;
+  const askToken = L.judgeLogin((t) => { tok = t; start(); });
   function login(why) {
-    L.setToken("judge", null);
     tok = null;
-    const f = $("login");
-    f.hidden = false;
-    if (why) problem("A judge's token is needed: " + why);
-    $("login-token").focus();
+    askToken(why);
   }
-  $("login").addEventListener("submit", (e) => {
-    e.preventDefault();
-    tok = $("login-token").value.trim();
-    if (!tok) return;
-    L.setToken("judge", tok);
-    $("login").hidden = true;
-    $("problem").hidden = true;
-    start();
-  });
 
   $("free-form").addEventListener("submit", async (e) => {
     e.preventDefault();

@@ -38,6 +38,33 @@
     try { if (t) sessionStorage.setItem(key, t); else sessionStorage.removeItem(key); } catch (e) { /* ignore */ }
   }
 
+  // A judge's page asks for the judge's token in its form #login: ``onToken(t)`` is called with each
+  // token given there; the function returned forgets the token held and shows the form again, with
+  // ``why`` on the page's problem line.
+  function judgeLogin(onToken) {
+    const form = document.getElementById("login");
+    const input = document.getElementById("login-token");
+    const line = document.getElementById("problem");
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const t = input.value.trim();
+      if (!t) return;
+      setToken("judge", t);
+      form.hidden = true;
+      line.hidden = true;
+      onToken(t);
+    });
+    return (why) => {
+      setToken("judge", null);
+      form.hidden = false;
+      if (why) {
+        line.hidden = false;
+        line.textContent = "A judge's token is needed: " + why;
+      }
+      input.focus();
+    };
+  }
+
   // One request: ``{status, data}`` (data: the JSON answer, or null), never throws for an HTTP
   // status; a network failure is status 0 with a message.
   async function api(method, path, tok, body, timeoutMs) {
@@ -148,5 +175,5 @@
 
   const words = (type) => String(type).replace(/_/g, " ");
 
-  window.adjLive = { token, setToken, api, stream, coalesce, elapsed, words, received };
+  window.adjLive = { token, setToken, judgeLogin, api, stream, coalesce, elapsed, words, received };
 })();
