@@ -112,7 +112,7 @@ def complete_action(ctx: click.Context, param: click.Parameter, incomplete: str)
     try:
         with open_store(_store_url(ctx), write=False) as store:
             match = MatchService(store).load(match_id)
-            open_now = match.game.legal(match.state)
+            open_now = match.fold.open_now()
     except (StoreError, IntegrityError, OSError, ImportError, ValueError):
         return []
     who: dict[str, list[str]] = {}

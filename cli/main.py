@@ -116,7 +116,7 @@ def matches(env: Env, game: str | None, player: str | None, status: str | None, 
             lines.append(f"{info.match_id}  {info.head_seq} events  UNREADABLE: {exc}")
         else:
             out = m.outcome()
-            movers = to_move(m.game.legal(m.state)) if out.status == "in_progress" and m.fold.decided() is None else []
+            movers = to_move(m.fold.open_now()) if out.status == "in_progress" and m.fold.decided() is None else []
             if ((game is not None and m.game.name != game) or (player is not None and player not in m.players)
                     or (status is not None and out.status != status) or (waiting is not None and waiting not in movers)):
                 continue
@@ -334,7 +334,7 @@ def legal(env: Env, match_id: str, player: str | None) -> None:
 
     match = env.service().current(match_id)
     check_viewer(match, player)
-    actions = match.game.legal(match.state) if match.fold.decided() is None else []  # a penalty ended play
+    actions = match.fold.open_now() if match.fold.decided() is None else []  # a penalty ended play
     offers = confirm_offers(env.service(), match, match_id)  # natural moments to sign the head, never required
     if player is not None:
         actions, offers = [a for a in actions if a.who == player], [a for a in offers if a.who == player]
@@ -510,8 +510,10 @@ def state(env: Env, match_id: str, at_seq: int | None, player: str | None) -> No
     st = match.fold.state_at(at_seq)
     game = match.game
     out = match.fold.outcome(at_seq)
-    # for a viewer: only whether they are to move
-    movers = to_move(game.legal(st), viewer) if out.status == "in_progress" else []
+    # for a viewer: only whether they are to move (a past state has no context of its own: the
+    # judge's rewind and correction it would add are open at any moment, and never make a mover)
+    open_then = match.fold.open_now() if at_seq == match.head else game.legal(st)
+    movers = to_move(open_then, viewer) if out.status == "in_progress" else []
     head = f"{match_id} after seq {at_seq}" + (" (head)" if at_seq == head_seq else f" of {head_seq}")
     if gone is not None:
         head += f", abandoned by rewind at {gone}"

@@ -23,7 +23,7 @@ def report(env: Env, verdict: Any, extra: Sequence[str] = (), extra_json: dict[s
                        refusal_json(match.match_id, match.head, verdict.type, verdict.by, v.rule_id, v.code, v.message))
     ev = verdict.event
     out = match.outcome()
-    movers = to_move(match.game.legal(match.state)) if out.status == "in_progress" else []
+    movers = to_move(match.fold.open_now()) if out.status == "in_progress" else []
     notes = list(match.game.notes(match.state))
     did = effect(match.game, match.fold.history, ev.seq)  # in the table's words: public facts only
     data = {"accepted": True, "match_id": match.match_id, "seq": ev.seq, "event": event_json(ev),

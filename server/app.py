@@ -141,7 +141,7 @@ class Server:
         m = self.tables.current(match_id)
         out = m.outcome()
         game = views.memo(m.game)
-        movers = to_move(game.legal(m.state)) if out.status == "in_progress" and m.fold.decided() is None else []
+        movers = to_move(views.open_now(m)) if out.status == "in_progress" and m.fold.decided() is None else []
         board = game.board(m.state, PUBLIC)
         return {"head_seq": m.head, "movers": movers, "waiting": board.waiting or None, "phase": board.phase or None,
                 "outcome": plain(out)}

@@ -91,7 +91,7 @@ def _now(srv: Any, match_id: str, viewer: str | None) -> dict[str, Any]:
     events = list(m.events[-2 * pages.RECENT:])
     if not events or (events[0].seq > 1 and len(events) < 2 * pages.RECENT):  # a fold resumed from a snapshot
         events = srv.tables.store.read(match_id, max(1, m.head - 2 * pages.RECENT + 1))
-    return pages.table_now(game, m, events, srv.tables.store.rejections(match_id), viewer, game.legal(m.state),
+    return pages.table_now(game, m, events, srv.tables.store.rejections(match_id), viewer, views.open_now(m),
                            m.fold.decided() is not None)
 
 
@@ -129,7 +129,7 @@ def _floor(srv: Any, only: str | None) -> list[dict[str, Any]]:
             m = srv.tables.current(info.match_id)
             game = views.memo(m.game)
             cards.append(pages.floor_card(game, m, info.updated_at, srv.tables.store.rejections(info.match_id),
-                                          game.legal(m.state), m.fold.decided() is not None))
+                                          views.open_now(m), m.fold.decided() is not None))
         except Exception as exc:  # noqa: BLE001 - an unreadable match is shown, not fatal
             cards.append({"match_id": info.match_id, "head_seq": info.head_seq, "error": str(exc)})
     return cards

@@ -32,9 +32,9 @@ from server import schema
 
 
 class Memo:
-    """A game whose ``legal``, ``board`` and ``view`` of a state are computed once: an answer
-    draws the board before and after an entry, lists who is to move and what changed, and the next
-    entry's answer starts from this one's state. Keyed by the state object, which is immutable and
+    """A game whose ``open_now`` (``Fold.open_now``), ``board`` and ``view`` of a state are computed
+    once: an answer draws the board before and after an entry, lists who is to move and what
+    changed, and the next entry's answer starts from this one's state. Keyed by the state object, which is immutable and
     held here while its results are (the last ``SIZE`` states), so an id is never reused meanwhile."""
 
     SIZE = 64
@@ -58,8 +58,10 @@ class Memo:
             self._kept.popitem(last=False)
         return value
 
-    def legal(self, state: Any) -> Any:
-        return self._once("legal", state, None, lambda: self._game.legal(state))
+    def open_now(self, fold: Any) -> Any:
+        """``fold.open_now()``: keyed by the state and the match's head too (the judge's rewind
+        offer depends on the effective history, and a rewind returns to a state already seen)."""
+        return self._once("open_now", fold.state, (fold.match_id, fold.head), fold.open_now)
 
     def board(self, state: Any, viewer: str | None = None) -> Any:
         return self._once("board", state, viewer, lambda: self._game.board(state, viewer))
@@ -79,6 +81,11 @@ def memo(game: Any) -> Memo:
     return found
 
 
+def open_now(match: Match) -> list[Any]:
+    """The actions open in ``match`` now (``Fold.open_now``), computed once per state and head."""
+    return memo(match.game).open_now(match.fold)
+
+
 def shown_event(match: Match, ev: StoredEvent, viewer: str | None) -> dict[str, Any]:
     """The event object as ``viewer`` may see it; a redacted one has no ``prev`` or ``hash``."""
     out = event_json(ev)
@@ -92,7 +99,7 @@ def shown_event(match: Match, ev: StoredEvent, viewer: str | None) -> dict[str, 
 def movers(match: Match, viewer: str | None) -> list[str]:
     if match.outcome().status != "in_progress" or match.fold.decided() is not None:
         return []
-    return to_move(memo(match.game).legal(match.state), viewer)
+    return to_move(open_now(match), viewer)
 
 
 def accepted(verdict: Verdict, viewer: str | None, before: tuple[int, Any] | None = None) -> schema.Accepted:
@@ -126,7 +133,7 @@ def state(match: Match, viewer: str | None, as_: str | None, at_seq: int | None 
     st = match.fold.state_at(seq)
     out = match.fold.outcome(seq)
     game = memo(match.game) if at_seq is None else match.game
-    moving = to_move(game.legal(st), viewer) if out.status == "in_progress" else []
+    moving = to_move(open_now(match) if seq == match.head else match.game.legal(st), viewer) if out.status == "in_progress" else []
     return schema.State(match_id=match.match_id, seq=seq, head_seq=match.head if head_seq is None else head_seq,
                         as_=as_, abandoned_by=gone, state=plain(game.view(st, viewer)), outcome=out,
                         to_move=moving)
@@ -140,7 +147,7 @@ def board(match: Match, viewer: str | None) -> dict[str, Any]:
 
 def legal(match: Match, viewer: str | None, as_: str | None) -> schema.Legal:
     """``adj legal --json``: the judge sees every open action, anyone else those that are theirs."""
-    actions = memo(match.game).legal(match.state) if match.fold.decided() is None else []
+    actions = open_now(match) if match.fold.decided() is None else []
     if viewer is not None:
         actions = [a for a in actions if a.who == viewer]
     return msgspec.convert({"match_id": match.match_id, "as": as_, "actions": [action_json(a) for a in actions],
@@ -218,8 +225,7 @@ def state_lines(match: Match, viewer: str | None, as_: str | None, at_seq: int |
     head = match.head if head_seq is None else head_seq
     st = match.fold.state_at(seq)
     out = match.fold.outcome(seq)
-    game = memo(match.game) if at_seq is None else match.game
-    moving = to_move(game.legal(st), viewer) if out.status == "in_progress" else []
+    moving = to_move(open_now(match) if seq == match.head else match.game.legal(st), viewer) if out.status == "in_progress" else []
     top = f"{match.match_id} after seq {seq}" + (" (head)" if seq == head else f" of {head}")
     if gone is not None:
         top += f", abandoned by rewind at {gone}"
@@ -236,7 +242,7 @@ def legal_text(match: Match, viewer: str | None, as_: str | None) -> list[str]:
     from adjudicator.engine.words import outcome_text
     from adjudicator.presentation.render import legal_lines
 
-    actions = memo(match.game).legal(match.state) if match.fold.decided() is None else []
+    actions = open_now(match) if match.fold.decided() is None else []
     if viewer is not None:
         actions = [a for a in actions if a.who == viewer]
     return legal_lines(actions) or [f"nothing is open{' for ' + as_ if as_ else ''}; "

@@ -67,6 +67,13 @@ class Nim(Game):
     Options = Options
     Reason = Reason
     player_count_rule = ("NIM-SET-1", None)
+    rewind_rule = correct_rule = ("NIM-JDG-1", None)  # the kit's gate: only the judge rewinds or corrects
+
+    def judge_only_text(self, event: Action) -> str:
+        return f"only the judge may {type(event).__struct_config__.tag}"
+
+    def rewind_offer(self, state: State, ctx: Context) -> list[LegalAction]:
+        return []  # the spine's tests pin ``adj legal`` to the table's actions: the judge's rewind is entered, not offered
 
     def initial(self, started: NimStarted, ctx: Context) -> State:
         pile = started.options.get("pile", 10)
@@ -81,9 +88,7 @@ class Nim(Game):
         return self.apply(state, event, ctx)
 
     def check(self, state: State, event: Action, ctx: Context) -> None:
-        if isinstance(event, (Rewind, Correct)):
-            if event.by != JUDGE:
-                raise Violation("NIM-JDG-1", f"only the judge may {type(event).__struct_config__.tag}")
+        if isinstance(event, (Rewind, Correct)):  # the kit's gate has checked the author
             return
         assert isinstance(event, Take)
         if state.winner is not None:

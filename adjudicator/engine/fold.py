@@ -4,8 +4,9 @@ The *effective history* is the list of entries whose states lead to the current 
 accepted ``rewind`` cuts it back to ``to_seq`` and appends itself; the cut entries stay in the
 log as an abandoned branch. An accepted ``correct`` inserts its event before ``at_seq`` and
 re-checks every later effective entry; the first one that no longer holds rejects the
-correction. Games gate both through their own ``step`` (which sees the whole log; its result is
-not used there) and shape the state after a rewind through ``after_rewind``. The state after a
+correction. The kit refuses either when entered by anyone but the judge (``Game.check_judge_only``,
+under the rule the game declares); games gate both further through their own ``step`` (which
+sees the whole log; its result is not used there) and shape the state after a rewind through ``after_rewind``. The state after a
 correction is ``step`` of the correction on the corrected history's last state.
 
 When a correction replays an earlier rewind, the rewind is re-checked on the corrected history
@@ -50,6 +51,7 @@ from adjudicator.engine.protocol import (
     Action,
     Context,
     Correct,
+    LegalAction,
     Malformed,
     MatchStarted,
     NotEffective,
@@ -536,6 +538,12 @@ class Fold:
         """The context an event at ``seq`` is checked in, were it the next event."""
         return self._context(self._line(), seq, len(self.log))
 
+    def open_now(self) -> list[LegalAction]:
+        """The actions open in the match now: the game's ``legal_at`` of the state, in the context
+        the next event would be checked in (its effective seqs, 8 bytes a seq, are there in a fold
+        resumed from a snapshot too: nothing is folded again for the judge's rewind offer)."""
+        return self.game.legal_at(self.state, self.context(self.head + 1))
+
     def _line(self) -> _Line:
         return self._cur
 
@@ -802,6 +810,7 @@ class Fold:
             )
             try:
                 game.check_author(event, self.players)
+                game.check_judge_only(event)  # the kit's gate, then the game's
                 game.step(current, event, ctx)  # the gate: its result is not used
             except NotEffective:
                 if idx is None:  # the game looked the target up before checking it
@@ -849,6 +858,7 @@ class Fold:
         )
         try:
             game.check_author(event, self.players)
+            game.check_judge_only(event)  # the kit's gate, then the game's
             game.step(self._resolve(line, len(line.entries) - 1), event, ctx)  # the gate, before anything is replayed
         except NotEffective:
             if idx is None:

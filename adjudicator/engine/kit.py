@@ -39,6 +39,7 @@ from adjudicator.engine.protocol import (
     Action,
     Choice,
     Context,
+    Correct,
     LegalAction,
     Malformed,
     MatchStarted,
@@ -215,6 +216,32 @@ def fields_text(choices: Mapping[str, Choice]) -> str:
     return " ".join(choice_text(k, c) for k, c in choices.items())
 
 
+def insertion_points(ctx: Context, targets: Sequence[int]) -> list[int]:
+    """The ``at_seq`` of a correction that lands right after one of ``targets`` (effective seqs,
+    as ``rewind_targets`` gives them): the effective seq that follows each. By bisection of
+    ``ctx.effective``, so a match's length does not count, only the targets'."""
+    from bisect import bisect_left
+
+    eff = ctx.effective
+    out = []
+    for t in targets:
+        i = bisect_left(eff, t)
+        if i + 1 < len(eff) and eff[i] == t:
+            out.append(eff[i + 1])
+    return out
+
+
+def correct_action(at_seqs: Sequence[int], events: Sequence[Mapping[str, Any]], note: str = "",
+                   **more: Choice) -> list[LegalAction]:
+    """The judge's ``correct`` inserting one of ``events`` (each whole: ``{"type", "by", ...}``)
+    before one of ``at_seqs``, with the game's own fields of its ``Correct`` as ``more``; none
+    when either is empty."""
+    if not at_seqs or not events:
+        return []
+    choices = {"at_seq": one(*at_seqs), "event": one(*events), "reason": text(), **more}
+    return [LegalAction(who=JUDGE, type="correct", anytime=True, note=note, choices=choices)]
+
+
 # -- the board: one picture of the table for every game (the judge's page draws it) ------------------
 class BoardCard(msgspec.Struct, frozen=True, kw_only=True):
     """A card as the table shows it: ``id`` and ``label`` are None when its face is hidden from
@@ -274,6 +301,12 @@ class Game:
     #: (rule ID, code) under which a correction that breaks a later event is refused; None: the
     #: later event's own rule
     correction_conflict: ClassVar[tuple[str, str] | None] = None
+    #: the rule and code under which the kit refuses a ``rewind`` entered by anyone but the judge,
+    #: before the game's ``step`` sees it (``check_judge_only``); None: the game's ``step`` says who
+    #: may rewind (players may, with confirmations, or the rule depends on the kind of rewind)
+    rewind_rule: ClassVar[tuple[str, str | None] | None] = ("ADJ-REW-2", None)
+    #: the same for a ``correct``
+    correct_rule: ClassVar[tuple[str, str | None] | None] = ("ADJ-COR-2", None)
 
     # -- required ----------------------------------------------------------------------------------
     def initial(self, started: MatchStarted, ctx: Context) -> Any:
@@ -290,6 +323,43 @@ class Game:
 
     def legal(self, state: Any) -> list[LegalAction]:
         raise NotImplementedError
+
+    # -- what is open now, given the match's history: the judge's rewind and correction -----------
+    def legal_at(self, state: Any, ctx: Context) -> list[LegalAction]:
+        """The actions open now: ``legal(state)``, then the judge's ``rewind_offer`` and
+        ``correct_offer``. ``ctx`` is the context the next event would be checked in (``ctx.seq``
+        its seq, ``ctx.effective`` the effective history so far); ``legal`` has no context, and
+        rewind targets and insertion points are effective seqs. ``Fold.open_now`` builds ``ctx``
+        from a match's fold: every caller asking what is open in a match goes through it."""
+        return [*self.legal(state), *self.rewind_offer(state, ctx), *self.correct_offer(state, ctx)]
+
+    def rewind_targets(self, state: Any, ctx: Context) -> Sequence[int]:
+        """The seqs the judge's rewind may go back to now, in order: effective seqs the game's
+        gate in ``step`` accepts. By default every effective event before the last (going back to
+        the event one stands at changes nothing), as ``ADJ-REW-1`` allows. A game with limits
+        (the current turn, not into a confirmed result) narrows them from the state and
+        ``ctx.effective`` alone: that is there, 8 bytes a seq, in a match resumed from a
+        snapshot, where ``ctx.log`` and ``ctx.state_at`` of an earlier event need the whole
+        match folded; bisect ``ctx.effective`` (it is in increasing order) rather than scan it."""
+        eff = ctx.effective
+        return eff[: len(eff) - 1]
+
+    def rewind_offer(self, state: Any, ctx: Context) -> list[LegalAction]:
+        """The judge's ``rewind`` to ``rewind_targets``, with a reason; none without a target. A
+        game whose rewind has required fields of its own, or that offers its rewinds in
+        ``legal`` already, overrides this (returning ``[]`` in the second case)."""
+        targets = self.rewind_targets(state, ctx)
+        if not targets:
+            return []
+        return [LegalAction(who=JUDGE, type="rewind", anytime=True, note="back to the state after to_seq",
+                            choices={"to_seq": one(*targets), "reason": text()})]
+
+    def correct_offer(self, state: Any, ctx: Context) -> list[LegalAction]:
+        """The judge's ``correct`` actions open now: none by default, since what a correction may
+        insert is the game's. A game offers them with ``correct_action(insertion_points(ctx,
+        self.rewind_targets(state, ctx)), events)``: every event of ``events`` must be accepted
+        before every point offered (a judge's note-like event), or give one action per point."""
+        return []
 
     # -- declared once, used by everyone ----------------------------------------------------------
     @property
@@ -389,6 +459,22 @@ class Game:
         if event.by != JUDGE and event.by not in players:
             rule, code = self.author_rule
             raise Violation(rule, f"{event.by!r} is neither a player of this match ({', '.join(players)}) nor the judge", code)
+
+    def check_judge_only(self, event: Action) -> None:
+        """The kit's gate of a ``rewind`` or a ``correct``: refuse one entered by anyone but the
+        judge, under ``rewind_rule`` or ``correct_rule`` in the words of ``judge_only_text``. The
+        fold calls it after ``check_author`` and before the game's ``step``, which then checks only
+        the game's own limits (how far back, a confirmed result). Any other event passes."""
+        if event.by == JUDGE:
+            return
+        declared = self.rewind_rule if isinstance(event, Rewind) else self.correct_rule if isinstance(event, Correct) else None
+        if declared is not None:
+            rule, code = declared
+            raise Violation(rule, self.judge_only_text(event), code)
+
+    def judge_only_text(self, event: Action) -> str:
+        """The words of ``check_judge_only``'s refusal (a game keeps its chapter's here)."""
+        return f"only the judge may enter {event_type(event)}; {event.by} cannot"
 
     def owner_of(self, type_: str, by: str, fields: Mapping[str, Any], name: str, players: Sequence[str]) -> str | None:
         """Who may see private field ``name`` of an event: its ``player`` field, else its author."""
