@@ -2,8 +2,9 @@
 
 A game is tested here by being registered and giving ``fixtures/<game>/conformance.jsonl`` (the
 lines play starts from; ``conformance-<name>.jsonl`` beside it are further openings, such as a
-match of three players). Random play is driven by ``legal()`` alone: each step takes one offered
-action and builds its fields from the action's ``choices``, so that
+match of three players). Random play is driven by what is open now alone (``Fold.open_now``: the
+game's ``legal()`` and the kit's offers of the judge's rewind and correction): each step takes one
+offered action and builds its fields from the action's ``choices``, so that
 
 - every offered action is accepted, whatever combination its choices allow;
 - ``step`` never mutates the state it is given;
@@ -68,7 +69,7 @@ def test_random_legal_play_keeps_the_contract(name, data):
     game = fold.game
     for _ in range(STEPS):
         state = fold.state
-        offered = game.legal(state)
+        offered = fold.open_now()
         if not offered or game.outcome(state).status != "in_progress":
             break
         plain = [a for a in offered if not a.anytime]

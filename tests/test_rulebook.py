@@ -18,7 +18,7 @@ from cli.main import main
 from tests.gamekit import ROOT, real_games
 from tests.test_rule_coverage import named_rules
 
-SPINE = {"ADJ-PLY-1", "ADJ-ACT-1", "ADJ-REW-1", "ADJ-COR-1", "ADJ-JDG-1", "ADJ-JDG-2", "ADJ-JDG-3", "ADJ-JDG-4",
+SPINE = {"ADJ-PLY-1", "ADJ-ACT-1", "ADJ-REW-1", "ADJ-REW-2", "ADJ-COR-1", "ADJ-COR-2", "ADJ-JDG-1", "ADJ-JDG-2", "ADJ-JDG-3", "ADJ-JDG-4",
          "ADJ-UNDO-1", "ADJ-UNDO-2", *(f"ADJ-CONF-{n}" for n in range(1, 7))}
 CHAPTERS = ROOT.parent / "shared" / "rules"
 

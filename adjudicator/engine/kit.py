@@ -13,11 +13,13 @@ It implements six things:
 - ``step(state, event, ctx) -> State``: the one transition. It raises ``Violation`` when the
   event is illegal now and otherwise returns the new state, never mutating its input. The fold
   calls it once per event; a check is a ``step`` whose result is thrown away. For a ``rewind``
-  or a ``correct`` it is the gate (its result is not used: the state after a rewind is
-  ``after_rewind``'s, the state after a correction is the corrected history's);
+  or a ``correct`` it is the gate of the game's own limits (its result is not used: the state
+  after a rewind is ``after_rewind``'s, the state after a correction is the corrected
+  history's); the kit has refused one entered by anyone but the judge (``check_judge_only``);
 - ``outcome(state) -> Outcome`` with a reason from ``Reason``;
 - ``view(state, viewer) -> Mapping``: what that viewer may see (``None`` is the judge);
-- ``legal(state) -> list[LegalAction]``: the actions open now with structured ``choices``;
+- ``legal(state) -> list[LegalAction]``: the actions open now with structured ``choices`` (the
+  kit's ``legal_at`` adds the judge's rewind and correction, which need the match's history);
 - ``players_of(state)``: the players in seat order.
 
 Everything else has a default here, so no caller probes a game with ``getattr``.

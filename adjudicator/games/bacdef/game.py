@@ -46,6 +46,9 @@ class Bacdef(Game):
     player_count = (2, 2)
     player_count_rule = ("BAC-OVR-1", "E_CONFIG")
     author_rule = ("BAC-ACT-1", "E_NOT_ACTOR")
+    #: no kit gate: who may rewind is a rule of the kind of rewind, checked after the match's and
+    #: the turn's (BAC-ACT-19, BAC-ACT-21), and a correction is refused to all (BAC-REW-14)
+    rewind_rule = correct_rule = None
     private_fields = E.PRIVATE_FIELDS
 
     def initial(self, started: E.BacMatchStarted, ctx: Context) -> State:
@@ -55,6 +58,9 @@ class Bacdef(Game):
 
     def step(self, state: State, event: Action, ctx: Context) -> State:
         return R.step(state, event, ctx)
+
+    def rewind_offer(self, state: State, ctx: Context) -> list[LegalAction]:
+        return []  # ``legal`` offers the judge's rewinds with their cause (BAC-REW-3, BAC-REW-11)
 
     def after_rewind(self, current: State, target: State, event: E.BacRewind, ctx: Context) -> State:
         return apply_rewind(current, target, event, ctx)

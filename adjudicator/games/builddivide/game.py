@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -64,8 +65,7 @@ def _scope_start(s: State) -> int:
 
 
 def rewind_gate(s: State, ev: E.BdRewind, ctx: Context) -> None:
-    if ev.by != JUDGE:
-        raise Violation("BD-REW-2", f"only a judge may rewind; {ev.by} cannot", "JUDGE_ONLY")
+    """BD-REW-6 (the kit has refused anyone but a judge under BD-REW-2)."""
     eff = list(ctx.effective)
     if s.game.result_confirmed:
         raise Violation("BD-REW-6", f"game {s.game.game_no}'s result is confirmed: no rewind goes back into it", "CONFIRMED")
@@ -75,9 +75,16 @@ def rewind_gate(s: State, ev: E.BdRewind, ctx: Context) -> None:
                                     f"(seq {lo} to {eff[-1] - 1}), not to seq {ev.to_seq}", "OUT_OF_SCOPE")
 
 
+def rewind_targets(s: State, ctx: Context) -> Sequence[int]:
+    """The seqs ``rewind_gate`` accepts: the effective ones of the scope before the last (BD-REW-6)."""
+    if s.game.result_confirmed:
+        return ()
+    eff = ctx.effective
+    return eff[bisect_left(eff, _scope_start(s)): len(eff) - 1]
+
+
 def correct_gate(s: State, ev: E.BdCorrect, ctx: Context) -> None:
-    if ev.by != JUDGE:
-        raise Violation("BD-REW-2", f"only a judge may correct the log; {ev.by} cannot", "JUDGE_ONLY")
+    """BD-REW-13 (the kit has refused anyone but a judge under BD-REW-2)."""
     eff = list(ctx.effective)
     if s.game.result_confirmed:
         raise Violation("BD-REW-13", f"game {s.game.game_no}'s result is confirmed: nothing is inserted into it", "CONFIRMED")
@@ -98,6 +105,7 @@ class BuildDivide(Game):
     player_count = (2, 2)
     player_count_rule = ("BD-OVR-1", "PLAYER_COUNT")
     author_rule = ("BD-ACT-37", "NOT_IN_MATCH")
+    rewind_rule = correct_rule = ("BD-REW-2", "JUDGE_ONLY")
     private_fields = E.PRIVATE_FIELDS
 
     def initial(self, started: E.BdMatchStarted, ctx: Context) -> State:
@@ -127,6 +135,13 @@ class BuildDivide(Game):
         if window is not None and new.game.release_window == window and not isinstance(event, E.ReleaseTerritory):
             new = replace(new, game=replace(new.game, release_window=None))  # BD-RUL-45
         return replace(new, seq=ctx.seq)
+
+    def judge_only_text(self, event: Action) -> str:
+        what = "rewind" if isinstance(event, E.BdRewind) else "correct the log"
+        return f"only a judge may {what}; {event.by} cannot"
+
+    def rewind_targets(self, state: State, ctx: Context) -> Sequence[int]:
+        return rewind_targets(state, ctx)
 
     def after_rewind(self, current: State, target: State, event: Action, ctx: Context) -> State:
         """The state at ``to_seq``, keeping what the abandoned events revealed (BD-REW-8)."""

@@ -69,6 +69,8 @@ class DemonBrave(Game):
     #: a correction that makes a later event illegal is reported under this rule and code; the
     #: message names the seq and the rule it now fails (DB-RWD-6)
     correction_conflict = ("DB-RWD-6", "CORRECTION_CONFLICT")
+    #: the kit refuses a rewind or a correction by anyone but the judge, in its own words (DB-RWD-2)
+    rewind_rule = correct_rule = ("DB-RWD-2", "JUDGE_ONLY")
 
     def initial(self, started: DbMatchStarted, ctx: Context) -> State:
         return S.initial(started, ctx)
@@ -120,6 +122,11 @@ class DemonBrave(Game):
 
     def legal(self, state: State) -> list[LegalAction]:
         return V.legal(state)
+
+    def rewind_offer(self, state: State, ctx: Context) -> list[LegalAction]:
+        """None from the kit: ``legal`` offers the judge's rewind and correction already, with
+        ``judge_override``, within the current turn (``state.recent``, which ``revealed`` reads too)."""
+        return []
 
     def board(self, state: State, viewer: str | None = None) -> Any:
         from adjudicator.games.demonbrave.board import board; return board(state, viewer)  # noqa: E702

@@ -1,6 +1,7 @@
 """The judge's transitions (rules §8): ``judge_adjust``, ``declare_result``, ``void_game``, and the
 gates of the generic ``rewind`` and ``correct`` (DB-RWD-3, DB-RWD-6). All five are the judge's
-only (DB-RWD-2).
+only (DB-RWD-2): the first three refuse anyone else here, the kit's gate refuses them a rewind or a
+correction (``DemonBrave.rewind_rule``).
 
 For a rewind or a correction the handler is the gate and returns the state it is given: the
 fold makes the state after a rewind the state at ``to_seq`` (DB-RWD-3), and calls the gate of a
@@ -56,7 +57,7 @@ def scope_problem(state: State, target: State | None, seq_point: int, what: str)
 
 
 def on_rewind(state: State, ev: DbRewind, ctx: Context) -> State:
-    judge_only(ev)
+    # the kit has refused anyone but the judge (DB-RWD-2, ``DemonBrave.rewind_rule``)
     if ev.to_seq not in ctx.effective or ctx.state_at is None:
         return state  # the fold reports a target outside the effective history (ADJ-REW-1)
     problem = scope_problem(state, ctx.state_at(ev.to_seq), ev.to_seq, f"a rewind to seq {ev.to_seq}")
@@ -66,7 +67,7 @@ def on_rewind(state: State, ev: DbRewind, ctx: Context) -> State:
 
 
 def on_correct(state: State, ev: DbCorrect, ctx: Context) -> State:
-    judge_only(ev)
+    # the kit has refused anyone but the judge (DB-RWD-2, ``DemonBrave.correct_rule``)
     inner = ev.event.get("type")
     if inner not in CORRECTABLE:
         raise Violation("DB-RWD-6", f"a correction inserts a play event or a judge_adjust, not {inner!r}", "ILLEGAL_ACTION")

@@ -35,6 +35,7 @@ class E2Drive(Game):
     author_rule = ("E2D-ACT-1", "NOT_ACTOR")
     private_fields = PRIVATE_FIELDS
     correction_conflict = ("E2D-RWD-4", "CORRECTION_CONFLICT")
+    rewind_rule = correct_rule = ("E2D-RWD-2", "NOT_ACTOR")  # only the judge rewinds or corrects
 
     def initial(self, started: E2dMatchStarted, ctx: Context) -> State:
         names = tuple(started.players)
@@ -60,6 +61,14 @@ class E2Drive(Game):
 
     def step(self, state: State, event: Action, ctx: Context) -> State:
         return R.step(state, event, ctx)
+
+    def judge_only_text(self, event: Action) -> str:
+        return f"only the judge enters {'a rewind' if isinstance(event, E2dRewind) else 'a correction'}, not {event.by}"
+
+    def rewind_offer(self, state: State, ctx: Context) -> list[LegalAction]:
+        """None: a target's game and turn (E2D-RWD-11, ``max_rewind_turns``) are read from the state at
+        it, which a match resumed from a snapshot does not have without folding the whole match."""
+        return []
 
     def after_rewind(self, current: State, target: State, event: E2dRewind, ctx: Context) -> State:  # type: ignore[override]
         """The state at ``to_seq``, remembering the abandoned coins and tie-breaks (E2D-RWD-7). Its

@@ -71,8 +71,7 @@ def gate(state: State, ev: Action) -> None:
 
 # -- corrections (§8) ----------------------------------------------------------------------------------
 def _within(state: State, ev: Action, seq: int, ctx: Context, what: str) -> None:
-    if ev.by != JUDGE:
-        reject("E2D-RWD-2", f"only the judge enters {what}, not {ev.by}", "NOT_ACTOR")
+    """E2D-RWD-11 and E2D-RWD-2's reach (the kit has refused anyone but the judge: ``E2Drive.rewind_rule``)."""
     if ctx.state_at is None:
         return
     try:

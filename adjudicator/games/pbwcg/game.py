@@ -55,6 +55,8 @@ class Pbwcg(Game):
     #: None: a correction that breaks a later event is refused by the rule that event now breaks,
     #: the message naming its seq (PBW-COR-5, as the chapter's examples EX-15 and EX-16 state)
     correction_conflict = None
+    #: no kit gate: players correct and go back too, with their confirmations (PBW-COR-3, PBW-COR-14)
+    rewind_rule = correct_rule = None
 
     def initial(self, started: E.PbwMatchStarted, ctx: Context) -> State:
         return R.initial(started, ctx)
@@ -102,6 +104,11 @@ class Pbwcg(Game):
 
     def legal(self, state: State) -> list[LegalAction]:
         return legal(state)
+
+    def rewind_offer(self, state: State, ctx: Context) -> list[LegalAction]:
+        """None: a rewind needs a basis and the confirmations it calls for (PBW-COR-1, PBW-COR-14),
+        which the table gives when it goes back, and is not offered."""
+        return []
 
     def explain(self, state: State, query: Mapping[str, Any]) -> Mapping[str, Any]:
         return V.explain(state, query)
