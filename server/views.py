@@ -133,7 +133,8 @@ def state(match: Match, viewer: str | None, as_: str | None, at_seq: int | None 
     st = match.fold.state_at(seq)
     out = match.fold.outcome(seq)
     game = memo(match.game) if at_seq is None else match.game
-    moving = to_move(open_now(match) if seq == match.head else match.game.legal(st), viewer) if out.status == "in_progress" else []
+    open_then = open_now(match) if seq == match.head else match.game.legal(st)  # the judge's offers never make a mover
+    moving = to_move(open_then, viewer) if out.status == "in_progress" else []
     return schema.State(match_id=match.match_id, seq=seq, head_seq=match.head if head_seq is None else head_seq,
                         as_=as_, abandoned_by=gone, state=plain(game.view(st, viewer)), outcome=out,
                         to_move=moving)
@@ -225,7 +226,8 @@ def state_lines(match: Match, viewer: str | None, as_: str | None, at_seq: int |
     head = match.head if head_seq is None else head_seq
     st = match.fold.state_at(seq)
     out = match.fold.outcome(seq)
-    moving = to_move(open_now(match) if seq == match.head else match.game.legal(st), viewer) if out.status == "in_progress" else []
+    open_then = open_now(match) if seq == match.head else match.game.legal(st)  # the judge's offers never make a mover
+    moving = to_move(open_then, viewer) if out.status == "in_progress" else []
     top = f"{match.match_id} after seq {seq}" + (" (head)" if seq == head else f" of {head}")
     if gone is not None:
         top += f", abandoned by rewind at {gone}"
