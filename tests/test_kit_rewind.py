@@ -17,7 +17,7 @@ import pytest
 
 from adjudicator.engine import registry
 from adjudicator.engine.fold import Fold, decode_event, event_fields
-from adjudicator.engine.kit import Game, event_type
+from adjudicator.engine.kit import Game, correct_action, event_type, insertion_points
 from adjudicator.engine.protocol import JUDGE, Correct, LegalAction, MatchStarted, Rewind, Violation
 from tests.gamekit import FIXTURES, NIM_START, real_games
 from tests.test_import_stream import accepted_lines
@@ -190,3 +190,24 @@ def test_legal_at_adds_the_judges_rewind_to_every_earlier_effective_seq_by_defau
     assert (rewind.who, rewind.type, rewind.anytime) == (JUDGE, "rewind", True)
     assert rewind.choices["to_seq"].values == (1, 2, 3)
     assert isinstance(fold.log[0][1], MatchStarted)
+
+
+def test_a_correction_offered_the_documented_way_is_accepted_at_every_point():
+    """adding-a-game.md: ``correct_offer`` from ``insertion_points`` of the rewind targets and
+    ``correct_action`` with an event accepted before every point (nimx's judge's ``adjust``)."""
+    from tests import spinegame
+
+    class Offering(spinegame.NimX):
+        def correct_offer(self, state, ctx):
+            at = insertion_points(ctx, self.rewind_targets(state, ctx))
+            return correct_action(at, [{"type": "adjust", "by": JUDGE, "delta": 1}], note="a stone put back")
+
+    game = Offering()
+    fold = Fold(game, "t")
+    lines = [("match_started", JUDGE, {"game": "nimx", "players": ["alice", "bob"], "options": {"pile": 9}}),
+             *(("take", p, {"player": p, "count": 1}) for p in ("alice", "bob", "alice"))]
+    for seq, (t, by, fields) in enumerate(lines, 1):
+        fold.advance(decode_event(game, t, by, fields), seq)
+    offered = [a for a in fold.open_now() if a.type == "correct"]
+    assert [(a.who, a.anytime, a.choices["at_seq"].values) for a in offered] == [(JUDGE, True, (2, 3, 4))]
+    assert check_offers(fold) == 3  # before 2, 3 and 4 (nim enters its rewinds, offers none)
