@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -22,20 +22,39 @@ from adjudicator.engine.fold import Fold, NeedsHistory, Rolling, decode_event, e
 from adjudicator.engine.kit import Game
 from adjudicator.engine.inputs import check_event, check_match_id
 from adjudicator.engine.judging import CALL_TYPES
-from adjudicator.records.matchfile import EMPTY, Envelopes, FileFold, LineVerdict, parse_lines, read_lines
 from adjudicator.engine.protocol import JUDGE, Malformed, Outcome, Violation
 from events.chain import IntegrityError, verify_chain
-from events.copy import copy_matches
 from events.envelope import Draft, Rejection, StoredEvent, canonical, to_line
 from events.factory import open_store, store_location
-from events.memory import MemoryStore
 from events.store import Appending, ConflictError, Store, StoreError, UnknownMatch, check_idempotency_key
+
+if TYPE_CHECKING:
+    from adjudicator.records.matchfile import FileFold, LineVerdict
 
 #: What the command line needs of the stores, so that it speaks to ``adjudicator`` only.
 __all__ = [
     "ConflictError", "IntegrityError", "LineRefused", "Malformed", "MatchService", "MemoryStore", "StoreError", "UnknownMatch",
     "Violation", "check_match_id", "copy_matches", "open_store", "parse_lines", "store_location",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """What only some commands need, imported when asked for (a command that reads or enters one
+    action does not load the file reader, the in-memory store or the store copier)."""
+    if name == "MemoryStore":
+        from events.memory import MemoryStore
+
+        return MemoryStore
+    if name == "copy_matches":
+        from events.copy import copy_matches
+
+        return copy_matches
+    if name == "parse_lines":
+        from adjudicator.records.matchfile import parse_lines
+
+        return parse_lines
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Told ``(done, total)`` as long work goes on (a terminal shows it; tests count it).
 Progress = Callable[[int, int], None]
@@ -400,6 +419,8 @@ class MatchService:
         past after each batch (``FileFold.compact``): a long file is imported in memory that does
         not grow with it, unless a rewind or a correction needs the events before. The match
         returned holds the events since the fold's last batch, as one resumed from a snapshot."""
+        from adjudicator.records.matchfile import EMPTY, Envelopes, FileFold, LineVerdict, read_lines
+
         total = len(lines) if isinstance(lines, Sized) else 0
         parsed = read_lines(lines)
         first = next(parsed, None)
@@ -589,6 +610,8 @@ class MatchService:
 
     def check_lines(self, lines: Iterable[str], match_id: str = "check", progress: Progress | None = None) -> CheckReport:
         """Adjudicate a JSONL match as a table session, storing nothing: every line's verdict."""
+        from adjudicator.records.matchfile import FileFold, parse_lines
+
         parsed = parse_lines(lines)
         table = FileFold(parsed[0], match_id, self.clock)
         verdicts = []

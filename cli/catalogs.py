@@ -8,7 +8,6 @@ input naming the entry and the field). Every JSON value is read by the bounded r
 
 from __future__ import annotations
 
-import json
 import typing
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -61,6 +60,8 @@ def fill_first_line(lines: Iterable[str], path: str, text: str) -> Iterator[str]
 
 
 def _with_catalog(line: str, path: str, text: str) -> str:
+    import json
+
     from adjudicator.engine.inputs import read_json
     from adjudicator.engine.protocol import Malformed
 

@@ -4,10 +4,12 @@ completion of match ids and action names (click's completion; docs/cli.md says h
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
+
+if TYPE_CHECKING:  # imported where a shell completes a word, not by every command
+    from click.shell_completion import CompletionItem
 
 #: Command name (``group command`` for a sub-command) -> example lines for its ``--help``.
 EXAMPLES: dict[str, tuple[str, ...]] = {
@@ -92,6 +94,8 @@ def _store_url(ctx: click.Context) -> str | None:
 
 def complete_match(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The match ids in the store (opened for reading only) that start with what was typed."""
+    from click.shell_completion import CompletionItem
+
     from adjudicator.service import IntegrityError, StoreError, open_store
 
     try:
@@ -104,6 +108,8 @@ def complete_match(ctx: click.Context, param: click.Parameter, incomplete: str) 
 
 def complete_action(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The actions open now in the match named before (``adj legal``), with who may enter them."""
+    from click.shell_completion import CompletionItem
+
     from adjudicator.service import IntegrityError, MatchService, StoreError, open_store
 
     match_id = ctx.params.get("match_id")

@@ -12,7 +12,6 @@ import os
 import sqlite3
 import threading
 import time
-import urllib.parse
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -21,6 +20,16 @@ from events.envelope import Draft, Rejection, StoredEvent, seal
 from events.ledger_sql import SQLiteLedger
 from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
 from events.store import IDEM_END, Appending, ConflictError, InTransaction, MatchInfo, Store, StoreError, check_idempotency_key
+
+#: What a path keeps as it is in a ``file:`` URI, as ``urllib.parse.quote`` keeps it (``/`` too).
+_URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
+
+
+def _quote(path: str) -> str:
+    """``urllib.parse.quote(path)``, without importing ``urllib.parse`` (and ``ipaddress`` with it)
+    into every command that opens the store."""
+    return "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in path.encode("utf-8"))
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -133,7 +142,7 @@ class SQLiteStore(SQLiteLedger, Store):
 
     @staticmethod
     def _open_read_only(path: str) -> sqlite3.Connection:
-        uri = "file:" + urllib.parse.quote(os.path.abspath(path))
+        uri = "file:" + _quote(os.path.abspath(path))
 
         def connect(mode: str) -> sqlite3.Connection:
             try:

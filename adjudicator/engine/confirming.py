@@ -32,8 +32,6 @@ Rule IDs (docs/audit.md, "Players' confirmations"):
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,6 +63,9 @@ def message(player: str, head: str) -> bytes:
 
 
 def _raw(text: str, size: int) -> bytes | None:
+    import base64  # here, not at the top: only a signed confirmation needs it
+    import binascii
+
     try:
         raw = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):

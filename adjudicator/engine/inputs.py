@@ -13,7 +13,6 @@ at most 10,000 items.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -78,6 +77,8 @@ def read_json(text: str, where: str) -> Any:
         if "truncated" not in str(exc):  # msgspec calls a lone surrogate escape "truncated": json says more
             raise NotJSON(f"{where} is not valid JSON ({exc})", where) from None
         first_error = exc
+    import json  # here, not at the top: only what msgspec does not take as it is reaches it
+
     try:
         value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
     except _Duplicate as dup:

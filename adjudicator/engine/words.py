@@ -4,7 +4,6 @@ hooks (``describe``, ``milestones``) use them, and so does ``adjudicator.present
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,9 +22,15 @@ def format_value(value: Any) -> str:
     if isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, str):
-        return value if value and set(value) <= _PLAIN else json.dumps(value, ensure_ascii=False)
+        if value and set(value) <= _PLAIN:
+            return value
+        import json  # only for what is not a plain word: most commands print none
+
+        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list, tuple)) for v in value):
         return "[" + ",".join(format_value(v) for v in value) + "]"
+    import json
+
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 

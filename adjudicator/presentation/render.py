@@ -7,7 +7,6 @@ game's ``view`` returns. The command line prints what these functions build.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -345,6 +344,8 @@ class Change(NamedTuple):
 
 
 def _key(value: Any) -> str:
+    import json  # here, not at the top: ``adj state`` and ``adj legal`` never compare values
+
     return json.dumps(value, sort_keys=True, default=str)
 
 
