@@ -3,8 +3,6 @@ player damage and the shot decision (§6.2–6.4)."""
 
 from __future__ import annotations
 
-import difflib
-
 from adjudicator.games.builddivide import battle as B
 from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
@@ -117,6 +115,8 @@ def life_check(s: State, ev: E.LifeCheck, ctx: Context) -> State:
         raise Violation("BD-ACT-22", f"the trigger check is {d.victim}'s (entered by {d.victim} or a judge), not {ev.victim}'s by {ev.by}", "NOT_VICTIM")
     c = s.catalog.get(ev.card_name) if ev.card_name else None
     if ev.icons is None and c is None:
+        import difflib  # here, not at the top: only a card the catalog lacks needs it
+
         near = difflib.get_close_matches(ev.card_name or "", list(s.catalog), n=1)
         raise Violation("BD-ACT-22", f"{ev.card_name!r} is not in the catalog" + (f"; did you mean {near[0]!r}?" if near else "")
                         + " (a card the catalog lacks is entered by its icons instead, BD-RUL-40)", "UNKNOWN_CARD")
