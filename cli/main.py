@@ -10,6 +10,8 @@ the library is imported inside each command. The group, ``Env`` and ``command`` 
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -26,7 +28,22 @@ from cli.progress import progress
 from cli.report import report
 from cli.values import json_value, pairs
 
-__all__ = ["main"]  # the entry point of ``adj`` (pyproject.toml)
+__all__ = ["main", "run"]
+
+
+def run() -> None:
+    """The ``adj`` process (pyproject.toml's console script): the command, then an exit that does
+    not walk every object of the loaded modules again. The command's garbage is collected once,
+    its finalizers run, as at any exit; then the objects left are frozen (``gc.freeze``), so that
+    the interpreter's teardown, which collects more than once, passes them over. A command that
+    reads a match or enters one action spends a tenth of its time there otherwise."""
+    atexit.register(_collected_then_frozen)  # registered first, so it runs after every other
+    main()
+
+
+def _collected_then_frozen() -> None:
+    gc.collect()
+    gc.freeze()
 
 
 # -- the games and the store ---------------------------------------------------------------------
@@ -615,4 +632,4 @@ def replay(env: Env, match_id: str, lo: int | None, hi: int | None, player: str 
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()
