@@ -33,16 +33,18 @@ __all__ = ["main", "run"]
 
 def run() -> None:
     """The ``adj`` process (pyproject.toml's console script): the command, then an exit that does
-    not walk every object of the loaded modules again. The command's garbage is collected once,
-    its finalizers run, as at any exit; then the objects left are frozen (``gc.freeze``), so that
-    the interpreter's teardown, which collects more than once, passes them over. A command that
-    reads a match or enters one action spends a tenth of its time there otherwise."""
+    not walk every object of the loaded modules again. The garbage of the command's last moments
+    (the collector's young generations) is collected, its finalizers run; then what is left is
+    frozen (``gc.freeze``), so that the interpreter's teardown, which collects the whole heap,
+    passes over it. ``adj state``, ``legal`` and ``act`` spent about a sixth of their CPU there.
+    Every file a command writes is closed by then (``with``), and the store with the command's
+    context."""
     atexit.register(_collected_then_frozen)  # registered first, so it runs after every other
     main()
 
 
 def _collected_then_frozen() -> None:
-    gc.collect()
+    gc.collect(1)
     gc.freeze()
 
 
