@@ -17,7 +17,8 @@ import pytest
 
 from adjudicator.engine import fold as fold_module
 from adjudicator.engine import registry, snapshot
-from adjudicator.service import IntegrityError, MatchService, MemoryStore
+from adjudicator.engine.judging import CALL_TYPES
+from adjudicator.service import IntegrityError, MatchService, MemoryStore, fold_stored, walk_effective
 from tests.gamekit import FIXTURES, real_games
 
 CLOCK = "2026-01-01T00:00:00Z"
@@ -232,3 +233,39 @@ def test_a_store_made_before_snapshots_reads_as_having_none(tmp_path):
     reader = MatchService(open_store(path, write=False))
     assert reader.store.snapshot("m") is None
     assert reader.current("m").head == head and reader.current("m").fold.resumed_at == 0
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_a_look_back_from_a_snapshot_gives_what_folding_from_seq_1_gives(path, monkeypatch):
+    """``adj state --at`` and ``adj diff`` start from the snapshot kept nearest before the seq:
+    at every seq of every golden match (rewinds, corrections, judge's calls among them; a
+    snapshot every 3 events, all kept), the state, outcome, players and the rewind that
+    abandoned it are those of the match folded from seq 1 through it, and every state ``adj
+    diff`` compares is the whole match's ``state_at``."""
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    enter(svc, lines_of(path))
+    head = svc.store.head("m")
+    if not head:
+        return
+    whole = svc.load("m").fold
+    resumed = 0
+    for seq in range(1, head + 1):
+        match, head_seq, gone = svc.load_at("m", seq)
+        events = svc.store.read("m", 1, seq)
+        folded = fold_stored(events)
+        _, gone_then = walk_effective(svc.store.read("m"))
+        assert head_seq == head
+        assert gone == (gone_then.get(seq) if events[-1].type not in CALL_TYPES else None), seq
+        assert match.fold.state_at(seq) == folded.fold.state_at(seq) == whole.state_at(seq), seq
+        assert match.fold.outcome(seq) == folded.fold.outcome(seq), seq
+        assert match.players == folded.players, seq
+        resumed += match.fold.resumed_at > 0
+        for since in range(max(1, seq - 4), seq + 1):  # adj diff since seq
+            back = svc.load_at("m", seq, since=since)[0]
+            assert back.fold.state_at(since) == whole.state_at(since), (since, seq)
+            assert back.fold.state_at(seq) == whole.state_at(seq), (since, seq)
+    assert svc.load_at("m", 0) is None and svc.load_at("m", head + 1) is None
+    assert svc.store.snapshot_seqs("m") == sorted(set(svc.store.snapshot_seqs("m")))
+    if len(svc.store.snapshot_seqs("m")) > 1:
+        assert resumed, "no look back started from a snapshot"

@@ -567,11 +567,40 @@ def test_rewinds_after_a_seq_are_read_with_their_targets(backend):
     assert store.rewinds_after("m1", 7) == [] and store.rewinds_after("other", 0) == []
 
 
-def test_a_snapshot_is_kept_one_a_match_and_replaced(backend):
+def test_snapshots_are_kept_at_each_seq_and_replaced_at_the_same_seq(backend):
     store = backend.store
-    start(store, n=3)
-    assert store.snapshot("m1") is None
-    store.save_snapshot("m1", 2, b"\x00two")
-    store.save_snapshot("m1", 3, b"\x00three")
-    assert store.snapshot("m1") == (3, b"\x00three")
-    assert store.snapshot("m2") is None
+    start(store, n=9)
+    assert store.snapshot("m1") is None and store.snapshot_at("m1", 9) is None and store.snapshot_seqs("m1") == []
+    store.save_snapshot("m1", 6, b"\x00six")
+    store.save_snapshot("m1", 3, b"\x00three")  # an earlier seq, kept after a later one
+    store.save_snapshot("m1", 6, b"\x00six again")
+    store.save_snapshot("m1", 8, b"\x00eight")
+    assert store.snapshot("m1") == (8, b"\x00eight")
+    assert store.snapshot_seqs("m1") == [3, 6, 8]
+    assert store.snapshot_at("m1", 2) is None
+    assert store.snapshot_at("m1", 3) == (3, b"\x00three")
+    assert store.snapshot_at("m1", 5) == (3, b"\x00three")
+    assert store.snapshot_at("m1", 6) == (6, b"\x00six again")
+    assert store.snapshot_at("m1", 7) == (6, b"\x00six again")
+    assert store.snapshot_at("m1", 10**12) == (8, b"\x00eight")
+    assert store.snapshot("m2") is None and store.snapshot_at("m2", 8) is None and store.snapshot_seqs("m2") == []
+    other = backend.reopen()
+    assert other.snapshot_at("m1", 7) == (6, b"\x00six again") and other.snapshot_seqs("m1") == [3, 6, 8]
+
+
+def test_snapshots_kept_while_appending_are_committed_with_the_events(any_store):
+    store = any_store
+    chain = reference_chain(n=6)
+    with pytest.raises(RuntimeError, match="the file ends badly"):
+        with store.appending("m1", 0) as out:
+            out.add(chain[:3])
+            out.save_snapshot(3, b"\x00three")
+            raise RuntimeError("the file ends badly")
+    assert store.head("m1") == 0 and store.snapshot("m1") is None and store.snapshot_seqs("m1") == []
+    with store.appending("m1", 0) as out:
+        out.add(chain[:3])
+        out.save_snapshot(3, b"\x00three")
+        out.add(chain[3:])
+        out.save_snapshot(6, b"\x00six")
+    assert store.read("m1") == chain
+    assert store.snapshot_seqs("m1") == [3, 6] and store.snapshot_at("m1", 5) == (3, b"\x00three")
