@@ -200,13 +200,13 @@ class MatchService:
                        match.players, penalties, effective)
         return True
 
-    def _kept_snapshot(self, match_id: str, game: Game) -> tuple[int, Any, Any] | None:
-        """``(seq, snapshot, state)`` of the snapshot kept for the match, when it is one of
-        ``game``'s by this code."""
+    def _kept_snapshot(self, match_id: str, game: Game, at: int | None = None) -> tuple[int, Any, Any] | None:
+        """``(seq, snapshot, state)`` of the last snapshot kept for the match (of the one kept at
+        ``at``), when it is one of ``game``'s by this code."""
         from adjudicator.engine import snapshot
 
-        kept = self.store.snapshot(match_id)
-        if kept is None:
+        kept = self.store.snapshot(match_id) if at is None else self.store.snapshot_at(match_id, at)
+        if kept is None or at is not None and kept[0] != at:
             return None
         found = snapshot.decode(game, kept[1])
         return None if found is None else (kept[0], *found)
@@ -532,7 +532,7 @@ class MatchService:
         return out
 
     def verify(self, match_id: str, progress: Progress | None = None) -> Match:
-        """Hash chain, full re-adjudication and the snapshot kept beside the log;
+        """Hash chain, full re-adjudication and every snapshot kept beside the log;
         ``IntegrityError`` on any failure. The log is read, checked and folded ``VERIFY_BATCH``
         events at a time, and the fold lets go of the past after each batch, as an import's does:
         a long match is verified in flat memory unless a rewind or a correction reaches back (then
@@ -564,7 +564,9 @@ class MatchService:
         # so that it lets go of the past for good
         rolling = Rolling(fold_stored(events).fold, whole)
         game = rolling.fold.game
-        snap = self._kept_snapshot(match_id, game)
+        kept = self.store.snapshot_seqs(match_id)  # every snapshot, read when the fold is at its event
+        outside = [s for s in kept if s < 1]
+        kept = [s for s in kept if s >= 1]
         checked = 0
 
         def attempts(head: int) -> None:  # those tried at ``head``, where the fold stands
@@ -573,8 +575,11 @@ class MatchService:
                 checked += rolling.apply(_check_attempt, match_id, game, head, r)
 
         def snapshot_at(ev: StoredEvent) -> None:  # the snapshot, against the fold right after its event
+            snap = self._kept_snapshot(match_id, game, ev.seq)
+            if snap is None:
+                return
             fold = rolling.fold
-            _snapshot_fits(match_id, ev.seq, snap[1], snap[2], ev.hash, fold.state, fold.players,  # type: ignore[index]
+            _snapshot_fits(match_id, ev.seq, snap[1], snap[2], ev.hash, fold.state, fold.players,
                            list(fold.penalties), fold.effective_runs())
 
         attempts(0)
@@ -585,7 +590,8 @@ class MatchService:
                     attempts(ev.seq - 1)
                     rolling.apply(Fold.replay, (ev,))
                     events.append(ev)
-                if snap is not None and snap[0] == ev.seq:
+                if kept and kept[0] == ev.seq:
+                    del kept[0]
                     snapshot_at(ev)
                 if progress is not None:
                     progress(ev.seq, total)
@@ -600,8 +606,9 @@ class MatchService:
         attempts(head)
         if tried:
             raise IntegrityError(match_id, None, f"an attempt is recorded at head seq {min(tried)}, beyond the log's head")
-        if snap is not None and not 1 <= snap[0] <= head:
-            raise IntegrityError(match_id, snap[0], "the snapshot kept for this seq is not of the event stored there")
+        for seq in outside + kept:  # kept for no event of the log (before seq 1, after the head)
+            if self._kept_snapshot(match_id, game, seq) is not None:
+                raise IntegrityError(match_id, seq, "the snapshot kept for this seq is not of the event stored there")
         return Match(match_id, game, rolling.fold, events), checked
 
     def verify_each(self, match_ids: Sequence[str], progress: Progress | None = None) -> list[Verified]:

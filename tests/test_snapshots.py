@@ -269,3 +269,61 @@ def test_a_look_back_from_a_snapshot_gives_what_folding_from_seq_1_gives(path, m
     assert svc.store.snapshot_seqs("m") == sorted(set(svc.store.snapshot_seqs("m")))
     if len(svc.store.snapshot_seqs("m")) > 1:
         assert resumed, "no look back started from a snapshot"
+
+
+def test_a_store_made_when_a_match_kept_one_snapshot_looks_back_from_it(tmp_path, monkeypatch):
+    """A SQLite store whose snapshots table keeps one snapshot a match: read as it is when opened
+    for reading only, brought to one a seq when opened for writing, its snapshot kept."""
+    import sqlite3
+
+    from adjudicator.service import open_store
+
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    path = str(tmp_path / "old.sqlite3")
+    svc = MatchService(open_store(path), clock=lambda: CLOCK)
+    long_match(svc, monkeypatch)
+    head = svc.store.head("m")
+    seq, data = svc.store.snapshot_at("m", head - 1)  # the one it kept, before the head
+    svc.store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE snapshots")
+        db.execute("CREATE TABLE snapshots (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)")
+        db.execute("INSERT INTO snapshots VALUES ('m', ?, ?)", (seq, data))
+    whole = MatchService(open_store(path, write=False)).load("m").fold
+    reader = MatchService(open_store(path, write=False))
+    assert reader.store.snapshot_seqs("m") == [seq]
+    match = reader.load_at("m", head)[0]
+    assert match.fold.resumed_at == seq and match.fold.state_at(head) == whole.state_at(head)
+    assert reader.load_at("m", seq - 1)[0].fold.resumed_at == 0
+    writer = MatchService(open_store(path))
+    assert writer.store.snapshot_seqs("m") == [seq] and writer.load_at("m", head)[0].fold.resumed_at == seq
+    writer.store.save_snapshot("m", 1, data)
+    assert writer.store.snapshot_seqs("m") == [1, seq]
+
+
+def test_verify_checks_every_snapshot_kept_and_a_look_back_sets_one_that_does_not_fit_aside(monkeypatch):
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    long_match(svc, monkeypatch)
+    seqs = svc.store.snapshot_seqs("m")
+    assert len(seqs) > 2
+    seq = seqs[1]  # neither the first nor the last
+    want = svc.load_at("m", seq + 1)[0]
+    assert want.fold.resumed_at == seq
+    snap = msgspec.msgpack.decode(svc.store.snapshot_at("m", seq)[1])
+    snap["hash"] = "0" * 64
+    svc.store.save_snapshot("m", seq, msgspec.msgpack.encode(snap))
+    got = svc.load_at("m", seq + 1)[0]
+    assert got.fold.resumed_at == 0 and got.fold.state_at(seq + 1) == want.fold.state_at(seq + 1)
+    with pytest.raises(IntegrityError) as failed:
+        svc.verify("m")
+    assert (failed.value.seq, failed.value.detail) == (seq, "the snapshot kept for this seq is not of the event stored there")
+    svc.store.save_snapshot("m", seq, svc.store.snapshot_at("m", seqs[0])[1])  # another event's
+    with pytest.raises(IntegrityError) as failed:
+        svc.verify("m")
+    assert failed.value.seq == seq
+    svc.store.save_snapshot("m", seq, svc.store.snapshot_at("m", seqs[-1])[1][:-1])  # does not decode: not used
+    assert svc.verify("m").head == svc.store.head("m")
+    svc.store.save_snapshot("m", svc.store.head("m") + 1, svc.store.snapshot("m")[1])  # past the head
+    with pytest.raises(IntegrityError) as failed:
+        svc.verify("m")
+    assert failed.value.seq == svc.store.head("m") + 1
