@@ -327,3 +327,29 @@ def test_verify_checks_every_snapshot_kept_and_a_look_back_sets_one_that_does_no
     with pytest.raises(IntegrityError) as failed:
         svc.verify("m")
     assert failed.value.seq == svc.store.head("m") + 1
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_an_import_keeps_a_snapshot_every_so_many_events_that_verify_checks(path, monkeypatch):
+    """``adj import`` keeps snapshots as it goes (every 3 events here, in batches of 4, so that
+    the fold lets go of the past between them), never at a judge's call; each is the one adj
+    act would have kept there, and a look back starts from it."""
+    import adjudicator.service as service_module
+
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    monkeypatch.setattr(service_module, "IMPORT_BATCH", 4)
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    try:
+        svc.import_lines(path.read_text(encoding="utf-8").splitlines(), "m")
+    except (service_module.LineRefused, service_module.Malformed):
+        return  # a golden match with a refused line is not imported
+    events = svc.store.read("m")
+    seqs = svc.store.snapshot_seqs("m")
+    assert all(b - a >= 3 for a, b in zip([0, *seqs], seqs)), seqs
+    assert not any(events[s - 1].type in CALL_TYPES for s in seqs)
+    if len(events) >= 9:
+        assert seqs, "no snapshot kept by the import"
+    svc.verify("m")  # every snapshot fits the fold at its event
+    for seq in seqs:
+        match = svc.load_at("m", seq)[0]
+        assert match.fold.state_at(seq) == fold_stored(events[:seq]).fold.state_at(seq)
