@@ -17,6 +17,10 @@ Contract (tests/test_store_contract.py runs it against every backend):
   caught by ``events.chain.verify_chain``.
 - Rejected attempts are kept beside the log (``record_rejection`` / ``rejections``), never in it,
   and read back in the order they were recorded.
+- Snapshots (derived data, outside the chain) are kept one a match and seq: ``save_snapshot``
+  replaces only one kept at the same seq; ``snapshot`` gives the last, ``snapshot_at`` the one at
+  or nearest before a seq, ``snapshot_seqs`` their seqs. ``Appending.save_snapshot`` keeps one in
+  the transaction of the events, committed with them or not at all.
 - Errors are ``StoreError`` subclasses (``ConflictError``, ``UnknownMatch``) or ``IntegrityError``;
   a backend never lets its driver's exceptions through.
 """
