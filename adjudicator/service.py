@@ -194,9 +194,7 @@ class MatchService:
         head = head or (match.events[-1] if match.events else None)
         if match.head - match.snapshot_seq < snapshot.EVERY or head is None or head.seq != match.head:
             return
-        if head.type in CALL_TYPES:  # outside the effective history: the next action keeps one
-            return
-        data = snapshot.encode(match.game, match.fold, head.hash)
+        data = _snapshot_of(match.game, match.fold, head)
         if data is None:
             return
         try:
@@ -221,13 +219,13 @@ class MatchService:
                        match.players, penalties, effective)
         return True
 
-    def _kept_snapshot(self, match_id: str, game: Game) -> tuple[int, Any, Any] | None:
-        """``(seq, snapshot, state)`` of the snapshot kept for the match, when it is one of
-        ``game``'s by this code."""
+    def _kept_snapshot(self, match_id: str, game: Game, at: int | None = None) -> tuple[int, Any, Any] | None:
+        """``(seq, snapshot, state)`` of the last snapshot kept for the match (of the one kept at
+        ``at``), when it is one of ``game``'s by this code."""
         from adjudicator.engine import snapshot
 
-        kept = self.store.snapshot(match_id)
-        if kept is None:
+        kept = self.store.snapshot(match_id) if at is None else self.store.snapshot_at(match_id, at)
+        if kept is None or at is not None and kept[0] != at:
             return None
         found = snapshot.decode(game, kept[1])
         return None if found is None else (kept[0], *found)
@@ -248,24 +246,73 @@ class MatchService:
         verify_chain(events, match_id)
         return fold_stored(events, progress)
 
-    def load_at(self, match_id: str, seq: int) -> tuple[Match, int, int | None] | None:
+    def load_at(self, match_id: str, seq: int, since: int | None = None) -> tuple[Match, int, int | None] | None:
         """The match folded through event ``seq`` only, for a look at the past that does not cost
         the whole match: ``(match, the head seq, the seq of the rewind that abandoned seq or
-        None)``, or None when ``seq`` is not an event of the match. The events through ``seq``
-        are read and their chain verified; of the rest, only the rewinds are read (whether one
-        abandoned ``seq``: the first later one to an earlier seq). ``verify`` checks the whole log."""
+        None)``, or None when ``seq`` is not an event of the match. Its ``fold.state_at`` gives
+        the state after ``seq``, and after ``since`` (an earlier seq, default ``seq``) too.
+
+        It is folded from the snapshot kept at or nearest before ``since`` and the events after
+        it, whose chain is verified from the snapshot's event on, when one fits and the events
+        from it to ``seq`` need nothing before it (``_resumed_through``); else the events through
+        ``seq`` are read, their chain verified and folded. A state after an event is the same
+        either way: it depends on the events up to it alone. Of the rest of the log, only the
+        rewinds are read (whether one abandoned ``seq``: the first later one to an earlier seq).
+        ``verify`` checks the whole log."""
         head = self.store.head(match_id)
         if not head:
             raise UnknownMatch(match_id)
-        if not 1 <= seq <= head:
+        if not 1 <= seq <= head or since is not None and not 1 <= since <= seq:
             return None
-        events = self.store.read(match_id, 1, seq)
-        verify_chain(events, match_id)
-        match = fold_stored(events)
+        match = self._resumed_through(match_id, seq if since is None else since, seq)
+        if match is None:
+            events = self.store.read(match_id, 1, seq)
+            verify_chain(events, match_id)
+            match = fold_stored(events)
         gone = None
-        if events[-1].type not in CALL_TYPES:  # a judge's call stands outside the history
+        last = match.events[-1] if match.events else None  # None: resumed at seq, never a judge's call
+        if last is None or last.type not in CALL_TYPES:  # a judge's call stands outside the history
             gone = next((r for r, to in self.store.rewinds_after(match_id, seq) if type(to) is int and to < seq), None)
         return match, head, gone
+
+    def _resumed_through(self, match_id: str, since: int, seq: int) -> Match | None:
+        """The match resumed from the snapshot kept at or nearest before ``since`` and folded
+        through ``seq``, its states after ``since`` and ``seq`` computed; None when there is no
+        snapshot that fits (as for ``current``), or when what lies between needs the events
+        before it (a rewind, a correction)."""
+        from adjudicator.engine import snapshot
+
+        kept = self.store.snapshot_at(match_id, since)
+        if kept is None:
+            return None
+        at, data = kept
+        events = self.store.read(match_id, at, seq)
+        if not events or events[0].seq != at or events[-1].seq != seq or events[0].type in CALL_TYPES:
+            return None
+        try:
+            game = registry.get(str(self.store.read(match_id, 1, 1)[0].fields.get("game", "")))
+        except Malformed:
+            return None
+        found = snapshot.decode(game, data)
+        if found is None or found[0].seq != at or found[0].hash != events[0].hash:
+            return None
+        snap, state = found
+        verify_chain(events[1:], match_id, from_seq=at + 1, prev=snap.hash)
+        effective = unrun_within(snap.effective, at)
+        if not effective or effective[-1] != at:
+            return None
+        try:
+            # a snapshot is typed, not trusted: as in ``current``
+            game.outcome(state)
+            game.legal(state)
+            game.view(state)
+            fold = Fold.resumed(game, match_id, at, state, snap.players, snap.penalties, effective)
+            fold.replay(events[1:])
+            fold.outcome(since)
+            fold.outcome(seq)
+        except Exception:  # noqa: BLE001 - NeedsHistory, or the game failing on it: the log decides
+            return None
+        return Match(match_id, game, fold, events[1:], snapshot_seq=at)
 
     # -- writing -----------------------------------------------------------------------------
     def new(
@@ -439,6 +486,10 @@ class MatchService:
         mid = match_id or file_mid or default_id
         check_match_id(mid)
 
+        from adjudicator.engine import snapshot
+
+        kept = [0]  # the seq of the last snapshot kept with the events
+
         def run(out: Appending | None) -> FileFold:
             pending: list[StoredEvent] = []
 
@@ -455,6 +506,11 @@ class MatchService:
                     refused = refused or verdict  # the lines after it are still read: bad input is named first
                 elif out is not None:
                     pending.append(stored)
+                    if refused is None and stored.seq - kept[0] >= snapshot.EVERY:  # a look back starts near
+                        data = _snapshot_of(table.game, table.fold, stored)
+                        if data is not None:
+                            out.save_snapshot(stored.seq, data)
+                            kept[0] = stored.seq
                     if len(pending) >= IMPORT_BATCH:
                         out.add(pending, hashed=True)  # each sealed, or its hash verified, by FileFold.line
                         pending.clear()
@@ -474,7 +530,7 @@ class MatchService:
                 run(None)  # the file is judged first: what is wrong with it is said before the conflict
                 raise
             table = run(out)
-        match = Match(table.match_id, table.game, table.fold, table.events)
+        match = Match(table.match_id, table.game, table.fold, table.events, snapshot_seq=kept[0])
         self._remember(match)  # adjudicated once: no second read and fold
         self._keep_snapshot(match, table.last)
         return match
@@ -497,7 +553,7 @@ class MatchService:
         return out
 
     def verify(self, match_id: str, progress: Progress | None = None) -> Match:
-        """Hash chain, full re-adjudication and the snapshot kept beside the log;
+        """Hash chain, full re-adjudication and every snapshot kept beside the log;
         ``IntegrityError`` on any failure. The log is read, checked and folded ``VERIFY_BATCH``
         events at a time, and the fold lets go of the past after each batch, as an import's does:
         a long match is verified in flat memory unless a rewind or a correction reaches back (then
@@ -529,7 +585,9 @@ class MatchService:
         # so that it lets go of the past for good
         rolling = Rolling(fold_stored(events).fold, whole)
         game = rolling.fold.game
-        snap = self._kept_snapshot(match_id, game)
+        kept = self.store.snapshot_seqs(match_id)  # every snapshot, read when the fold is at its event
+        outside = [s for s in kept if s < 1]
+        kept = [s for s in kept if s >= 1]
         checked = 0
 
         def attempts(head: int) -> None:  # those tried at ``head``, where the fold stands
@@ -538,8 +596,11 @@ class MatchService:
                 checked += rolling.apply(_check_attempt, match_id, game, head, r)
 
         def snapshot_at(ev: StoredEvent) -> None:  # the snapshot, against the fold right after its event
+            snap = self._kept_snapshot(match_id, game, ev.seq)
+            if snap is None:
+                return
             fold = rolling.fold
-            _snapshot_fits(match_id, ev.seq, snap[1], snap[2], ev.hash, fold.state, fold.players,  # type: ignore[index]
+            _snapshot_fits(match_id, ev.seq, snap[1], snap[2], ev.hash, fold.state, fold.players,
                            list(fold.penalties), fold.effective_runs())
 
         attempts(0)
@@ -550,7 +611,8 @@ class MatchService:
                     attempts(ev.seq - 1)
                     rolling.apply(Fold.replay, (ev,))
                     events.append(ev)
-                if snap is not None and snap[0] == ev.seq:
+                if kept and kept[0] == ev.seq:
+                    del kept[0]
                     snapshot_at(ev)
                 if progress is not None:
                     progress(ev.seq, total)
@@ -565,8 +627,9 @@ class MatchService:
         attempts(head)
         if tried:
             raise IntegrityError(match_id, None, f"an attempt is recorded at head seq {min(tried)}, beyond the log's head")
-        if snap is not None and not 1 <= snap[0] <= head:
-            raise IntegrityError(match_id, snap[0], "the snapshot kept for this seq is not of the event stored there")
+        for seq in outside + kept:  # kept for no event of the log (before seq 1, after the head)
+            if self._kept_snapshot(match_id, game, seq) is not None:
+                raise IntegrityError(match_id, seq, "the snapshot kept for this seq is not of the event stored there")
         return Match(match_id, game, rolling.fold, events), checked
 
     def verify_each(self, match_ids: Sequence[str], progress: Progress | None = None) -> list[Verified]:
@@ -643,6 +706,17 @@ class MatchService:
                 match.match_id, None, f"an attempt is recorded at head seq {min(pending)}, beyond the log's head"
             )
         return checked
+
+
+def _snapshot_of(game: Game, fold: Fold, head: StoredEvent) -> bytes | None:
+    """The snapshot of ``fold`` at its head, the event ``head``; None where none is kept: at a
+    judge's call (outside the effective history: the next action keeps one), or for a game
+    without a state type."""
+    from adjudicator.engine import snapshot
+
+    if head.type in CALL_TYPES or head.seq != fold.head:
+        return None
+    return snapshot.encode(game, fold, head.hash)
 
 
 def _check_attempt(fold: Fold, match_id: str, game: Game, head: int, r: Rejection) -> int:

@@ -76,12 +76,18 @@ def diff(env: Env, match_id: str, a: int, b: int, player: str | None) -> None:
     """What changed on the table from right after event A to right after event B: per player and
     zone, in the words of adj state (cards moved, counters changed)."""
     from adjudicator.presentation.changes import board_changes, grouped_lines
+    from events.store import UnknownMatch
 
-    match = env.service().load(match_id)
-    viewer = check_viewer(match, player)
+    service = env.service()
+    head = service.store.head(match_id)
+    if not head:
+        raise UnknownMatch(match_id)
+    viewer = check_viewer(None, player)
     for name, seq in (("A", a), ("B", b)):
-        if seq not in match.fold.history:
-            raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {seq}", param_hint=name)
+        if not 1 <= seq <= head:
+            raise click.BadParameter(f"{match_id} has events 1 to {head}, not {seq}", param_hint=name)
+    # folded through the later of the two only, from the snapshot nearest before the earlier
+    match = service.load_at(match_id, max(a, b), since=min(a, b))[0]  # type: ignore[index]
     game, states = match.game, match.fold.history
     changes = board_changes(game.board(states[a], viewer), game.board(states[b], viewer))
     head = f"{match_id}: after seq {a} -> after seq {b}" + (f", as {viewer_label(match, player)}" if player else "")

@@ -7,6 +7,7 @@ the memory store answers exactly as the others do.
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections.abc import Sequence
 
@@ -24,7 +25,8 @@ class MemoryStore(MemoryLedger, Store):
         self._logs: dict[str, list[tuple]] = {}
         self._keys: dict[tuple[str, str], tuple[int, int]] = {}
         self._rejections: dict[str, list[tuple]] = {}
-        self._snapshots: dict[str, tuple[int, bytes]] = {}  # derived data: not copied, not chained
+        # derived data, not copied, not chained: match -> seq -> snapshot, the seqs in order
+        self._snapshots: dict[str, dict[int, bytes]] = {}
         self._lock = threading.RLock()
 
     def append(
@@ -83,10 +85,25 @@ class MemoryStore(MemoryLedger, Store):
 
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
         with self._lock:
-            self._snapshots[match_id] = (seq, bytes(data))
+            kept = self._snapshots.setdefault(match_id, {})
+            in_order = not kept or seq >= next(reversed(kept))
+            kept[seq] = bytes(data)
+            if not in_order:  # kept in seq order
+                self._snapshots[match_id] = dict(sorted(kept.items()))
 
     def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
-        return self._snapshots.get(match_id)
+        return self.snapshot_at(match_id, 2**62)
+
+    def snapshot_at(self, match_id: str, seq: int) -> tuple[int, bytes] | None:
+        with self._lock:
+            kept = self._snapshots.get(match_id, {})
+            seqs = list(kept)
+            i = bisect.bisect_right(seqs, seq)
+            return (seqs[i - 1], kept[seqs[i - 1]]) if i else None
+
+    def snapshot_seqs(self, match_id: str) -> list[int]:
+        with self._lock:
+            return list(self._snapshots.get(match_id, {}))
 
     def matches(self) -> list[MatchInfo]:
         return [

@@ -74,11 +74,38 @@ CREATE TABLE IF NOT EXISTS rejections (
 ALTER TABLE rejections ADD COLUMN IF NOT EXISTS code text;
 CREATE INDEX IF NOT EXISTS rejections_match ON rejections (match_id, id);
 CREATE TABLE IF NOT EXISTS snapshots (
-    match_id    text   PRIMARY KEY,
+    match_id    text   NOT NULL,
     seq         bigint NOT NULL,
-    data        bytea  NOT NULL
+    data        bytea  NOT NULL,
+    PRIMARY KEY (match_id, seq)
 );
+DO $$
+DECLARE one text;
+BEGIN
+    -- a store made when a match kept one snapshot (the match its key): keyed by match and seq,
+    -- the snapshot it kept staying at its seq
+    SELECT conname INTO one FROM pg_constraint
+     WHERE conrelid = 'snapshots'::regclass AND contype = 'p' AND array_length(conkey, 1) = 1;
+    IF one IS NOT NULL THEN
+        EXECUTE format('ALTER TABLE snapshots DROP CONSTRAINT %I, ADD PRIMARY KEY (match_id, seq)', one);
+    END IF;
+END
+$$;
 """
+
+#: Whether the schema is complete, as this code makes it (else it is made or brought up to date).
+_SCHEMA_DONE = """
+SELECT to_regclass('events') IS NOT NULL AND to_regclass('events_idem') IS NOT NULL
+   AND to_regclass('rejections') IS NOT NULL AND to_regclass('rejections_match') IS NOT NULL
+   AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+               AND table_name = 'rejections' AND column_name = 'code')
+   AND to_regclass('snapshots') IS NOT NULL
+   AND EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass('snapshots') AND contype = 'p'
+               AND array_length(conkey, 1) = 2)
+"""
+
+_SAVE_SNAPSHOT = ("INSERT INTO snapshots (match_id, seq, data) VALUES (%s, %s, %s)"
+                  " ON CONFLICT (match_id, seq) DO UPDATE SET data = EXCLUDED.data")
 
 _COLS = ", ".join(f'"{c}"' if c == "by" else c for c in EVENT_COLUMNS)
 _ROW = "(" + ", ".join(["%s"] * (len(EVENT_COLUMNS) + 1)) + ")"
@@ -194,12 +221,7 @@ class PostgresStore(PostgresLedger, Store):
 
     def _ensure_schema(self) -> None:
         with self._using("creating the schema") as cur:
-            cur.execute(
-                "SELECT to_regclass('events') IS NOT NULL AND to_regclass('events_idem') IS NOT NULL"
-                " AND to_regclass('rejections') IS NOT NULL AND to_regclass('rejections_match') IS NOT NULL"
-                " AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
-                " AND table_name = 'rejections' AND column_name = 'code') AND to_regclass('snapshots') IS NOT NULL"
-            )
+            cur.execute(_SCHEMA_DONE)
             if cur.fetchone()[0]:
                 return
             # CREATE ... IF NOT EXISTS is not safe against a concurrent CREATE of the same name
@@ -336,7 +358,8 @@ class PostgresStore(PostgresLedger, Store):
                     if head != expected_seq:
                         raise ConflictError(match_id, expected_seq, head)
                     batches = InTransaction(match_id, head, prev, lambda rows: self._insert(cur, rows),
-                                            lambda lo, hi: self._read(cur, match_id, lo, hi))
+                                            lambda lo, hi: self._read(cur, match_id, lo, hi),
+                                            lambda seq, data: cur.execute(_SAVE_SNAPSHOT, (match_id, seq, data)))
                     yield batches
             except pg_errors.UniqueViolation:
                 pass
@@ -393,17 +416,22 @@ class PostgresStore(PostgresLedger, Store):
 
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
         with self._using(f"snapshot of match {match_id!r}") as cur:
-            cur.execute(
-                "INSERT INTO snapshots (match_id, seq, data) VALUES (%s, %s, %s)"
-                " ON CONFLICT (match_id) DO UPDATE SET seq = EXCLUDED.seq, data = EXCLUDED.data",
-                (match_id, seq, data),
-            )
+            cur.execute(_SAVE_SNAPSHOT, (match_id, seq, data))
 
     def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
+        return self.snapshot_at(match_id, 2**62)
+
+    def snapshot_at(self, match_id: str, seq: int) -> tuple[int, bytes] | None:
         with self._using(f"read of the snapshot of match {match_id!r}") as cur:
-            cur.execute("SELECT seq, data FROM snapshots WHERE match_id = %s", (match_id,))
+            cur.execute("SELECT seq, data FROM snapshots WHERE match_id = %s AND seq <= %s ORDER BY seq DESC LIMIT 1",
+                        (match_id, seq))
             row = cur.fetchone()
         return (row[0], bytes(row[1])) if row else None
+
+    def snapshot_seqs(self, match_id: str) -> list[int]:
+        with self._using(f"read of the snapshots of match {match_id!r}") as cur:
+            cur.execute("SELECT seq FROM snapshots WHERE match_id = %s ORDER BY seq", (match_id,))
+            return [s for (s,) in cur.fetchall()]
 
     def matches(self) -> list[MatchInfo]:
         with self._using("listing the matches") as cur:

@@ -59,11 +59,28 @@ CREATE TABLE IF NOT EXISTS rejections (
 );
 CREATE INDEX IF NOT EXISTS rejections_match ON rejections (match_id, id);
 CREATE TABLE IF NOT EXISTS snapshots (
-    match_id    TEXT    PRIMARY KEY,
+    match_id    TEXT    NOT NULL,
     seq         INTEGER NOT NULL,
-    data        BLOB    NOT NULL
+    data        BLOB    NOT NULL,
+    PRIMARY KEY (match_id, seq)
 );
 """
+
+#: A store made when a match kept one snapshot (``match_id`` its key) gets the table above: the
+#: snapshot it kept stays, at its seq.
+_SNAPSHOTS_BY_SEQ = """
+ALTER TABLE snapshots RENAME TO snapshots_one;
+CREATE TABLE snapshots (
+    match_id    TEXT    NOT NULL,
+    seq         INTEGER NOT NULL,
+    data        BLOB    NOT NULL,
+    PRIMARY KEY (match_id, seq)
+);
+INSERT INTO snapshots (match_id, seq, data) SELECT match_id, seq, data FROM snapshots_one;
+DROP TABLE snapshots_one;
+"""
+
+_SAVE_SNAPSHOT = "INSERT OR REPLACE INTO snapshots (match_id, seq, data) VALUES (?, ?, ?)"
 
 _COLS = ", ".join(EVENT_COLUMNS)
 _INSERT = f"INSERT INTO events ({_COLS}, idem_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -122,6 +139,8 @@ class SQLiteStore(SQLiteLedger, Store):
                 self._db.executescript(SCHEMA)
                 if not self._has_code(self._db):  # a store made before rejections kept their code
                     self._db.execute("ALTER TABLE rejections ADD COLUMN code TEXT")
+                if self._one_snapshot(self._db):  # a store made when a match kept one snapshot
+                    self._migrate_snapshots(self._db)
                 break
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
@@ -139,6 +158,25 @@ class SQLiteStore(SQLiteLedger, Store):
     @staticmethod
     def _has_code(db: sqlite3.Connection) -> bool:
         return any(row[1] == "code" for row in db.execute("PRAGMA table_info(rejections)"))
+
+    @staticmethod
+    def _one_snapshot(db: sqlite3.Connection) -> bool:
+        """Whether the snapshots table is keyed by the match alone (one snapshot a match)."""
+        return any(row[1] == "seq" and not row[5] for row in db.execute("PRAGMA table_info(snapshots)"))
+
+    @classmethod
+    def _migrate_snapshots(cls, db: sqlite3.Connection) -> None:
+        """Key the snapshots table by match and seq, in one transaction (another opener may have
+        done it meanwhile: checked again inside it)."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if cls._one_snapshot(db):
+                for statement in filter(str.strip, _SNAPSHOTS_BY_SEQ.split(";")):
+                    db.execute(statement)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
     @staticmethod
     def _open_read_only(path: str) -> sqlite3.Connection:
@@ -259,7 +297,8 @@ class SQLiteStore(SQLiteLedger, Store):
             if head != expected_seq:
                 raise ConflictError(match_id, expected_seq, head)
             yield InTransaction(match_id, head, prev, lambda rows: self._insert(db, match_id, head, rows),
-                                lambda lo, hi: self._read(db, match_id, lo, hi))
+                                lambda lo, hi: self._read(db, match_id, lo, hi),
+                                lambda seq, data: db.execute(_SAVE_SNAPSHOT, (match_id, seq, data)))
 
     def events_for_key(self, match_id: str, idempotency_key: str) -> tuple[StoredEvent, ...]:
         with self._using(f"look-up in match {match_id!r}") as db:
@@ -292,17 +331,28 @@ class SQLiteStore(SQLiteLedger, Store):
 
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
         with self._using(f"snapshot of match {match_id!r}") as db:
-            db.execute("INSERT OR REPLACE INTO snapshots (match_id, seq, data) VALUES (?, ?, ?)", (match_id, seq, data))
+            db.execute(_SAVE_SNAPSHOT, (match_id, seq, data))
 
-    def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
-        with self._using(f"read of the snapshot of match {match_id!r}") as db:
+    def _snapshots(self, match_id: str, query: str, args: tuple) -> list[tuple]:
+        with self._using(f"read of the snapshots of match {match_id!r}") as db:
             try:
-                row = db.execute("SELECT seq, data FROM snapshots WHERE match_id = ?", (match_id,)).fetchone()
+                return db.execute(query, args).fetchall()
             except sqlite3.OperationalError as exc:
                 if "no such table" in str(exc):  # a store made before snapshots, opened read-only
-                    return None
+                    return []
                 raise
-        return (row[0], bytes(row[1])) if row else None
+
+    def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
+        return self.snapshot_at(match_id, 2**62)
+
+    def snapshot_at(self, match_id: str, seq: int) -> tuple[int, bytes] | None:
+        rows = self._snapshots(match_id, "SELECT seq, data FROM snapshots WHERE match_id = ? AND seq <= ?"
+                                         " ORDER BY seq DESC LIMIT 1", (match_id, seq))
+        return (rows[0][0], bytes(rows[0][1])) if rows else None
+
+    def snapshot_seqs(self, match_id: str) -> list[int]:
+        return [s for (s,) in self._snapshots(match_id, "SELECT seq FROM snapshots WHERE match_id = ? ORDER BY seq",
+                                              (match_id,))]
 
     def matches(self) -> list[MatchInfo]:
         with self._using("listing the matches") as db:

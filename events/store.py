@@ -17,6 +17,10 @@ Contract (tests/test_store_contract.py runs it against every backend):
   caught by ``events.chain.verify_chain``.
 - Rejected attempts are kept beside the log (``record_rejection`` / ``rejections``), never in it,
   and read back in the order they were recorded.
+- Snapshots (derived data, outside the chain) are kept one a match and seq: ``save_snapshot``
+  replaces only one kept at the same seq; ``snapshot`` gives the last, ``snapshot_at`` the one at
+  or nearest before a seq, ``snapshot_seqs`` their seqs. ``Appending.save_snapshot`` keeps one in
+  the transaction of the events, committed with them or not at all.
 - Errors are ``StoreError`` subclasses (``ConflictError``, ``UnknownMatch``) or ``IntegrityError``;
   a backend never lets its driver's exceptions through.
 """
@@ -121,21 +125,29 @@ class Appending:
     def read(self, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
         raise NotImplementedError
 
+    def save_snapshot(self, seq: int, data: bytes) -> None:
+        """``Store.save_snapshot`` of an event added here (at or before ``head``), kept with the
+        events: committed with them, or not at all."""
+        raise NotImplementedError
+
 
 class InTransaction(Appending):
     """``Appending`` inside a backend's own open transaction: ``insert`` writes event rows
     (``events.rows.event_row`` and no idempotency key), ``select(lo, hi)`` reads events back."""
 
     def __init__(self, match_id: str, head: int, prev: str, insert: Callable[[list[tuple]], None],
-                 select: Callable[[int, int], list[StoredEvent]]):
+                 select: Callable[[int, int], list[StoredEvent]], snap: Callable[[int, bytes], None]):
         super().__init__(match_id, head, prev)
-        self._insert, self._select = insert, select
+        self._insert, self._select, self._snap = insert, select, snap
 
     def _write(self, events: Sequence[StoredEvent]) -> None:
         self._insert([event_row(ev) + (None,) for ev in events])
 
     def read(self, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
         return self._select(from_seq, to_seq if to_seq is not None else 2**62)
+
+    def save_snapshot(self, seq: int, data: bytes) -> None:
+        self._snap(seq, data)
 
 
 class _Held(Appending):
@@ -147,6 +159,7 @@ class _Held(Appending):
         self.store = store
         self.since = head
         self.events: list[StoredEvent] = []
+        self.snapshots: list[tuple[int, bytes]] = []  # saved once the events are stored
 
     def _write(self, events: Sequence[StoredEvent]) -> None:
         self.events.extend(events)
@@ -155,6 +168,9 @@ class _Held(Appending):
         hi = self.head if to_seq is None else min(to_seq, self.head)
         before = self.store.read(self.match_id, from_seq, min(hi, self.since)) if from_seq <= self.since else []
         return before + self.events[max(from_seq - self.since, 1) - 1 : max(hi - self.since, 0)]
+
+    def save_snapshot(self, seq: int, data: bytes) -> None:
+        self.snapshots.append((seq, data))
 
 
 class Store(ABC):
@@ -195,6 +211,8 @@ class Store(ABC):
         held = _Held(self, match_id, head, prev)
         yield held
         self.append_stored(held.events, expected_seq)
+        for seq, data in held.snapshots:
+            self.save_snapshot(match_id, seq, data)
 
     def events_for_key(self, match_id: str, idempotency_key: str) -> tuple[StoredEvent, ...]:
         """The events appended under ``idempotency_key`` for this match; empty if none."""
@@ -224,13 +242,25 @@ class Store(ABC):
 
     # -- snapshots: derived data kept beside the log (adjudicator/engine/snapshot.py) -------------------
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> None:
-        """Keep ``data`` as the match's snapshot at ``seq``, in place of the one kept before. Not
-        part of the log: the hash chain does not cover it, and ``adj verify`` checks it against
-        the log. A store that keeps no snapshots ignores it."""
+        """Keep ``data`` as the match's snapshot at ``seq``, beside those kept at other seqs (in
+        place of one kept at the same seq). Not part of the log: the hash chain does not cover
+        it, and ``adj verify`` checks it against the log. A store that keeps no snapshots ignores
+        it."""
 
     def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
-        """The match's snapshot ``(seq, data)``, or None."""
+        """The match's last snapshot ``(seq, data)`` (at the greatest seq), or None."""
         return None
+
+    def snapshot_at(self, match_id: str, seq: int) -> tuple[int, bytes] | None:
+        """The match's snapshot ``(seq, data)`` at the greatest seq at or before ``seq``, or None:
+        where a look at event ``seq`` can start from."""
+        kept = self.snapshot(match_id)
+        return kept if kept is not None and kept[0] <= seq else None
+
+    def snapshot_seqs(self, match_id: str) -> list[int]:
+        """The seqs the match's snapshots are kept at, in order."""
+        kept = self.snapshot(match_id)
+        return [kept[0]] if kept is not None else []
 
     def close(self) -> None:  # pragma: no cover - trivial default
         pass

@@ -17,7 +17,8 @@ import pytest
 
 from adjudicator.engine import fold as fold_module
 from adjudicator.engine import registry, snapshot
-from adjudicator.service import IntegrityError, MatchService, MemoryStore
+from adjudicator.engine.judging import CALL_TYPES
+from adjudicator.service import IntegrityError, MatchService, MemoryStore, fold_stored, walk_effective
 from tests.gamekit import FIXTURES, real_games
 
 CLOCK = "2026-01-01T00:00:00Z"
@@ -232,3 +233,123 @@ def test_a_store_made_before_snapshots_reads_as_having_none(tmp_path):
     reader = MatchService(open_store(path, write=False))
     assert reader.store.snapshot("m") is None
     assert reader.current("m").head == head and reader.current("m").fold.resumed_at == 0
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_a_look_back_from_a_snapshot_gives_what_folding_from_seq_1_gives(path, monkeypatch):
+    """``adj state --at`` and ``adj diff`` start from the snapshot kept nearest before the seq:
+    at every seq of every golden match (rewinds, corrections, judge's calls among them; a
+    snapshot every 3 events, all kept), the state, outcome, players and the rewind that
+    abandoned it are those of the match folded from seq 1 through it, and every state ``adj
+    diff`` compares is the whole match's ``state_at``."""
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    enter(svc, lines_of(path))
+    head = svc.store.head("m")
+    if not head:
+        return
+    whole = svc.load("m").fold
+    resumed = 0
+    for seq in range(1, head + 1):
+        match, head_seq, gone = svc.load_at("m", seq)
+        events = svc.store.read("m", 1, seq)
+        folded = fold_stored(events)
+        _, gone_then = walk_effective(svc.store.read("m"))
+        assert head_seq == head
+        assert gone == (gone_then.get(seq) if events[-1].type not in CALL_TYPES else None), seq
+        assert match.fold.state_at(seq) == folded.fold.state_at(seq) == whole.state_at(seq), seq
+        assert match.fold.outcome(seq) == folded.fold.outcome(seq), seq
+        assert match.players == folded.players, seq
+        resumed += match.fold.resumed_at > 0
+        for since in range(max(1, seq - 4), seq + 1):  # adj diff since seq
+            back = svc.load_at("m", seq, since=since)[0]
+            assert back.fold.state_at(since) == whole.state_at(since), (since, seq)
+            assert back.fold.state_at(seq) == whole.state_at(seq), (since, seq)
+    assert svc.load_at("m", 0) is None and svc.load_at("m", head + 1) is None
+    assert svc.store.snapshot_seqs("m") == sorted(set(svc.store.snapshot_seqs("m")))
+    if len(svc.store.snapshot_seqs("m")) > 1:
+        assert resumed, "no look back started from a snapshot"
+
+
+def test_a_store_made_when_a_match_kept_one_snapshot_looks_back_from_it(tmp_path, monkeypatch):
+    """A SQLite store whose snapshots table keeps one snapshot a match: read as it is when opened
+    for reading only, brought to one a seq when opened for writing, its snapshot kept."""
+    import sqlite3
+
+    from adjudicator.service import open_store
+
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    path = str(tmp_path / "old.sqlite3")
+    svc = MatchService(open_store(path), clock=lambda: CLOCK)
+    long_match(svc, monkeypatch)
+    head = svc.store.head("m")
+    seq, data = svc.store.snapshot_at("m", head - 1)  # the one it kept, before the head
+    svc.store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE snapshots")
+        db.execute("CREATE TABLE snapshots (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)")
+        db.execute("INSERT INTO snapshots VALUES ('m', ?, ?)", (seq, data))
+    whole = MatchService(open_store(path, write=False)).load("m").fold
+    reader = MatchService(open_store(path, write=False))
+    assert reader.store.snapshot_seqs("m") == [seq]
+    match = reader.load_at("m", head)[0]
+    assert match.fold.resumed_at == seq and match.fold.state_at(head) == whole.state_at(head)
+    assert reader.load_at("m", seq - 1)[0].fold.resumed_at == 0
+    writer = MatchService(open_store(path))
+    assert writer.store.snapshot_seqs("m") == [seq] and writer.load_at("m", head)[0].fold.resumed_at == seq
+    writer.store.save_snapshot("m", 1, data)
+    assert writer.store.snapshot_seqs("m") == [1, seq]
+
+
+def test_verify_checks_every_snapshot_kept_and_a_look_back_sets_one_that_does_not_fit_aside(monkeypatch):
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    long_match(svc, monkeypatch)
+    seqs = svc.store.snapshot_seqs("m")
+    assert len(seqs) > 2
+    seq = seqs[1]  # neither the first nor the last
+    want = svc.load_at("m", seq + 1)[0]
+    assert want.fold.resumed_at == seq
+    snap = msgspec.msgpack.decode(svc.store.snapshot_at("m", seq)[1])
+    snap["hash"] = "0" * 64
+    svc.store.save_snapshot("m", seq, msgspec.msgpack.encode(snap))
+    got = svc.load_at("m", seq + 1)[0]
+    assert got.fold.resumed_at == 0 and got.fold.state_at(seq + 1) == want.fold.state_at(seq + 1)
+    with pytest.raises(IntegrityError) as failed:
+        svc.verify("m")
+    assert (failed.value.seq, failed.value.detail) == (seq, "the snapshot kept for this seq is not of the event stored there")
+    svc.store.save_snapshot("m", seq, svc.store.snapshot_at("m", seqs[0])[1])  # another event's
+    with pytest.raises(IntegrityError) as failed:
+        svc.verify("m")
+    assert failed.value.seq == seq
+    svc.store.save_snapshot("m", seq, svc.store.snapshot_at("m", seqs[-1])[1][:-1])  # does not decode: not used
+    assert svc.verify("m").head == svc.store.head("m")
+    svc.store.save_snapshot("m", svc.store.head("m") + 1, svc.store.snapshot("m")[1])  # past the head
+    with pytest.raises(IntegrityError) as failed:
+        svc.verify("m")
+    assert failed.value.seq == svc.store.head("m") + 1
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_an_import_keeps_a_snapshot_every_so_many_events_that_verify_checks(path, monkeypatch):
+    """``adj import`` keeps snapshots as it goes (every 3 events here, in batches of 4, so that
+    the fold lets go of the past between them), never at a judge's call; each is the one adj
+    act would have kept there, and a look back starts from it."""
+    import adjudicator.service as service_module
+
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    monkeypatch.setattr(service_module, "IMPORT_BATCH", 4)
+    svc = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)
+    try:
+        svc.import_lines(path.read_text(encoding="utf-8").splitlines(), "m")
+    except (service_module.LineRefused, service_module.Malformed):
+        return  # a golden match with a refused line is not imported
+    events = svc.store.read("m")
+    seqs = svc.store.snapshot_seqs("m")
+    assert all(b - a >= 3 for a, b in zip([0, *seqs], seqs)), seqs
+    assert not any(events[s - 1].type in CALL_TYPES for s in seqs)
+    if len(events) >= 9:
+        assert seqs, "no snapshot kept by the import"
+    svc.verify("m")  # every snapshot fits the fold at its event
+    for seq in seqs:
+        match = svc.load_at("m", seq)[0]
+        assert match.fold.state_at(seq) == fold_stored(events[:seq]).fold.state_at(seq)

@@ -50,6 +50,14 @@ class Backend:
         else:
             pg_execute(self.location, f'UPDATE events SET "{column}" = %s WHERE match_id = %s AND seq = %s', (value, match_id, seq))
 
+    def execute(self, sql: str) -> None:
+        """Run one statement on the data, behind the store's back (SQL backends only)."""
+        if self.name == "sqlite":
+            with sqlite3.connect(self.location) as db:
+                db.execute(sql)
+        else:
+            pg_execute(self.location, sql)
+
     def refuse_type(self, type_: str) -> None:
         """Make the database itself refuse any event row of this type (SQL backends only)."""
         if self.name == "sqlite":
@@ -567,11 +575,66 @@ def test_rewinds_after_a_seq_are_read_with_their_targets(backend):
     assert store.rewinds_after("m1", 7) == [] and store.rewinds_after("other", 0) == []
 
 
-def test_a_snapshot_is_kept_one_a_match_and_replaced(backend):
+def test_snapshots_are_kept_at_each_seq_and_replaced_at_the_same_seq(backend):
     store = backend.store
-    start(store, n=3)
-    assert store.snapshot("m1") is None
-    store.save_snapshot("m1", 2, b"\x00two")
-    store.save_snapshot("m1", 3, b"\x00three")
-    assert store.snapshot("m1") == (3, b"\x00three")
-    assert store.snapshot("m2") is None
+    start(store, n=9)
+    assert store.snapshot("m1") is None and store.snapshot_at("m1", 9) is None and store.snapshot_seqs("m1") == []
+    store.save_snapshot("m1", 6, b"\x00six")
+    store.save_snapshot("m1", 3, b"\x00three")  # an earlier seq, kept after a later one
+    store.save_snapshot("m1", 6, b"\x00six again")
+    store.save_snapshot("m1", 8, b"\x00eight")
+    assert store.snapshot("m1") == (8, b"\x00eight")
+    assert store.snapshot_seqs("m1") == [3, 6, 8]
+    assert store.snapshot_at("m1", 2) is None
+    assert store.snapshot_at("m1", 3) == (3, b"\x00three")
+    assert store.snapshot_at("m1", 5) == (3, b"\x00three")
+    assert store.snapshot_at("m1", 6) == (6, b"\x00six again")
+    assert store.snapshot_at("m1", 7) == (6, b"\x00six again")
+    assert store.snapshot_at("m1", 10**12) == (8, b"\x00eight")
+    assert store.snapshot("m2") is None and store.snapshot_at("m2", 8) is None and store.snapshot_seqs("m2") == []
+    other = backend.reopen()
+    assert other.snapshot_at("m1", 7) == (6, b"\x00six again") and other.snapshot_seqs("m1") == [3, 6, 8]
+
+
+#: The snapshots table of a store made when a match kept one snapshot (the match its key).
+ONE_SNAPSHOT_TABLE = {
+    "sqlite": "CREATE TABLE snapshots (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)",
+    "postgres": "CREATE TABLE snapshots (match_id text PRIMARY KEY, seq bigint NOT NULL, data bytea NOT NULL)",
+}
+
+
+def test_a_store_made_when_a_match_kept_one_snapshot_keeps_it_and_keeps_more(sql_backend):
+    store = sql_backend.store
+    start(store, n=9)
+    start(store, "m2", n=3)
+    sql_backend.execute("DROP TABLE snapshots")
+    sql_backend.execute(ONE_SNAPSHOT_TABLE[sql_backend.name])
+    blob = (lambda b: f"X'{b.hex()}'") if sql_backend.name == "sqlite" else (lambda b: f"'\\x{b.hex()}'::bytea")
+    sql_backend.execute(f"INSERT INTO snapshots (match_id, seq, data) VALUES ('m1', 5, {blob(b'five')}), ('m2', 2, {blob(b'two')})")
+    migrated = sql_backend.reopen()
+    assert migrated.snapshot("m1") == (5, b"five") and migrated.snapshot_seqs("m1") == [5]
+    migrated.save_snapshot("m1", 8, b"eight")
+    migrated.save_snapshot("m1", 2, b"two")
+    assert migrated.snapshot_seqs("m1") == [2, 5, 8] and migrated.snapshot_at("m1", 7) == (5, b"five")
+    assert migrated.snapshot("m1") == (8, b"eight") and migrated.snapshot("m2") == (2, b"two")
+    again = sql_backend.reopen()  # opened once more: nothing left to change
+    assert again.snapshot_seqs("m1") == [2, 5, 8] and again.snapshot_at("m2", 9) == (2, b"two")
+    assert again.read("m1") == store.read("m1") and again.head("m1") == 9
+
+
+def test_snapshots_kept_while_appending_are_committed_with_the_events(any_store):
+    store = any_store
+    chain = reference_chain(n=6)
+    with pytest.raises(RuntimeError, match="the file ends badly"):
+        with store.appending("m1", 0) as out:
+            out.add(chain[:3])
+            out.save_snapshot(3, b"\x00three")
+            raise RuntimeError("the file ends badly")
+    assert store.head("m1") == 0 and store.snapshot("m1") is None and store.snapshot_seqs("m1") == []
+    with store.appending("m1", 0) as out:
+        out.add(chain[:3])
+        out.save_snapshot(3, b"\x00three")
+        out.add(chain[3:])
+        out.save_snapshot(6, b"\x00six")
+    assert store.read("m1") == chain
+    assert store.snapshot_seqs("m1") == [3, 6] and store.snapshot_at("m1", 5) == (3, b"\x00three")

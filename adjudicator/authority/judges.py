@@ -229,6 +229,12 @@ class SignedStore(Ledger, Store):
     def snapshot(self, match_id: str) -> tuple[int, bytes] | None:
         return self.inner.snapshot(match_id)
 
+    def snapshot_at(self, match_id: str, seq: int) -> tuple[int, bytes] | None:
+        return self.inner.snapshot_at(match_id, seq)
+
+    def snapshot_seqs(self, match_id: str) -> list[int]:
+        return self.inner.snapshot_seqs(match_id)
+
     def matches(self) -> list[MatchInfo]:
         return self.inner.matches()
 

@@ -438,6 +438,9 @@ class Fold:
         self.confirmations: list[tuple[int, confirming.Confirm]] = []
         self._confirmations_known = True
         self._head_hash: tuple[int, str] | None = None  # (seq, hash) of the last event that is not a confirmation
+        # ``effective_runs`` last time: (the effective seqs it read, how many, their runs); the
+        # seqs of a line are only appended to, so the next call reads only the seqs added since
+        self._runs: tuple[Sequence[int], int, list[list[int]]] | None = None
 
     @classmethod
     def resumed(cls, game: Game, match_id: str, seq: int, state: Any, players: Sequence[str],
@@ -484,6 +487,7 @@ class Fold:
         fold.confirmations = list(self.confirmations)
         fold._confirmations_known = self._confirmations_known
         fold._head_hash = self._head_hash
+        fold._runs = self._runs  # the same seqs (the last one taken out and put back)
         return fold
 
     @property
@@ -514,8 +518,22 @@ class Fold:
 
     def effective_runs(self) -> list[tuple[int, int]]:
         """The stored seqs of the effective history as runs of consecutive seqs (first, last):
-        what a snapshot keeps of it (``resumed``)."""
-        return runs(self._effective_seqs)
+        what a snapshot keeps of it (``resumed``). Read from where the last call left off, when
+        the effective history is the one it read, grown since (a snapshot every few hundred
+        events of a long import does not read the whole history each time)."""
+        eff, done = self._effective_seqs, self._runs
+        if done is not None and done[0] is eff and done[1] <= len(eff):
+            out = done[2]
+            new = eff[done[1]:]
+        else:
+            out, new = [], eff
+        for s in new:
+            if out and out[-1][1] == s - 1:
+                out[-1][1] = s
+            else:
+                out.append([s, s])
+        self._runs = (eff, len(eff), out)
+        return [(a, b) for a, b in out]
 
     def line_states(self) -> list[Any]:
         """The state after each entry of the effective history (``entries``), in order."""

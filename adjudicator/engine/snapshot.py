@@ -1,11 +1,13 @@
-"""Snapshots: a match's state after one of its events, kept beside the log, so that what needs
-only the present (``adj act``, ``adj state`` and ``adj legal`` without ``--at``) folds the events
-after the snapshot instead of the whole match. Its cost no longer grows with the match's length.
+"""Snapshots: a match's state after one of its events, kept beside the log every ``EVERY`` events
+(all of them kept, one a seq), so that what needs only the present (``adj act``, ``adj state`` and
+``adj legal`` without ``--at``) folds the events after the last snapshot instead of the whole
+match, and a look at the past (``adj state --at SEQ``, ``adj diff``) the events after the one
+nearest before SEQ. Their cost no longer grows with the match's length.
 
 A snapshot is derived data: the hash chain does not cover it. It names the event it was taken
 after (seq and hash) and the code that computed it (a digest of the spine's and the game's
 source); one that does not fit the log or the code, or does not decode, is ignored and the whole
-log is folded. ``adj verify`` folds the whole log and checks the snapshot against it, so a
+log is folded. ``adj verify`` folds the whole log and checks every snapshot against it, so a
 snapshot is trusted as far as the last verify, as the log itself is.
 
 The state is kept as msgpack and decoded by the game's state type (the return type of its
@@ -27,7 +29,8 @@ from adjudicator.engine import judging
 from adjudicator.engine.fold import Fold
 from adjudicator.engine.kit import Game
 
-#: Events between two snapshots: the most a command folds beyond the last one.
+#: Events between two snapshots: the most a command folds beyond the last one, or a look at the
+#: past beyond the one before its seq.
 EVERY = 500
 
 FORMAT = 2
