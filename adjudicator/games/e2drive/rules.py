@@ -157,15 +157,29 @@ HANDLERS = {
 NO_SETTLE = (E.E2dRewind, E.E2dCorrect, E.VoidGame, E.VoidMatch)
 
 
+#: each E2Drive event class: (its handler, whether the gate lets it through unchecked, whether the
+#: state-based checks follow it), read in one look-up (the classes are final: none derives from another)
+PLAN = {cls: (handler, cls in UNGATED, cls not in NO_SETTLE) for cls, handler in HANDLERS.items()}
+
+
 def step(state: State, ev: Action, ctx: Context) -> State:
-    gate(state, ev)
-    handler = HANDLERS.get(type(ev))
-    if handler is None:
-        reject("E2D-ACT-1", f"{event_type(ev)} is not an E2Drive event")
-    if isinstance(ev, NO_SETTLE):
-        return handler(state, ev, ctx)
+    plan = PLAN.get(type(ev))
+    if plan is None:
+        return _step(state, ev, ctx)
+    handler, ungated, settled = plan
     start = state.game
-    if not isinstance(ev, E.GameStarted):
+    if not ungated and not (start.status == "in_progress" and start.phase == "main" and start.attack is None
+                            and start.tie is None and not start.forced_revival and not start.upkeep):
+        gate(state, ev)  # else nothing is pending in a running main phase: the gate lets every event through
+    if not settled:
+        return handler(state, ev, ctx)
+    if start.notes and type(ev) is not E.GameStarted:
         state = rep(state, game=rep(start, notes=()))
     new = handler(state, ev, ctx)
     return sbc.settle(new, new.game, start if start.status == "in_progress" else None)
+
+
+def _step(state: State, ev: Action, ctx: Context) -> State:
+    """``step`` of an event that is not one of E2Drive's: the gate, then E2D-ACT-1."""
+    gate(state, ev)
+    reject("E2D-ACT-1", f"{event_type(ev)} is not an E2Drive event")

@@ -8,6 +8,7 @@ from msgspec.structs import replace as rep
 from adjudicator.games.e2drive import damage, order
 from adjudicator.games.e2drive.config import Options
 from adjudicator.games.e2drive.state import (
+    SLOT_AT,
     GameRecord,
     GameState,
     Overdrive,
@@ -168,8 +169,12 @@ def settle(state: State, g: GameState, start: GameState | None = None) -> State:
         g = drop_broken_attack(g, options)
     if not options.overdrive_effects_survive_limited_exit:
         g = end_overdrives_outside_limited(g)
-    if g.acting is not None:
-        g = slicer_check(g)
+    acting = g.acting
+    if acting is not None and g.attack is None:  # ``slicer_check``, its common case in this frame
+        s, i = SLOT_AT[acting]
+        sv = g.players[s].servants[i]
+        if sv.atk_count > 0 and atks_used_up(sv):
+            g = end_action(g, acting)
     if g.tie is not None and not set(g.tie.candidates) <= set(order.top_tied(g, options)):
         g = rep(g, tie=None)  # an effect changed the candidates: the determination is made afresh (E2D-RUL-46)
     if g.phase == "main" and g.acting is None and g.attack is None and g.tie is None and not g.forced_revival:

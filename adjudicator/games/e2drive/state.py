@@ -222,6 +222,10 @@ def seat_index(seat: str) -> int:
 #: and order computation): ref -> (seat, slot index) and ref -> (index in ``players``, slot index)
 _SLOT_OF = {f"{seat}.{s}": (seat, i) for seat in ("P1", "P2") for i, s in enumerate(SLOTS)}
 _SLOT_AT = {ref: (seat_index(seat), i) for ref, (seat, i) in _SLOT_OF.items()}
+#: ref -> (seat, slot index) of the six slots: what ``parse_slot`` gives them, for a caller's own frame
+SLOT_OF = _SLOT_OF
+#: ref -> (player index, slot index) of the six slots: what ``slot_at`` gives them
+SLOT_AT = _SLOT_AT
 #: the slot references of each seat and of both, in slot order (P1's first)
 _SLOTS_OF = {seat: tuple(f"{seat}.{s}" for s in SLOTS) for seat in SEATS}
 ALL_SLOTS = _SLOTS_OF["P1"] + _SLOTS_OF["P2"]
@@ -282,12 +286,14 @@ def pool_at(ref: str) -> tuple[int, int | None]:
 
 
 def servant(g: GameState, ref: str) -> Servant:
-    s, i = slot_at(ref)
+    at = _SLOT_AT.get(ref)  # ``slot_at``, its common case in this frame
+    s, i = at if at is not None else slot_at(ref)
     return g.players[s].servants[i]
 
 
 def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
-    s, i = slot_at(ref)
+    at = _SLOT_AT.get(ref)
+    s, i = at if at is not None else slot_at(ref)
     players = g.players
     p = players[s]
     svs = p.servants
@@ -298,7 +304,8 @@ def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
 def update_servant(g: GameState, ref: str, **changes: object) -> GameState:
     """The servant at ``ref`` with ``changes`` replaced: one look-up of the slot where
     ``with_servant(g, ref, rep(servant(g, ref), ...))`` makes two."""
-    s, i = slot_at(ref)
+    at = _SLOT_AT.get(ref)
+    s, i = at if at is not None else slot_at(ref)
     players = g.players
     p = players[s]
     svs = p.servants
@@ -326,7 +333,8 @@ def both_fields(g: GameState) -> zip:
 
 
 def pool(g: GameState, ref: str) -> Pool:
-    s, i = pool_at(ref)
+    at = _POOL_AT.get(ref)
+    s, i = at if at is not None else pool_at(ref)
     p = g.players[s]
     return p.master if i is None else p.servants[i].pool
 
