@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import functools
 import unicodedata
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -26,8 +28,10 @@ ATTRIBUTES = frozenset({"BODY", "TECH", "MIND"})
 HOLY_GRAIL = {"holy grail", "聖杯"}
 
 
+@functools.lru_cache(maxsize=4096)
 def same_name(name: str) -> str:
-    """PBW-RUL-7: NFKC, trimmed, case-folded."""
+    """PBW-RUL-7: NFKC, trimmed, case-folded (a pure function of the name: each registration
+    compares every card's, and the same names come back in every match of a player)."""
     return unicodedata.normalize("NFKC", name).strip().casefold()
 
 
@@ -55,8 +59,35 @@ def read_deck(text: str) -> dict[str, Any]:
         raise Malformed(f"deck file: {exc}", "$") from None
 
 
+#: per card type, the fields it needs, read at once; and the fields that are 0 or more
+_REQUIRED_OF = {t: attrgetter(*names) if len(names) > 1 else (lambda c, n=names[0]: (getattr(c, n),))
+                for t, names in REQUIRED.items()}
+_NON_NEGATIVE_OF = attrgetter(*NON_NEGATIVE)
+
+
+def _plainly_valid(card: CardDef) -> bool:
+    """Whether ``card_problems`` finds nothing: the checks of every card of every registration,
+    without building a message (a card with a problem goes through the full checks)."""
+    if None in _REQUIRED_OF[card.card_type](card):
+        return False
+    for value in _NON_NEGATIVE_OF(card):
+        if value is not None and value < 0:
+            return False
+    stats, mods = card.stats, card.mods
+    if stats is not None and stats.keys() != ATTRIBUTES or mods is not None and mods.keys() != ATTRIBUTES:
+        return False
+    if card.card_type == "EQUIPMENT":
+        if card.main_attribute is not None:
+            return False
+        if card.kind and card.part and card.part not in (WEAPON_PARTS if card.kind == "WEAPON" else ARMOR_PARTS):
+            return False
+    return True
+
+
 def card_problems(card: CardDef, where: str) -> list[Violation]:
     """PBW-DECK-2 (the fields of the card's type) and PBW-DECK-9 (types and ranges)."""
+    if _plainly_valid(card):
+        return []
     out = []
     for name in REQUIRED[card.card_type]:
         if getattr(card, name) is None:

@@ -91,8 +91,10 @@ def step(s: State, event: Action, ctx: Context) -> State:
         if isinstance(event, E.PbwRewind):
             return C.gate_rewind(s, event, ctx)
     before = s
-    if s.notes:
-        s = msgspec.structs.replace(s, notes=())
+    seq = ctx.seq
+    # the notes of the last event cleared and this event's seq set in one copy (``last_seq`` is
+    # written here only, never read by a handler)
+    s = msgspec.structs.replace(s, notes=(), last_seq=seq)
     if s.result is not None and not isinstance(event, AFTER_RESULT):
         what = f"won by {s.result.winner}" if s.result.winner else "drawn"
         more = ", next_battle" if s.options.best_of > 1 else ""
@@ -104,12 +106,12 @@ def step(s: State, event: Action, ctx: Context) -> State:
         reject("PBW-ACT-1", f"{event_type(event)} cannot be entered here")
     main = s.main
     if main is not None and main.step == "M1" and not isinstance(event, E.BsEffect):
-        s = F.close_open(s, "TRIG", ctx.seq)  # PBW-COR-2: the first other event of a main turn closes its TRIG duties
+        s = F.close_open(s, "TRIG", seq)  # PBW-COR-2: the first other event of a main turn closes its TRIG duties
     s = handler(s, event, ctx)
     if s.battle_started:  # the active player (PBW-RUL-3) is the one before the event: asked only when both HP are down
-        s = state_checks(s, ctx.seq, lambda: active_player(before))
+        s = state_checks(s, seq, lambda: active_player(before))
         if s.step == "T1" and not s.pending_ties and s.result is None:  # the ties waiting lost their members
             s = F.finish_order(s)
     if s.result is not None:
-        return msgspec.structs.replace(s, step="OVER", last_seq=ctx.seq)
-    return msgspec.structs.replace(s, last_seq=ctx.seq)
+        return msgspec.structs.replace(s, step="OVER", last_seq=seq)
+    return s if s.last_seq == seq else msgspec.structs.replace(s, last_seq=seq)
