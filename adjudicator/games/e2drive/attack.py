@@ -20,6 +20,7 @@ from adjudicator.games.e2drive.state import (
     parse_slot,
     player,
     servant,
+    slot_at,
     slots_of,
     with_servant,
 )
@@ -128,9 +129,17 @@ def resolve(g: GameState, a: AttackSeq, options: Options) -> GameState:
         dt = 10
     dt, da, extra = damage.buster_adjust(g, a, dt, da, options)
     before = g.players
-    g = damage.add_damage(g, a.target, dt)
-    g = damage.add_damage(g, a.attacker, da)
-    g = note(g, f"{a.target} takes {dt}D, {a.attacker} takes {da}D" + (f" ({extra})" if extra else ""))
+    # ``add_damage`` to the target, then to the attacker, and the note: one copy of the game state
+    players = list(before)
+    for ref, n in ((a.target, dt), (a.attacker, da)):
+        if n:  # damage is never below 0: a servant taking 0 stays as it is
+            s, i = slot_at(ref)
+            p = players[s]
+            svs = p.servants
+            sv = svs[i]
+            players[s] = rep(p, servants=svs[:i] + (rep(sv, damage=max(0, sv.damage + n)),) + svs[i + 1:])
+    g = rep(g, players=tuple(players),
+            notes=g.notes + (f"{a.target} takes {dt}D, {a.attacker} takes {da}D" + (f" ({extra})" if extra else ""),))
     # only the two servants' damage changed since ``before``, a state the checks left with none doomed
     g = damage.destruction_check(g, options, before)
     return close(g, a, options)
@@ -138,7 +147,8 @@ def resolve(g: GameState, a: AttackSeq, options: Options) -> GameState:
 
 def close(g: GameState, a: AttackSeq, options: Options, void: bool = False) -> GameState:
     """Step 10: the target's until-targeted effects end; the ATK counts (a void one too)."""
-    g = damage.end_until_targeted(rep(g, attack=None), [a.target], options, owner(a.attacker))
+    # the until-targeted effects end (they read no ``attack``); the ATK closes in the copy below
+    g = damage.end_until_targeted(g, [a.target], options, owner(a.attacker))
     att = servant(g, a.attacker)
     consumed = a.committed and bool(a.payment)
     od, taken = att.od, att.pool_atks
@@ -147,12 +157,19 @@ def close(g: GameState, a: AttackSeq, options: Options, void: bool = False) -> G
         od, taken = rep(od, slicer_extra=od.slicer_extra - 1), taken + 1  # an ATK beyond the first: X - 1 for good
     att = rep(att, atk_count=count, atk_paid=att.atk_paid or consumed, od=od, pool_atks=taken)
     ends = not att.destroyed and g.acting == a.attacker and atks_used_up(att)
-    g = with_servant(g, a.attacker, rep(att, action="acted") if ends else att)  # one write either way
+    # the attacker, the closed ATK and the notes: one copy of the game state
+    s, i = slot_at(a.attacker)
+    players = g.players
+    p = players[s]
+    svs = p.servants
+    p = rep(p, servants=svs[:i] + (rep(att, action="acted") if ends else att,) + svs[i + 1:])
+    notes = g.notes
     if void:
-        g = note(g, "the ATK is void (tails)")
+        notes += ("the ATK is void (tails)",)
     if ends:
-        g = note(rep(g, acting=None), f"{a.attacker}'s action ends with its ATK")
-    return g
+        notes += (f"{a.attacker}'s action ends with its ATK",)
+    return rep(g, players=(p, players[1]) if s == 0 else (players[0], p), attack=None, notes=notes,
+               acting=None if ends else g.acting)
 
 
 def on_coin(state: State, ev: Coin, ctx) -> State:
@@ -194,7 +211,7 @@ def on_defense(state: State, ev: Defense, ctx) -> State:
     if restricted(g, a.target, "defense"):
         reject("E2D-ACT-17", f"an effect forbids {a.target} to DEF", "RESTRICTED")
     units = ether.check_payment(g, ev.payment, [1], defend_pools(seat, a.target, options), f"the DEF of {a.target}")
-    g = note(ether.pay(g, units), f"{a.target} DEFs")
+    g = ether.pay(g, units, notes=g.notes + (f"{a.target} DEFs",))  # the note in the payment's copy
     a = rep(a, defended=True)
     return rep(state, game=resolve(g, a, options))
 
@@ -218,5 +235,5 @@ def on_evasion(state: State, ev: Evasion, ctx) -> State:
     cost = evasion_cost(g, a.target)
     units = ether.check_payment(g, ev.payment, [cost], defend_pools(seat, a.target, options),
                                 f"the evasion of {a.target}" + (" (wait: 2e)" if cost == 2 else ""))
-    g = note(ether.pay(g, units), f"{a.target} evades: 10D")
+    g = ether.pay(g, units, notes=g.notes + (f"{a.target} evades: 10D",))  # the note in the payment's copy
     return rep(state, game=resolve(g, rep(a, evaded=True), options))

@@ -63,12 +63,16 @@ def check_payment(g: GameState, payment: Sequence[Pay], costs: Iterable[int], el
     return units
 
 
-def pay(g: GameState, units: dict[str, int]) -> GameState:
+def pay(g: GameState, units: dict[str, int], **more: object) -> GameState:
+    """``units`` turned on; ``more``: other fields of the game state changed in the same copy
+    (the note of the payment)."""
     changes = {}
     for ref, n in units.items():
         pl = pool(g, ref)
         changes[ref] = rep(pl, on=min(pl.size, pl.on + n))
-    return with_pools(g, changes) if changes else g
+    if changes:
+        return with_pools(g, changes, **more)
+    return rep(g, **more) if more else g
 
 
 def payable(g: GameState, pools: Iterable[str]) -> int:

@@ -87,7 +87,7 @@ def on_start_turn(state: State, ev: StartTurn, ctx) -> State:
     if g.phase != "draw":
         reject("E2D-ACT-12", f"turn {g.turn} has not ended (phase {g.phase})", "TURN_RUNNING")
     draws = {seat_of_name(state, k, f"$.draws.{k}"): v for k, v in (ev.draws or {}).items()}
-    g = note(rep(g, turn=g.turn + 1, phase="main", notes=()), f"turn {g.turn + 1}: both players draw")
+    g = rep(g, turn=g.turn + 1, phase="main", notes=(f"turn {g.turn + 1}: both players draw",))
     for seat in SEATS:
         g = sbc.draw(g, seat, draws.get(seat))
     return rep(state, game=g)

@@ -7,7 +7,7 @@ from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive import ether
 from adjudicator.games.e2drive.config import Options
-from adjudicator.games.e2drive.state import GameState, TiePending, both_fields, note, parse_slot, player, servant, update_servant
+from adjudicator.games.e2drive.state import GameState, TiePending, both_fields, note, parse_slot, player, players_updating, servant
 from adjudicator.games.e2drive.stats import stat
 
 
@@ -43,9 +43,9 @@ def top_tied(g: GameState, options: Options) -> list[str]:
 def become_acting(g: GameState, ref: str) -> GameState:
     """E2D-TURN-5: the selected servant acts; its ATK count and paid flag start afresh."""
     sv = servant(g, ref)
-    g = update_servant(g, ref, action="acting", atk_count=0, atk_paid=False, pool_atks=0)
     who = ref if sv.face_down else f"{ref} ({sv.name})"  # a face-down card is not named (E2D-HID-1)
-    return rep(g, acting=ref, tie=None, notes=g.notes + (f"{who} acts",))
+    return rep(g, players=players_updating(g, ref, action="acting", atk_count=0, atk_paid=False, pool_atks=0),
+               acting=ref, tie=None, notes=g.notes + (f"{who} acts",))
 
 
 def upkeep_due(g: GameState, seat: str) -> int:

@@ -47,7 +47,7 @@ def on_overdrive(state: State, ev: Overdrive, ctx) -> State:
     kind = sv.type
     _check_params(g, ev, kind, k)
     units = ether.check_payment(g, ev.payment, [k] if k >= 1 else [1], [f"{seat}.M"], f"the overdrive of {ev.servant}")
-    g = note(ether.pay(g, units), f"{ev.servant} ({kind}) overdrives with {k}e")
+    g = ether.pay(g, units, notes=g.notes + (f"{ev.servant} ({kind}) overdrives with {k}e",))  # the note in the payment's copy
     g = EFFECTS[kind](state, g, ev, seat, k)
     return rep(state, game=g)
 

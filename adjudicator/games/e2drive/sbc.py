@@ -18,9 +18,9 @@ from adjudicator.games.e2drive.state import (
     limited,
     note,
     player,
+    players_updating,
     servant,
     slots_of,
-    update_servant,
     with_player,
     with_servant,
 )
@@ -123,8 +123,8 @@ def end_overdrives_outside_limited(g: GameState) -> GameState:
 
 
 def end_action(g: GameState, ref: str) -> GameState:
-    g = update_servant(g, ref, action="acted")
-    return rep(g, acting=None if g.acting == ref else g.acting, notes=g.notes + (f"{ref}'s action ends",))
+    return rep(g, players=players_updating(g, ref, action="acted"), acting=None if g.acting == ref else g.acting,
+               notes=g.notes + (f"{ref}'s action ends",))
 
 
 def finish(state: State, g: GameState) -> State:

@@ -313,6 +313,19 @@ def update_servant(g: GameState, ref: str, **changes: object) -> GameState:
     return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
 
 
+def players_updating(g: GameState, ref: str, **changes: object) -> tuple[PlayerState, ...]:
+    """The players of ``g`` with the servant at ``ref`` changed by ``changes``: what
+    ``update_servant`` writes, for a caller that changes other fields of the game state in the
+    same copy (``rep(g, players=players_updating(g, ref, ...), acting=..., notes=...)``)."""
+    at = _SLOT_AT.get(ref)
+    s, i = at if at is not None else slot_at(ref)
+    players = g.players
+    p = players[s]
+    svs = p.servants
+    p = rep(p, servants=svs[:i] + (rep(svs[i], **changes),) + svs[i + 1:])
+    return (p, players[1]) if s == 0 else (players[0], p)
+
+
 def map_servants(g: GameState, change: Callable[[Servant], Servant]) -> GameState:
     """Every servant of both fields replaced by ``change(servant)``, in one copy of the game state."""
     return rep(g, players=tuple(rep(p, servants=tuple(map(change, p.servants))) for p in g.players))
@@ -351,9 +364,10 @@ def with_pool(g: GameState, ref: str, pl: Pool) -> GameState:
     return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
 
 
-def with_pools(g: GameState, changes: dict[str, Pool]) -> GameState:
+def with_pools(g: GameState, changes: dict[str, Pool], **more: object) -> GameState:
     """Several pools written at once (a payment from a servant and its master): one copy of each
-    player touched and of the game state, whatever the number of pools."""
+    player touched and of the game state, whatever the number of pools; ``more``: other fields of
+    the game state changed in that same copy."""
     players = list(g.players)
     touched: dict[int, tuple[Pool | None, list[Servant] | None]] = {}
     for ref, pl in changes.items():
@@ -370,7 +384,7 @@ def with_pools(g: GameState, changes: dict[str, Pool]) -> GameState:
         p = players[s]
         players[s] = rep(p, master=p.master if master is None else master,
                          servants=p.servants if svs is None else tuple(svs))
-    return rep(g, players=tuple(players))
+    return rep(g, players=tuple(players), **more)
 
 
 def alive(g: GameState, seat: str) -> list[str]:

@@ -98,9 +98,11 @@ def _play(state: State, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quic
     costs = tool_costs(state, g, seat, ev.card, card, master_only)
     units = ether.check_payment(g, ev.payment, costs, pools, ev.card, units=units)
     g = ether.pay(g, units)
-    p = player(g, seat)
-    g = with_player(g, rep(p, hand_count=p.hand_count - 1, hand_known=hand))
-    g = note(g, f"{seat} plays {ev.card} (kind {card.kind})")
+    # the card leaves the hand, and the note: one copy of the game state
+    p1, p2 = g.players
+    p = p1 if seat == "P1" else p2
+    p = rep(p, hand_count=p.hand_count - 1, hand_known=hand)
+    g = rep(g, players=(p, p2) if seat == "P1" else (p1, p), notes=g.notes + (f"{seat} plays {ev.card} (kind {card.kind})",))
     ctx = ops.OpContext(rank=KIND_RANK[card.kind], source=ev.card, seat=seat)
     g, targeted = ops.apply_all(state, g, ev.ops, ctx)
     if card.kind in (1, 4):
@@ -155,7 +157,7 @@ def on_activate_field_tool(state: State, ev: ActivateFieldTool, ctx) -> State:
     units = ether.totals(ev.payment)
     units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, g.acting), ev.card,
                                 units=units)
-    g = note(ether.pay(g, units), f"{seat} declares {ev.card} from the tool field")
+    g = ether.pay(g, units, notes=g.notes + (f"{seat} declares {ev.card} from the tool field",))  # the note in the payment's copy
     g, targeted = ops.apply_all(state, g, ev.ops, ops.OpContext(rank=5, source=ev.card, seat=seat))
     return rep(state, game=ops.close(state, g, list(ev.targets) + targeted, seat))
 
@@ -174,7 +176,7 @@ def on_use_effect(state: State, ev: UseEffect, ctx) -> State:
     units = ether.totals(ev.payment)
     units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, ev.servant),
                                 f"{ev.servant}'s effect", units=units)
-    g = note(ether.pay(g, units), f"{ev.servant} uses its effect")
+    g = ether.pay(g, units, notes=g.notes + (f"{ev.servant} uses its effect",))  # the note in the payment's copy
     g, targeted = ops.apply_all(state, g, ev.ops, ops.OpContext(rank=7, source=ev.servant, seat=seat))
     return rep(state, game=ops.close(state, g, list(ev.targets) + targeted, seat))
 
