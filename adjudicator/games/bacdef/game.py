@@ -15,7 +15,7 @@ from adjudicator.games.bacdef.legal import legal
 from adjudicator.games.bacdef.rewind import apply_rewind
 from adjudicator.games.bacdef.state import State
 from adjudicator.engine.kit import Game
-from adjudicator.engine.protocol import JUDGE, Action, Context, LegalAction, Outcome, Violation
+from adjudicator.engine.protocol import JUDGE, Context, LegalAction, Outcome, Violation
 
 RULES_VERSION = "bacdef-2026.1"
 
@@ -56,8 +56,9 @@ class Bacdef(Game):
             raise Violation("BAC-ACT-1", f"only the judge starts a match; {started.by} tried", "E_NOT_ACTOR")
         return R.start(started, self.decode_options(started.options), ctx.seq)
 
-    def step(self, state: State, event: Action, ctx: Context) -> State:
-        return R.step(state, event, ctx)
+    #: the transition itself, not a method that calls it: ``game.step(state, event, ctx)`` runs
+    #: once for every event folded
+    step = staticmethod(R.step)
 
     def rewind_offer(self, state: State, ctx: Context) -> list[LegalAction]:
         return []  # ``legal`` offers the judge's rewinds with their cause (BAC-REW-3, BAC-REW-11)

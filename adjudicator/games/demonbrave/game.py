@@ -75,8 +75,9 @@ class DemonBrave(Game):
     def initial(self, started: DbMatchStarted, ctx: Context) -> State:
         return S.initial(started, ctx)
 
-    def step(self, state: State, event: Action, ctx: Context) -> State:
-        return R.step(state, event, ctx)
+    #: the transition itself, not a method that calls it: ``game.step(state, event, ctx)`` runs
+    #: once for every event folded
+    step = staticmethod(R.step)
 
     def outcome(self, state: State) -> Outcome:
         many = state.config.match_games > 1

@@ -16,7 +16,7 @@ from adjudicator.games.pbwcg.decks import deck_problems, read_deck
 from adjudicator.games.pbwcg.legal import legal
 from adjudicator.games.pbwcg.state import State
 from adjudicator.engine.kit import Board, Game
-from adjudicator.engine.protocol import Action, Context, LegalAction, Malformed, Outcome, Violation
+from adjudicator.engine.protocol import Context, LegalAction, Malformed, Outcome, Violation
 
 RULES_VERSION = "pbwcg-2026.1"
 
@@ -61,8 +61,9 @@ class Pbwcg(Game):
     def initial(self, started: E.PbwMatchStarted, ctx: Context) -> State:
         return R.initial(started, ctx)
 
-    def step(self, state: State, event: Action, ctx: Context) -> State:
-        return R.step(state, event, ctx)
+    #: the transition itself, not a method that calls it: ``game.step(state, event, ctx)`` runs
+    #: once for every event folded
+    step = staticmethod(R.step)
 
     def undo_fields(self, state: State, requester: str, confirmer: str) -> dict[str, Any]:
         # PBW-COR-11: a mistyped entry is a record fix, confirmed by both players (and the judge if present)
