@@ -126,6 +126,8 @@ def destruction_check(g: GameState, options: Options, since: tuple[PlayerState, 
 def end_until_targeted(g: GameState, refs: list[str], options: Options, by_seat: str | None = None) -> GameState:
     """E2D-RES-11: the *until targeted* effects of each targeted servant end (after the action's
     resolution); an Etherizer's locks are released when it is next targeted (E2D-ACT-31)."""
+    if not refs:
+        return g
     seen = []
     for ref in refs:
         if ref in seen:
@@ -136,11 +138,12 @@ def end_until_targeted(g: GameState, refs: list[str], options: Options, by_seat:
         sv = servant(g, ref)
         if sv.destroyed:
             continue
-        ended = sv.od.any or any(m.duration == "until_targeted" for m in sv.modifiers)
+        mods = sv.modifiers
+        ended = sv.od.any or bool(mods) and any(m.duration == "until_targeted" for m in mods)
         if ended:  # else the servant stays as it is
             g = with_servant(g, ref, rep(sv, od=Overdrive(),
                                          modifiers=tuple(m for m in sv.modifiers if m.duration != "until_targeted")))
-        if any(lk.by_instance == sv.instance for lk in g.locks):
+        if g.locks and any(lk.by_instance == sv.instance for lk in g.locks):
             g = ether.release_locks_of(g, sv.instance)
             ended = True
         if ended:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive.events import Pay
-from adjudicator.games.e2drive.state import POOL_REFS, GameState, Pool, pool_at, parse_pool, player, pool, servant, slots_of, with_pool, with_pools
+from adjudicator.games.e2drive.state import POOL_REFS, GameState, PlayerState, Pool, pool_at, parse_pool, player, pool, servant, slots_of, with_pool, with_pools
 from adjudicator.engine.protocol import Malformed, Violation
 
 
@@ -38,15 +38,17 @@ def check_payment(g: GameState, payment: Sequence[Pay], costs: Iterable[int], el
     ``units``: ``totals(payment, path)`` when the caller has already read them."""
     if units is None:
         units = totals(payment, path)
-    allowed = set(eligible)
+    if not isinstance(eligible, (list, tuple)):  # read twice below: a one-pass iterable is read once
+        eligible = list(eligible)
     for ref in units:
-        if ref not in allowed:
-            raise Violation("E2D-ACT-3", f"{ref} cannot pay for {what}; eligible: {', '.join(sorted(allowed)) or 'none'}",
+        if ref not in eligible:
+            raise Violation("E2D-ACT-3", f"{ref} cannot pay for {what}; eligible: {', '.join(sorted(set(eligible))) or 'none'}",
                             "PAYMENT_POOL")
-    costs = sorted(set(costs))
+    if not isinstance(costs, (list, tuple)):
+        costs = list(costs)
     total = sum(units.values())
     if total not in costs:
-        want = " or ".join(f"{c}e" for c in costs)
+        want = " or ".join(f"{c}e" for c in sorted(set(costs)))
         raise Violation("E2D-ACT-2", f"{what} costs {want}; the payment {shown(payment)} is {total}e", "PAYMENT")
     for ref, n in units.items():
         s, i = pool_at(ref)
@@ -66,13 +68,27 @@ def check_payment(g: GameState, payment: Sequence[Pay], costs: Iterable[int], el
 def pay(g: GameState, units: dict[str, int], **more: object) -> GameState:
     """``units`` turned on; ``more``: other fields of the game state changed in the same copy
     (the note of the payment)."""
-    changes = {}
-    for ref, n in units.items():
-        pl = pool(g, ref)
-        changes[ref] = rep(pl, on=min(pl.size, pl.on + n))
-    if changes:
-        return with_pools(g, changes, **more)
-    return rep(g, **more) if more else g
+    if not units:
+        return rep(g, **more) if more else g
+    return rep(g, players=tuple(paid_players(g, units)), **more)
+
+
+def paid_players(g: GameState, units: dict[str, int]) -> list[PlayerState]:
+    """The players of ``g`` once ``units`` are paid (turned on), for a caller that changes them
+    further before its one copy of the game state."""
+    players = list(g.players)
+    for ref, n in units.items():  # each pool once (the keys of ``units``): read as ``g`` has it
+        s, i = pool_at(ref)
+        p = players[s]
+        if i is None:
+            pl = p.master
+            players[s] = rep(p, master=rep(pl, on=min(pl.size, pl.on + n)))
+        else:
+            svs = p.servants
+            sv = svs[i]
+            pl = sv.pool
+            players[s] = rep(p, servants=svs[:i] + (rep(sv, pool=rep(pl, on=min(pl.size, pl.on + n))),) + svs[i + 1:])
+    return players
 
 
 def payable(g: GameState, pools: Iterable[str]) -> int:
@@ -146,6 +162,20 @@ def release_upkeep(g: GameState, seat: str) -> GameState:
         if pl.held_upkeep:
             changes[ref] = rep(pl, held_upkeep=0)
     return with_pools(g, changes) if changes else g
+
+
+def release_all_upkeep(g: GameState, **more: object) -> GameState:
+    """``release_upkeep`` of both players, and ``more`` changes of the game state, in one copy:
+    each pool with units held for upkeep gets them back unheld (still on)."""
+    players = []
+    for p in g.players:
+        m = p.master
+        svs = p.servants
+        if m.held_upkeep or any(sv.pool.held_upkeep for sv in svs):
+            p = rep(p, master=rep(m, held_upkeep=0) if m.held_upkeep else m,
+                    servants=tuple(rep(sv, pool=rep(sv.pool, held_upkeep=0)) if sv.pool.held_upkeep else sv for sv in svs))
+        players.append(p)
+    return rep(g, players=tuple(players), **more)
 
 
 def off_pool(pl: Pool) -> Pool:

@@ -7,7 +7,7 @@ from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive import ether
 from adjudicator.games.e2drive.config import Options
-from adjudicator.games.e2drive.state import GameState, TiePending, both_fields, note, parse_slot, player, players_updating, servant
+from adjudicator.games.e2drive.state import GameState, TiePending, both_fields, parse_slot, player, players_updating, servant
 from adjudicator.games.e2drive.stats import stat
 
 
@@ -65,16 +65,17 @@ def determine(g: GameState, options: Options) -> GameState:
     """One action determination, or the end of the main phase when no candidate remains."""
     tied = top_tied(g, options)
     if not tied:
-        for seat in ("P1", "P2"):
-            g = ether.release_upkeep(g, seat)
+        # the upkeep due reads the tools in play, which the release of both players' designations
+        # (E2D-ACT-35) leaves as they are: the release and the turn end are one copy of the state
         due = tuple(s for s in ("P1", "P2") if upkeep_due(g, s) > 0)
-        return note(rep(g, phase="end", acting=None, tie=None, upkeep=due, upkeep_done=()),
-                    "main phase over: turn end" + (f"; upkeep due from {', '.join(due)}" if due else ""))
+        return ether.release_all_upkeep(
+            g, phase="end", acting=None, tie=None, upkeep=due, upkeep_done=(),
+            notes=g.notes + ("main phase over: turn end" + (f"; upkeep due from {', '.join(due)}" if due else ""),))
     if len(tied) == 1:
         return become_acting(g, tied[0])
     owners = sorted({parse_slot(r)[0] for r in tied})
     if len(owners) == 1:
-        return note(rep(g, tie=TiePending(candidates=tuple(tied), winner=owners[0])),
-                    f"{', '.join(tied)} tied: {owners[0]} picks which acts (select_actor)")
-    return note(rep(g, tie=TiePending(candidates=tuple(tied))),
-                f"{', '.join(tied)} tied across players: the table flips a coin (tie_break)")
+        return rep(g, tie=TiePending(candidates=tuple(tied), winner=owners[0]),
+                   notes=g.notes + (f"{', '.join(tied)} tied: {owners[0]} picks which acts (select_actor)",))
+    return rep(g, tie=TiePending(candidates=tuple(tied)),
+               notes=g.notes + (f"{', '.join(tied)} tied across players: the table flips a coin (tie_break)",))

@@ -261,9 +261,10 @@ def player(g: GameState, seat: str) -> PlayerState:
     return g.players[0 if seat == "P1" else 1]
 
 
-def with_player(g: GameState, p: PlayerState) -> GameState:
+def with_player(g: GameState, p: PlayerState, **more: object) -> GameState:
+    """``p`` in its seat; ``more``: other fields of the game state changed in the same copy."""
     p1, p2 = g.players
-    return rep(g, players=(p, p2) if p.seat == "P1" else (p1, p))
+    return rep(g, players=(p, p2) if p.seat == "P1" else (p1, p), **more)
 
 
 def slot_at(ref: str) -> tuple[int, int]:
@@ -291,14 +292,15 @@ def servant(g: GameState, ref: str) -> Servant:
     return g.players[s].servants[i]
 
 
-def with_servant(g: GameState, ref: str, sv: Servant) -> GameState:
+def with_servant(g: GameState, ref: str, sv: Servant, **more: object) -> GameState:
+    """``sv`` at ``ref``; ``more``: other fields of the game state changed in the same copy."""
     at = _SLOT_AT.get(ref)
     s, i = at if at is not None else slot_at(ref)
     players = g.players
     p = players[s]
     svs = p.servants
     p = rep(p, servants=svs[:i] + (sv,) + svs[i + 1:])
-    return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
+    return rep(g, players=(p, players[1]) if s == 0 else (players[0], p), **more)
 
 
 def update_servant(g: GameState, ref: str, **changes: object) -> GameState:

@@ -33,6 +33,8 @@ KIND_RANK = {4: 2, 1: 3, 2: 4, 3: 5}
 
 
 def tool_cost(g: GameState, seat: str, card_id: str, card: ToolCard) -> int:
+    if not g.costs:  # no cost change in play: the printed cost
+        return max(0, card.cost)
     delta = sum(c.delta for c in g.costs if c.scope in ("all", seat, card.name, card_id))
     return max(0, card.cost + delta)
 
@@ -97,12 +99,12 @@ def _play(state: State, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quic
     master_only = all(pool_at(r)[1] is None for r in units)
     costs = tool_costs(state, g, seat, ev.card, card, master_only)
     units = ether.check_payment(g, ev.payment, costs, pools, ev.card, units=units)
-    g = ether.pay(g, units)
-    # the card leaves the hand, and the note: one copy of the game state
-    p1, p2 = g.players
-    p = p1 if seat == "P1" else p2
-    p = rep(p, hand_count=p.hand_count - 1, hand_known=hand)
-    g = rep(g, players=(p, p2) if seat == "P1" else (p1, p), notes=g.notes + (f"{seat} plays {ev.card} (kind {card.kind})",))
+    # the payment, the card leaving the hand, and the note: one copy of the game state
+    players = ether.paid_players(g, units)
+    k = 0 if seat == "P1" else 1
+    p = players[k]
+    players[k] = rep(p, hand_count=p.hand_count - 1, hand_known=hand)
+    g = rep(g, players=tuple(players), notes=g.notes + (f"{seat} plays {ev.card} (kind {card.kind})",))
     ctx = ops.OpContext(rank=KIND_RANK[card.kind], source=ev.card, seat=seat)
     g, targeted = ops.apply_all(state, g, ev.ops, ctx)
     if card.kind in (1, 4):
@@ -112,13 +114,13 @@ def _play(state: State, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quic
         if not servant(g, ref).destroyed:
             tool = InPlayTool(card=ev.card, owner=seat, kind=2, upkeep=card.upkeep, instance=g.next_instance)
             sv = servant(g, ref)
-            g = with_servant(rep(g, next_instance=g.next_instance + 1), ref, rep(sv, equipment=sv.equipment + (tool,)))
+            g = with_servant(g, ref, rep(sv, equipment=sv.equipment + (tool,)), next_instance=g.next_instance + 1)
         else:
             g = ops.to_trash(g, seat, ev.card)
     else:
         p = player(g, seat)
         tool = InPlayTool(card=ev.card, owner=seat, kind=3, upkeep=card.upkeep, instance=g.next_instance)
-        g = with_player(rep(g, next_instance=g.next_instance + 1), rep(p, tool_field=p.tool_field + (tool,)))
+        g = with_player(g, rep(p, tool_field=p.tool_field + (tool,)), next_instance=g.next_instance + 1)
     return rep(state, game=ops.close(state, g, list(ev.targets) + targeted, seat))
 
 
