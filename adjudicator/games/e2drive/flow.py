@@ -32,9 +32,9 @@ from adjudicator.games.e2drive.state import (
     note,
     parse_slot,
     pool,
+    pool_at,
     servant,
     slots_of,
-    with_pools,
 )
 
 
@@ -164,8 +164,12 @@ def on_designate_upkeep(state: State, ev: DesignateUpkeep, ctx) -> State:
     units = ether.totals(ev.units, "$.units")
     if sum(units.values()) != due:
         reject("E2D-ACT-35", f"exactly {due} unit(s) of upkeep are due from {seat}, not {sum(units.values())}", "UPKEEP")
-    own = designatable(g, seat)
-    pools = {r: pool(g, r) for r in own}  # each pool read once for the checks and the writes below
+    # the pools ``seat`` may designate (``designatable``), each read once for the checks and the writes below
+    k = 0 if seat == "P1" else 1
+    p = g.players[k]
+    pools = {r: sv.pool for r, sv in zip(slots_of(seat), p.servants) if not sv.destroyed}
+    pools[f"{seat}.M"] = p.master
+    own = list(pools)
     for ref, n in units.items():
         if ref not in pools:
             reject("E2D-ACT-35", f"{ref} is not a pool {seat} may designate ({', '.join(own)})", "UPKEEP")
@@ -183,14 +187,22 @@ def on_designate_upkeep(state: State, ev: DesignateUpkeep, ctx) -> State:
         if short:
             reject("E2D-ACT-35", f"every unheld on unit must be designated first ({short[0]} has {unheld[short[0]]})",
                    "UPKEEP")
-    changes = {}
+    # the designated pools (all ``seat``'s), the note and the decision made: one copy of the game state
+    master, svs = p.master, list(p.servants)
     for ref, n in units.items():
         pl = pools[ref]
-        changes[ref] = rep(pl, held_upkeep=n, on=max(pl.on, pl.held_lock + pl.held_invisible + n))
-    if changes:
-        g = with_pools(g, changes)
-    g = note(g, f"{seat} designates {due} upkeep unit(s)")
-    return rep(state, game=rep(g, upkeep=tuple(s for s in g.upkeep if s != seat), upkeep_done=g.upkeep_done + (seat,)))
+        pl = rep(pl, held_upkeep=n, on=max(pl.on, pl.held_lock + pl.held_invisible + n))
+        i = pool_at(ref)[1]
+        if i is None:
+            master = pl
+        else:
+            svs[i] = rep(svs[i], pool=pl)
+    players = g.players
+    if units:
+        p = rep(p, master=master, servants=tuple(svs))
+        players = (p, players[1]) if k == 0 else (players[0], p)
+    return rep(state, game=rep(g, players=players, notes=g.notes + (f"{seat} designates {due} upkeep unit(s)",),
+                               upkeep=tuple(s for s in g.upkeep if s != seat), upkeep_done=g.upkeep_done + (seat,)))
 
 
 def on_discard_upkeep_card(state: State, ev: DiscardUpkeepCard, ctx) -> State:
