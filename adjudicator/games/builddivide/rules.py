@@ -4,6 +4,7 @@ state. Setup and match events are in ``setup.py``."""
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from adjudicator.games.builddivide import battle as B
@@ -12,7 +13,7 @@ from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.ops import OpContext, apply_ops, release_territory
 from adjudicator.games.builddivide.payment import card_cost, check_entries, note, pay
-from adjudicator.games.builddivide.state import StackItem, State, replace
+from adjudicator.games.builddivide.state import StackItem, State, Unit, replace
 from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 PHASES = ("STAND", "DRAW", "MAIN", "ATTACK", "END")
@@ -80,14 +81,31 @@ def hand_limit(s: State, name: str) -> int:
     return s.options.hand_limit
 
 
+def _end_of_turn(u: Unit) -> Unit:
+    """BD-TURN-7 steps 2-3 for one unit: its damage removed, its end-of-turn modifiers and
+    statuses expired; the unit itself when it has none of them."""
+    mods, statuses = u.modifiers, u.statuses
+    if mods and any(m.duration == "END_OF_TURN" for m in mods):
+        mods = tuple(m for m in mods if m.duration != "END_OF_TURN")
+    if statuses and any(x.duration == "END_OF_TURN" for x in statuses):
+        statuses = tuple(x for x in statuses if x.duration != "END_OF_TURN")
+    if u.damage == 0 and mods is u.modifiers and statuses is u.statuses:
+        return u
+    return replace(u, damage=0, modifiers=mods, statuses=statuses)
+
+
 def end_steps(s: State, tp: str) -> State:
     """BD-TURN-7 steps 2-4: all damage removed, end-of-turn effects expire, the hand-limit check."""
     players = []
+    changed = False
     for p in s.game.players:
-        field = tuple(replace(u, damage=0, modifiers=tuple(m for m in u.modifiers if m.duration != "END_OF_TURN"),
-                              statuses=tuple(x for x in u.statuses if x.duration != "END_OF_TURN")) for u in p.field)
-        players.append(replace(p, field=field))
-    s = Z.set_game(s, players=tuple(players))
+        field = tuple(map(_end_of_turn, p.field))
+        if any(map(operator.is_not, field, p.field)):  # a unit with damage or an end-of-turn effect
+            p = replace(p, field=field)
+            changed = True
+        players.append(p)
+    if changed:
+        s = Z.set_game(s, players=tuple(players))
     s = Z.state_checks(s)
     owed = len(Z.player(s, tp).hand) > hand_limit(s, tp)
     return Z.set_game(s, end_step="DISCARD" if owed else "END_CLOSE")
@@ -183,9 +201,11 @@ def onto_stack(s: State, controller: str, **item: Any) -> State:
 def targets(s: State, given: tuple[str, ...], path: str) -> tuple[str, ...]:
     """Targets as chosen (BD-RES-4): a player, a card in play by an instance reference that means
     one card (§15), or a card out of play by its name."""
-    scope = R.in_play(s, zones=(*R.PLAY_ZONES, "STACK"))
+    scope = None  # the cards in play, listed once and only for a target that is not a player
     for i, text in enumerate(given):
         if text not in s.names:
+            if scope is None:
+                scope = R.in_play(s, zones=(*R.PLAY_ZONES, "STACK"))
             R.find(text, scope, s.names, f"{path}[{i}]")
     return given
 
