@@ -72,20 +72,23 @@ def on_attack(state: State, ev: Attack, ctx) -> State:
     ether.check_payment(g, ev.payment, [cost], ether.acting_pools(seat, ev.attacker), f"this ATK of {ev.attacker}")
     a = AttackSeq(attacker=ev.attacker, target=ev.target, target_was_unacted=tgt.action == "unacted",
                   payment=ev.payment, step="coin_attacker")
-    g = note(g, f"{ev.attacker} ATKs {ev.target}")
-    return rep(state, game=advance(g, a, options))
+    return rep(state, game=advance(g, a, options, f"{ev.attacker} ATKs {ev.target}"))
 
 
-def advance(g: GameState, a: AttackSeq, options: Options) -> GameState:
-    """Run the sequence from ``a.step`` until it waits for a decision or closes."""
-    if a.step == "coin_attacker":
+def advance(g: GameState, a: AttackSeq, options: Options, said: str | None = None) -> GameState:
+    """Run the sequence from ``a.step`` until it waits for a decision or closes; ``said``: a note
+    to add first (written in the sequence's first copy of the game state)."""
+    more = {"notes": g.notes + (said,)} if said is not None else {}
+    step = a.step
+    if step == "coin_attacker":
         if servant(g, a.attacker).status.invisible:
-            return rep(g, attack=a)
-        a = rep(a, step="coin_target")
-    if a.step == "coin_target":
+            return rep(g, attack=a, **more)
+        step = "coin_target"
+    if step == "coin_target":
         if servant(g, a.target).status.invisible:
-            return rep(g, attack=a)
-        g = ether.pay(g, ether.totals(a.payment))  # step 4: commit
+            return rep(g, attack=a if a.step == step else rep(a, step=step), **more)
+        g = ether.pay(g, ether.totals(a.payment), **more)  # step 4: commit
+        more = {}
         a = rep(a, committed=True, step="defense")
         if a.target_was_unacted and can_defend(g, a, options):
             return rep(g, attack=a)
@@ -93,7 +96,9 @@ def advance(g: GameState, a: AttackSeq, options: Options) -> GameState:
             dt, da, why = damage.calculate(g, a, options)
             a = rep(a, step="evasion", dmg_target=dt, dmg_attacker=da, why=tuple(why))
             if can_evade(g, a, options):
-                return note(rep(g, attack=a), f"calculated: {a.target} {dt}D, {a.attacker} {da}D; evasion?")
+                return rep(g, attack=a, notes=g.notes + (f"calculated: {a.target} {dt}D, {a.attacker} {da}D; evasion?",))
+    if more:  # a sequence past its payment: the note before the rest
+        g = rep(g, **more)
     return resolve(g, a, options)
 
 
