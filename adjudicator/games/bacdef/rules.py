@@ -477,14 +477,18 @@ HANDLERS: dict[type, Handler] = {
 
 def step(state: State, ev: Action, ctx: Context) -> State:
     """The one transition: the new state after ``ev``, or ``Violation``; ``state`` is not changed."""
-    if isinstance(ev, E.BacCorrect):
-        raise reject("BAC-REW-14", "E_NO_CORRECTION", "BACDEF has no retroactive correction; use a judge-error rewind to just before the wrong entry")
-    if state.status != "in_progress":
+    handler = HANDLERS.get(type(ev))  # none for a correction or a rewind (nor their subclasses)
+    if handler is None:
+        if isinstance(ev, E.BacCorrect):
+            raise reject("BAC-REW-14", "E_NO_CORRECTION", "BACDEF has no retroactive correction; use a judge-error rewind to just before the wrong entry")
+        if state.status != "in_progress":
+            raise reject("BAC-OVR-7", "E_MATCH_OVER", f"the match is over ({state.status})")
+        if isinstance(ev, E.BacRewind):
+            check_rewind(state, ev, ctx)
+            return state
+        handler = HANDLERS[type(ev)]
+    elif state.status != "in_progress":
         raise reject("BAC-OVR-7", "E_MATCH_OVER", f"the match is over ({state.status})")
-    if isinstance(ev, E.BacRewind):
-        check_rewind(state, ev, ctx)
-        return state
-    handler = HANDLERS[type(ev)]
     s = clone(state)
     if s.set is not None and s.set.turn is not None:
         s.set.turn.notes = ()
