@@ -123,8 +123,9 @@ def pl_order_of(s: State, order: list[str]) -> tuple[str, ...]:
     in the order goes before them, as in the previous turn's PL order (seat order at first), so
     that with no PC in the order at all the previous PL order stays."""
     first: dict[str, int] = {}
+    chars = {c.card: c for c in reversed(s.characters)}  # ``s.char`` of each card (the first of an id), in one pass
     for i, card in enumerate(order):
-        c = s.char(card)
+        c = chars.get(card)
         if c is not None and c.kind == "PC":
             first.setdefault(c.controller, i)
     players = [p for p in (s.pl_order or s.names()) if p not in s.out]
