@@ -69,15 +69,17 @@ def on_attack(state: State, ev: Attack, ctx) -> State:
     if ev.target == ev.attacker or (tseat == seat and not state.options.atk_may_target_own):
         reject("E2D-ACT-15", f"{ev.attacker} may ATK only a servant of the opponent, not {ev.target}", "BAD_TARGET")
     cost = 0 if att.atk_paid else 1  # atk_cost
-    ether.check_payment(g, ev.payment, [cost], ether.acting_pools(seat, ev.attacker), f"this ATK of {ev.attacker}")
+    units = ether.check_payment(g, ev.payment, [cost], ether.acting_pools(seat, ev.attacker), f"this ATK of {ev.attacker}")
     a = AttackSeq(attacker=ev.attacker, target=ev.target, target_was_unacted=tgt.action == "unacted",
                   payment=ev.payment, step="coin_attacker")
-    return rep(state, game=advance(g, a, options, f"{ev.attacker} ATKs {ev.target}"))
+    return rep(state, game=advance(g, a, options, f"{ev.attacker} ATKs {ev.target}", units))
 
 
-def advance(g: GameState, a: AttackSeq, options: Options, said: str | None = None) -> GameState:
+def advance(g: GameState, a: AttackSeq, options: Options, said: str | None = None,
+            units: dict[str, int] | None = None) -> GameState:
     """Run the sequence from ``a.step`` until it waits for a decision or closes; ``said``: a note
-    to add first (written in the sequence's first copy of the game state)."""
+    to add first (written in the sequence's first copy of the game state); ``units``: the units of
+    ``a.payment`` when the caller has read them."""
     more = {"notes": g.notes + (said,)} if said is not None else {}
     step = a.step
     if step == "coin_attacker":
@@ -87,7 +89,7 @@ def advance(g: GameState, a: AttackSeq, options: Options, said: str | None = Non
     if step == "coin_target":
         if servant(g, a.target).status.invisible:
             return rep(g, attack=a if a.step == step else rep(a, step=step), **more)
-        g = ether.pay(g, ether.totals(a.payment), **more)  # step 4: commit
+        g = ether.pay(g, ether.totals(a.payment) if units is None else units, **more)  # step 4: commit
         more = {}
         a = rep(a, committed=True, step="defense")
         if a.target_was_unacted and can_defend(g, a, options):
