@@ -17,7 +17,7 @@ from adjudicator.games.e2drive.events import PRIVATE_FIELDS, E2dMatchStarted, E2
 from adjudicator.games.e2drive.reasons import Reason
 from adjudicator.games.e2drive.state import SEATS, State
 from adjudicator.engine.kit import HIDDEN, Board, Game
-from adjudicator.engine.protocol import JUDGE, Context, LegalAction, Malformed, Outcome, Violation
+from adjudicator.engine.protocol import JUDGE, Action, Context, LegalAction, Malformed, Outcome, Violation
 
 RULES_VERSION = "0.40"
 
