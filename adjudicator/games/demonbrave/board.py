@@ -13,7 +13,7 @@ from typing import Any
 from adjudicator.games.demonbrave.ranking import is_reversed
 from adjudicator.games.demonbrave.match import match_score
 from adjudicator.games.demonbrave.state import PLAYER, Player, State
-from adjudicator.games.demonbrave.view import legal
+from adjudicator.games.demonbrave.view import waiting
 from adjudicator.engine.kit import Board, BoardCard, Zone
 from adjudicator.engine.protocol import JUDGE
 
@@ -94,6 +94,5 @@ def board(s: State, viewer: str | None = None) -> Board:
         phase = f"game {s.match.game_index}, turn {s.turn_number}: {s.phase} phase"
     else:
         phase = f"game {s.match.game_index}: {s.status.lower().replace('_', ' ')}"
-    waiting = list(dict.fromkeys(a.who for a in legal(s) if not a.anytime))
     return Board(players=s.names, counters=counters, zones=tuple(zones), turn=s.turn_player or "", phase=phase,
-                 waiting=", ".join(waiting), notes=tuple(_notes(s)))
+                 waiting=", ".join(waiting(s)), notes=tuple(_notes(s)))
