@@ -123,22 +123,25 @@ def _cards(before: Board, after: Board, old_zones: dict[str, Zone], new_zones: d
     return out
 
 
-def _piles(old: dict[str, Zone], after: Board) -> list[BoardChange]:
+def _piles(old: dict[str, Zone], new: dict[str, Zone], after: Board) -> list[BoardChange]:
     """Zones whose size changed where some card is unseen (a deck, a hidden hand)."""
     out = []
-    for z in after.zones:
-        a = old.get(zone_name(z))
+    named = new.items() if len(new) == len(after.zones) else ((zone_name(z), z) for z in after.zones)
+    for name, z in named:
+        a = old.get(name)
         n_old, n_new = (zone_size(a) if a else 0), zone_size(z)
         if n_old == n_new:
             continue
         hidden = any(c.id is None for c in z.cards) or (a is not None and any(c.id is None for c in a.cards))
         counted_only = not z.cards and (a is None or not a.cards)
         if n_old != n_new and (hidden or counted_only):
-            out.append(BoardChange("pile", z.owner, z.name, f"{zone_name(z)}: {n_old} -> {n_new} cards", None, n_old, n_new))
+            out.append(BoardChange("pile", z.owner, z.name, f"{name}: {n_old} -> {n_new} cards", None, n_old, n_new))
     return out
 
 
 def _counters(before: Board, after: Board) -> list[BoardChange]:
+    if before.counters == after.counters:
+        return []
     out = []
     for p in dict.fromkeys([*before.counters, *after.counters]):
         a, b = before.counters.get(p, {}), after.counters.get(p, {})
@@ -156,6 +159,8 @@ def _table(before: Board, after: Board) -> list[BoardChange]:
         out.append(BoardChange("phase", None, None, f"phase: {before.phase or '-'} -> {after.phase or '-'}", None, before.phase, after.phase))
     if before.waiting != after.waiting and after.waiting:
         out.append(BoardChange("waiting", None, None, f"waiting for {after.waiting}", None, before.waiting, after.waiting))
+    if before.notes == after.notes:
+        return out
     gone = Counter(before.notes)
     added = []
     for n in after.notes:
@@ -175,7 +180,7 @@ def board_changes(before: Board, after: Board) -> list[BoardChange]:
     """Every change from ``before`` to ``after``: counters of players, then cards, then piles,
     then the table (turn, phase, what it waits for, new notes)."""
     old, new = _named(before), _named(after)
-    return _counters(before, after) + _cards(before, after, old, new) + _piles(old, after) + _table(before, after)
+    return _counters(before, after) + _cards(before, after, old, new) + _piles(old, new, after) + _table(before, after)
 
 
 def grouped_lines(changes: Iterable[BoardChange], players: Iterable[str]) -> list[str]:
