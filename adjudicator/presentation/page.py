@@ -112,6 +112,7 @@ class PageBuilder:
         self.notes = _Pool()  # each note's text once; a board's notes are a list of them, also once
         self.note_lists = _Pool()
         self._zone_of: dict[bytes, int] = {}  # a Zone as msgspec encodes it -> its index in ``zones``
+        self._zone_seen: dict[int, tuple[Zone, int]] = {}
         self._state: tuple[int, Any] = (-1, None)
         self._outcomes: dict[int, Any] = {}
         self._board_cache: dict[tuple[int, str | None], tuple[int, Board]] = {}
@@ -129,20 +130,25 @@ class PageBuilder:
         return self._heads
 
     def board_at(self, seq: int, viewer: str | None) -> tuple[int, Board]:
-        key = (seq, viewer)
-        hit = self._board_cache.get(key)
+        """The index of ``viewer``'s board right after ``seq`` in the page's boards, and the board
+        (every viewer's is drawn at once: the game works out once what they see alike)."""
+        hit = self._board_cache.get((seq, viewer))
         if hit is None:
             if seq == 0:
-                b = Board(players=self.players)
+                drawn = [Board(players=self.players)] * len(self.viewers)
             else:
-                b = self.game.board(self.state_at(seq), viewer)
-            counters, zones = self.counters.add(b.counters), tuple(self._zone(z) for z in b.zones)
-            notes = tuple(self.notes.add(n, n) for n in b.notes)
-            notes_i = self.note_lists.add(notes, notes)
-            data = {"counters": counters, "zones": zones, "turn": b.turn, "phase": b.phase, "waiting": b.waiting,
-                    "notes": notes_i}
-            hit = self._board_cache[key] = (self.boards.add(data, (counters, zones, b.turn, b.phase, b.waiting, notes_i)), b)
+                drawn = self.game.boards(self.state_at(seq), self.viewers)
+            for v, b in zip(self.viewers, drawn):
+                self._board_cache[(seq, v)] = (self._board_index(b), b)
+            hit = self._board_cache[(seq, viewer)]
         return hit
+
+    def _board_index(self, b: Board) -> int:
+        counters, zones = self.counters.add(b.counters), tuple(self._zone(z) for z in b.zones)
+        notes = tuple(self.notes.add(n, n) for n in b.notes)
+        notes_i = self.note_lists.add(notes, notes)
+        data = {"counters": counters, "zones": zones, "turn": b.turn, "phase": b.phase, "waiting": b.waiting, "notes": notes_i}
+        return self.boards.add(data, (counters, zones, b.turn, b.phase, b.waiting, notes_i))
 
     def state_at(self, seq: int) -> Any:
         """The state right after ``seq`` (asked for by every viewer in turn: kept for the next)."""
@@ -165,10 +171,14 @@ class PageBuilder:
 
     def _zone(self, z: Zone) -> int:
         """The index of ``z`` in the page's zones (most zones are the same from event to event)."""
+        seen = self._zone_seen.get(id(z))  # the same zone drawn for another viewer
+        if seen is not None and seen[0] is z:
+            return seen[1]
         key = msgspec.json.encode(z)
         i = self._zone_of.get(key)
         if i is None:
             i = self._zone_of[key] = self.zones.add(zone_json(z))
+        self._zone_seen[id(z)] = (z, i)  # holding z: its id is not given to another while the page is built
         return i
 
     def redacted(self, row: Row, viewer: str | None) -> Row:

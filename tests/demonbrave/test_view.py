@@ -218,3 +218,15 @@ def test_waiting_is_who_legal_waits_for_at_every_state(name):
     history = Replay(name).fold.history
     for seq in history:
         assert waiting(history[seq]) == _waited_for(history[seq]), (name, seq)
+
+
+@pytest.mark.parametrize("name", ["ex01-opening", "ex14-e-rewind-and-replay", "ex15-target-leaves"])
+def test_every_viewers_board_drawn_at_once_is_their_own(name):
+    """``boards`` (what all see alike worked out once, for the page) gives each viewer the board
+    ``board`` gives them alone: the judge's hands to the judge, a count of the other's to a player."""
+    history = Replay(name).fold.history
+    viewers = (None, A, B, "carol")
+    for seq in history:
+        drawn = GAME.boards(history[seq], viewers)
+        assert drawn == [GAME.board(history[seq], v) for v in viewers], (name, seq)
+        assert drawn[1] != drawn[0] or not any(z.name == "hand" and z.cards for z in drawn[0].zones)
