@@ -93,6 +93,9 @@ def test_the_board_shows_what_the_view_shows_at_every_state(name):
     report = MatchService(MemoryStore()).check_lines((GOLDEN / f"{name}.jsonl").read_text(encoding="utf-8").splitlines())
     assert report.match is not None
     history = report.match.fold.history
+    viewers = (None, "judge", *report.match.players, "spectator")
     for seq in history:
-        for viewer in (None, "judge", *report.match.players, "spectator"):
+        for viewer in viewers:
             assert GAME.board(history[seq], viewer) == board_from_view(history[seq], viewer), (name, seq, viewer)
+        # every viewer's board drawn at once (the page): each their own
+        assert GAME.boards(history[seq], viewers) == [board_from_view(history[seq], v) for v in viewers], (name, seq)

@@ -12,6 +12,7 @@ locks, restrictions, cost changes, the games of the match) is in the notes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.games.e2drive import order
@@ -21,15 +22,15 @@ from adjudicator.games.e2drive.view import PHASE_WORDS, overdrive_view, result_w
 from adjudicator.engine.kit import Board, BoardCard, Zone
 
 
-def _servants(state: State, seat: str, name: str, me: str | None) -> list[Zone]:
-    """The servants of ``seat`` as ``view`` shows them to the viewer's seat ``me`` (None: the judge):
-    a face-down servant of another seat by its SPD alone (E2D-HID-1 (d))."""
+def _servants(state: State, seat: str, name: str, other: bool) -> list[Zone]:
+    """The servants of ``seat`` as ``view`` shows them to a viewer of another seat (``other``) or
+    of this one and the judge: to another, a face-down servant by its SPD alone (E2D-HID-1 (d))."""
     g = state.game
     cards = []
     equipment: list[Zone] = []
     for r in slots_of(seat):
         sv = servant(g, r)
-        hidden = me is not None and me != seat and sv.face_down
+        hidden = other and sv.face_down
         cur = stats(sv, state.options)
         e = sv.pool
         nums = {"damage": sv.damage, "ether on": e.on, "ether held": e.held_upkeep + e.held_lock + e.held_invisible,
@@ -86,22 +87,41 @@ def _notes(state: State) -> list[str]:
 def board(state: State, viewer: str | None = None) -> Board:
     """The table as ``viewer`` sees it: what ``view`` shows them, drawn (built from the state
     without the rest of the view, for the page draws a board at every event)."""
+    return boards(state, (viewer,))[0]
+
+
+def boards(state: State, viewers: Sequence[str | None]) -> list[Board]:
+    """The table as each of ``viewers`` sees it: what all see alike is worked out once."""
     g = state.game
     if not g.players:
-        return Board(players=state.names)
-    me = seat_of_viewer(state, viewer)
-    zones: list[Zone] = []
+        return [Board(players=state.names) for _ in viewers]
     counters: dict[str, dict[str, Any]] = {}
+    open_: dict[str, list[Zone]] = {}
     for s, name in zip(SEATS, state.names):
         p = player(g, s)
         counters[name] = {"master ether counters": p.master.size, "master ether on": p.master.on,
                           "limited state": limited(g, s), "upkeep due": order.upkeep_due(g, s)}
-        zones += _servants(state, s, name, me)
-        zones.append(Zone(name="tool field", owner=name,
-                          cards=tuple(BoardCard(id=t.card, label=t.card, counters={"upkeep": t.upkeep}) for t in p.tool_field)))
-        zones.append(Zone(name="damage cards", owner=name, cards=tuple(BoardCard(face_up=False) for _ in range(p.damage_cards))))
-        zones.append(Zone(name="trash", owner=name, cards=tuple(BoardCard(id=c, label=c) for c in p.trash)))
-        zones.append(Zone(name="deck", owner=name, count=p.deck_count))
-        zones.append(_hand(p, me is None or me == s))
-    return Board(players=state.names, counters=counters, zones=tuple(zones), turn=str(g.turn), phase=PHASE_WORDS[g.phase],
-                 waiting=waiting(state), notes=tuple(_notes(state)))
+        open_[s] = [
+            Zone(name="tool field", owner=name,
+                 cards=tuple(BoardCard(id=t.card, label=t.card, counters={"upkeep": t.upkeep}) for t in p.tool_field)),
+            Zone(name="damage cards", owner=name, cards=tuple(BoardCard(face_up=False) for _ in range(p.damage_cards))),
+            Zone(name="trash", owner=name, cards=tuple(BoardCard(id=c, label=c) for c in p.trash)),
+            Zone(name="deck", owner=name, count=p.deck_count),
+        ]
+    turn, phase, waits, notes = str(g.turn), PHASE_WORDS[g.phase], waiting(state), tuple(_notes(state))
+    servants: dict[tuple[str, bool], list[Zone]] = {}
+    hands: dict[tuple[str, bool], Zone] = {}
+    out = []
+    for viewer in viewers:
+        me = seat_of_viewer(state, viewer)
+        zones: list[Zone] = []
+        for s, name in zip(SEATS, state.names):
+            other, sees = me is not None and me != s, me is None or me == s
+            if (s, other) not in servants:
+                servants[(s, other)] = _servants(state, s, name, other)
+            if (s, sees) not in hands:
+                hands[(s, sees)] = _hand(player(g, s), sees)
+            zones += [*servants[(s, other)], *open_[s], hands[(s, sees)]]
+        out.append(Board(players=state.names, counters=counters, zones=tuple(zones), turn=turn, phase=phase,
+                         waiting=waits, notes=notes))
+    return out
