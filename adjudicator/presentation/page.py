@@ -113,6 +113,7 @@ class PageBuilder:
         self.note_lists = _Pool()
         self._zone_of: dict[bytes, int] = {}  # a Zone as msgspec encodes it -> its index in ``zones``
         self._zone_seen: dict[int, tuple[Zone, int]] = {}
+        self._notes_of: dict[tuple[str, ...], int] = {}  # a board's notes -> their index in ``note_lists``
         self._state: tuple[int, Any] = (-1, None)
         self._outcomes: dict[int, Any] = {}
         self._board_cache: dict[tuple[int, str | None], tuple[int, Board]] = {}
@@ -145,8 +146,11 @@ class PageBuilder:
 
     def _board_index(self, b: Board) -> int:
         counters, zones = self.counters.add(b.counters), tuple(self._zone(z) for z in b.zones)
-        notes = tuple(self.notes.add(n, n) for n in b.notes)
-        notes_i = self.note_lists.add(notes, notes)
+        key = tuple(b.notes)
+        notes_i = self._notes_of.get(key)  # a long match's notes repeat every game played at every event
+        if notes_i is None:
+            notes = tuple(self.notes.add(n, n) for n in key)
+            notes_i = self._notes_of[key] = self.note_lists.add(notes, notes)
         data = {"counters": counters, "zones": zones, "turn": b.turn, "phase": b.phase, "waiting": b.waiting, "notes": notes_i}
         return self.boards.add(data, (counters, zones, b.turn, b.phase, b.waiting, notes_i))
 

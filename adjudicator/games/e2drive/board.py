@@ -12,13 +12,14 @@ locks, restrictions, cost changes, the games of the match) is in the notes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.games.e2drive import order
 from adjudicator.games.e2drive.state import SEATS, PlayerState, State, limited, player, servant, slots_of
 from adjudicator.games.e2drive.stats import stats
-from adjudicator.games.e2drive.view import PHASE_WORDS, overdrive_view, result_words, seat_of_viewer, waiting
+from adjudicator.games.e2drive.view import PHASE_WORDS, overdrive_view, result_text, seat_of_viewer, waiting
 from adjudicator.engine.kit import Board, BoardCard, Zone
 
 
@@ -61,6 +62,13 @@ def _hand(p: PlayerState, sees: bool) -> Zone:
 STATUS_WORDS = {"invisible": "invisible", "freeze": "frozen", "heat": "has heat", "wait": "has wait"}
 
 
+@functools.lru_cache(maxsize=4096)
+def _game_note(names: tuple[str, ...], number: int, result: str | None, reason: str | None) -> str:
+    """A game of the match and its result (worked out once: a long match's board lists every game
+    played, at every event)."""
+    return f"game {number}: {result_text(names, result, reason)}"
+
+
 def _notes(state: State) -> list[str]:
     g = state.game
     out = []
@@ -78,7 +86,7 @@ def _notes(state: State) -> list[str]:
     out += [f"{'permitted' if r.permit else 'forbidden'}: {r.action} by {r.subject} ({r.duration.replace('_', ' ')})"
             for r in g.restrictions]
     out += [f"tool costs {c.delta:+}e for {c.scope} ({c.duration.replace('_', ' ')})" for c in g.costs]
-    out += [f"game {r.number}: {result_words(state, r.result, r.reason)}" for r in state.games]
+    out += [_game_note(state.names, r.number, r.result, r.reason) for r in state.games]
     if state.voided:
         out.append("the match is void")
     return out
