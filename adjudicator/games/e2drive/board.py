@@ -124,7 +124,9 @@ def boards(state: State, viewers: Sequence[str | None]) -> list[Board]:
         me = seat_of_viewer(state, viewer)
         zones: list[Zone] = []
         for s, name in zip(SEATS, state.names):
-            other, sees = me is not None and me != s, me is None or me == s
+            sees = me is None or me == s
+            # another seat's viewer sees these servants apart only where one is face down
+            other = me is not None and me != s and any(servant(g, r).face_down for r in slots_of(s))
             if (s, other) not in servants:
                 servants[(s, other)] = _servants(state, s, name, other)
             if (s, sees) not in hands:
