@@ -107,7 +107,11 @@ def _cards(before: Board, after: Board, old_zones: dict[str, Zone], new_zones: d
     old, new = _places(before, touched), _places(after, touched)
     out: list[BoardChange] = []
     for card in dict.fromkeys([*old, *new]):
-        was, now = list(old.get(card, ())), list(new.get(card, ()))
+        was, now = old.get(card, ()), new.get(card, ())
+        if len(was) == 1 and len(now) == 1 and was[0][0] == now[0][0]:  # the common case: it stayed where it was
+            out += _card_changes(card, now[0][0], now[0][1], was[0][2], now[0][2])
+            continue
+        was, now = list(was), list(now)
         # the same card in the same zone on both sides: only its face, turn and counters can change
         for place in list(was):
             match = next((q for q in now if q[0] == place[0]), None)
