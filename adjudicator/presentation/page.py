@@ -112,7 +112,7 @@ class PageBuilder:
         self.notes = _Pool()  # each note's text once; a board's notes are a list of them, also once
         self.note_lists = _Pool()
         self._zone_of: dict[bytes, int] = {}  # a Zone as msgspec encodes it -> its index in ``zones``
-        self._zone_seen: dict[int, tuple[Zone, int]] = {}
+        self._seen: dict[int, tuple[Any, int]] = {}  # id -> (a part of the boards of one event, its index)
         self._notes_of: dict[tuple[str, ...], int] = {}  # a board's notes -> their index in ``note_lists``
         self._state: tuple[int, Any] = (-1, None)
         self._outcomes: dict[int, Any] = {}
@@ -141,16 +141,29 @@ class PageBuilder:
                 drawn = self.game.boards(self.state_at(seq), self.viewers)
             for v, b in zip(self.viewers, drawn):
                 self._board_cache[(seq, v)] = (self._board_index(b), b)
+            self._seen.clear()
             hit = self._board_cache[(seq, viewer)]
         return hit
 
     def _board_index(self, b: Board) -> int:
-        counters, zones = self.counters.add(b.counters), tuple(self._zone(z) for z in b.zones)
-        key = tuple(b.notes)
-        notes_i = self._notes_of.get(key)  # a long match's notes repeat every game played at every event
-        if notes_i is None:
-            notes = tuple(self.notes.add(n, n) for n in key)
-            notes_i = self._notes_of[key] = self.note_lists.add(notes, notes)
+        seen = self._seen  # what the game drew once for every viewer is pooled once
+        hit = seen.get(id(b.counters))
+        if hit is not None and hit[0] is b.counters:
+            counters = hit[1]
+        else:
+            counters = self.counters.add(b.counters)
+            seen[id(b.counters)] = (b.counters, counters)
+        zones = tuple(self._zone(z) for z in b.zones)
+        hit = seen.get(id(b.notes))
+        if hit is not None and hit[0] is b.notes:
+            notes_i = hit[1]
+        else:
+            key = tuple(b.notes)
+            notes_i = self._notes_of.get(key)  # a long match's notes repeat every game played at every event
+            if notes_i is None:
+                notes = tuple(self.notes.add(n, n) for n in key)
+                notes_i = self._notes_of[key] = self.note_lists.add(notes, notes)
+            seen[id(b.notes)] = (b.notes, notes_i)
         data = {"counters": counters, "zones": zones, "turn": b.turn, "phase": b.phase, "waiting": b.waiting, "notes": notes_i}
         return self.boards.add(data, (counters, zones, b.turn, b.phase, b.waiting, notes_i))
 
@@ -175,14 +188,14 @@ class PageBuilder:
 
     def _zone(self, z: Zone) -> int:
         """The index of ``z`` in the page's zones (most zones are the same from event to event)."""
-        seen = self._zone_seen.get(id(z))  # the same zone drawn for another viewer
+        seen = self._seen.get(id(z))  # the same zone drawn for another viewer
         if seen is not None and seen[0] is z:
             return seen[1]
         key = msgspec.json.encode(z)
         i = self._zone_of.get(key)
         if i is None:
             i = self._zone_of[key] = self.zones.add(zone_json(z))
-        self._zone_seen[id(z)] = (z, i)  # holding z: its id is not given to another while the page is built
+        self._seen[id(z)] = (z, i)  # holding z: its id is not given to another while it is in here
         return i
 
     def redacted(self, row: Row, viewer: str | None) -> Row:
