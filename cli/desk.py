@@ -19,6 +19,20 @@ PENALTIES = ("caution", "warning", "game_loss", "match_loss", "disqualification"
 
 def write_page(env: Env, match_id: str, path: str, player: str | None) -> None:
     """``adj replay MATCH --html FILE``: the self-contained page, for the judge or one player."""
+    import gc
+
+    # the page is a great many small objects that live until it is written and form no cycle: the
+    # collector would walk them all again and again for nothing
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        _write_page(env, match_id, path, player)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _write_page(env: Env, match_id: str, path: str, player: str | None) -> None:
     from adjudicator.presentation.page import render_page
 
     service = env.service()

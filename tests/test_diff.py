@@ -101,6 +101,22 @@ def test_words_for_faces_counters_and_groups():
     assert [c.text for c in board_changes(hidden, fewer)] == ["ann's deck: 40 -> 39 cards"]
 
 
+def test_words_for_a_card_in_a_zone_that_did_not_change_and_in_one_that_did():
+    """Only the cards of zones that changed are followed, but each of them wherever it is: a copy
+    left in an unchanged zone still pairs with its own place, and the other copy is the one that
+    moved. Two zones of one name: every card is followed."""
+    def z(name, *ids):
+        return Zone(name=name, owner="ann", cards=tuple(BoardCard(id=i, label=i) for i in ids))
+
+    before = Board(players=("ann",), zones=(z("trash", "x", "y"), z("hand", "x", "k"), z("field")))
+    after = Board(players=("ann",), zones=(z("trash", "x", "y"), z("hand", "k"), z("field", "x")))
+    assert [c.text for c in board_changes(before, after)] == ["x moved from ann's hand to ann's field"]
+    twice = Board(players=("ann",), zones=(z("hand", "x"), z("hand", "k")))
+    once = Board(players=("ann",), zones=(z("hand", "x"), z("hand", "k", "x")))
+    assert [c.text for c in board_changes(twice, once)] == ["x came into ann's hand"]
+    assert board_changes(once, once) == []
+
+
 @pytest.mark.parametrize("path", sorted(glob.glob("fixtures/bacdef/golden/*.jsonl")) + [BACDEF])
 def test_bacdef_judge_sees_cards_move_never_appear_within_a_set(path):
     """Every BACDEF card is on the table from the start of its set: between two events of one set

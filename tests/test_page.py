@@ -195,7 +195,7 @@ def test_demonbrave_player_page_holds_no_hand_card_of_the_opponent(demonbrave):
     assert hidden == {"DJ", "H9"}
     html = render_page(match, service.store.rejections("d"), "bob")
     data = json.loads(parsed(html).data["adj-data"])
-    shown = set(strings([data["zones"], data["boards"], data["per"]["bob"]["c"]]))
+    shown = set(strings([data["zones"], data["boards"], data["counters"], data["notes"], data["per"]["bob"]["c"]]))
     draws = [t for t in data["per"]["bob"]["t"] if t.startswith("alice draw")]
     assert draws and all('cards="(hidden)"' in t for t in draws)
     assert not any(re.search(r"(?<![A-Z0-9])" + re.escape(i) + r"(?![0-9])", s) for i in hidden for s in shown)

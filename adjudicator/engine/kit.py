@@ -434,6 +434,11 @@ class Game:
         players and the view's headline only."""
         return Board(players=tuple(self.players_of(state)))
 
+    def boards(self, state: Any, viewers: Sequence[str | None]) -> list[Board]:
+        """``board`` for each of ``viewers`` (the judge's page draws every viewer's table at every
+        event). A game may override it to work out once what every viewer sees alike."""
+        return [self.board(state, v) for v in viewers]
+
     def players_of(self, state: Any) -> Sequence[str]:
         """The players of the match the state belongs to, in seat order (required)."""
         raise NotImplementedError

@@ -47,17 +47,46 @@ def _value(v: Any) -> str:
     return "-" if v is None else str(v)
 
 
-def _places(board: Board) -> dict[str, list[tuple[Zone, BoardCard]]]:
-    out: dict[str, list[tuple[Zone, BoardCard]]] = {}
+def _places(board: Board, ids: set[str] | None = None) -> dict[str, list[tuple[str, Zone, BoardCard]]]:
+    """Where each card is (``ids``: only those cards), in the board's order: the zone's name,
+    the zone, the card."""
+    out: dict[str, list[tuple[str, Zone, BoardCard]]] = {}
     for z in board.zones:
+        name = None
         for c in z.cards:
-            if c.id is not None:
-                out.setdefault(c.id, []).append((z, c))
+            if c.id is not None and (ids is None or c.id in ids):
+                if name is None:
+                    name = zone_name(z)
+                out.setdefault(c.id, []).append((name, z, c))
     return out
 
 
-def _card_changes(card: str, z: Zone, a: BoardCard, b: BoardCard) -> list[BoardChange]:
-    where = zone_name(z)
+def _named(board: Board) -> dict[str, Zone]:
+    """The board's zones by name (a name given twice: the last zone of that name)."""
+    return {zone_name(z): z for z in board.zones}
+
+
+def _touched(before: Board, after: Board, old: dict[str, Zone], new: dict[str, Zone]) -> set[str] | None:
+    """The cards in a zone that is not the same on both sides (None: every card, when a board
+    names two zones alike). A card found only in zones equal on both sides has not changed."""
+    if len(old) != len(before.zones) or len(new) != len(after.zones):
+        return None
+    ids: set[str] = set()
+    for name, z in new.items():
+        a = old.get(name)
+        if a is None or a != z:
+            ids.update(c.id for c in z.cards if c.id is not None)
+            if a is not None:
+                ids.update(c.id for c in a.cards if c.id is not None)
+    for name, a in old.items():
+        if name not in new:
+            ids.update(c.id for c in a.cards if c.id is not None)
+    return ids
+
+
+def _card_changes(card: str, where: str, z: Zone, a: BoardCard, b: BoardCard) -> list[BoardChange]:
+    if a == b:
+        return []
     out = []
     if a.face_up != b.face_up:
         out.append(BoardChange("card", z.owner, z.name, f"{card} in {where} turned face {'up' if b.face_up else 'down'}", card, a.face_up, b.face_up))
@@ -73,42 +102,50 @@ def _card_changes(card: str, z: Zone, a: BoardCard, b: BoardCard) -> list[BoardC
     return out
 
 
-def _cards(before: Board, after: Board) -> list[BoardChange]:
-    old, new = _places(before), _places(after)
+def _cards(before: Board, after: Board, old_zones: dict[str, Zone], new_zones: dict[str, Zone]) -> list[BoardChange]:
+    touched = _touched(before, after, old_zones, new_zones)
+    old, new = _places(before, touched), _places(after, touched)
     out: list[BoardChange] = []
     for card in dict.fromkeys([*old, *new]):
-        was, now = list(old.get(card, ())), list(new.get(card, ()))
+        was, now = old.get(card, ()), new.get(card, ())
+        if len(was) == 1 and len(now) == 1 and was[0][0] == now[0][0]:  # the common case: it stayed where it was
+            out += _card_changes(card, now[0][0], now[0][1], was[0][2], now[0][2])
+            continue
+        was, now = list(was), list(now)
         # the same card in the same zone on both sides: only its face, turn and counters can change
-        for pair in list(was):
-            match = next((q for q in now if zone_name(q[0]) == zone_name(pair[0])), None)
+        for place in list(was):
+            match = next((q for q in now if q[0] == place[0]), None)
             if match is not None:
-                was.remove(pair)
+                was.remove(place)
                 now.remove(match)
-                out += _card_changes(card, match[0], pair[1], match[1])
+                out += _card_changes(card, match[0], match[1], place[2], match[2])
         while was and now:
-            (za, _), (zb, _) = was.pop(0), now.pop(0)
-            out.append(BoardChange("moved", zb.owner, zb.name, f"{card} moved from {zone_name(za)} to {zone_name(zb)}", card,
-                                   zone_name(za), zone_name(zb)))
-        out += [BoardChange("left", z.owner, z.name, f"{card} left {zone_name(z)}", card, zone_name(z), None) for z, _ in was]
-        out += [BoardChange("entered", z.owner, z.name, f"{card} came into {zone_name(z)}", card, None, zone_name(z)) for z, _ in now]
+            (a, _, _), (b, zb, _) = was.pop(0), now.pop(0)
+            out.append(BoardChange("moved", zb.owner, zb.name, f"{card} moved from {a} to {b}", card, a, b))
+        out += [BoardChange("left", z.owner, z.name, f"{card} left {name}", card, name, None) for name, z, _ in was]
+        out += [BoardChange("entered", z.owner, z.name, f"{card} came into {name}", card, None, name) for name, z, _ in now]
     return out
 
 
-def _piles(before: Board, after: Board) -> list[BoardChange]:
+def _piles(old: dict[str, Zone], new: dict[str, Zone], after: Board) -> list[BoardChange]:
     """Zones whose size changed where some card is unseen (a deck, a hidden hand)."""
-    old = {zone_name(z): z for z in before.zones}
     out = []
-    for z in after.zones:
-        a = old.get(zone_name(z))
+    named = new.items() if len(new) == len(after.zones) else ((zone_name(z), z) for z in after.zones)
+    for name, z in named:
+        a = old.get(name)
         n_old, n_new = (zone_size(a) if a else 0), zone_size(z)
+        if n_old == n_new:
+            continue
         hidden = any(c.id is None for c in z.cards) or (a is not None and any(c.id is None for c in a.cards))
         counted_only = not z.cards and (a is None or not a.cards)
         if n_old != n_new and (hidden or counted_only):
-            out.append(BoardChange("pile", z.owner, z.name, f"{zone_name(z)}: {n_old} -> {n_new} cards", None, n_old, n_new))
+            out.append(BoardChange("pile", z.owner, z.name, f"{name}: {n_old} -> {n_new} cards", None, n_old, n_new))
     return out
 
 
 def _counters(before: Board, after: Board) -> list[BoardChange]:
+    if before.counters == after.counters:
+        return []
     out = []
     for p in dict.fromkeys([*before.counters, *after.counters]):
         a, b = before.counters.get(p, {}), after.counters.get(p, {})
@@ -126,6 +163,8 @@ def _table(before: Board, after: Board) -> list[BoardChange]:
         out.append(BoardChange("phase", None, None, f"phase: {before.phase or '-'} -> {after.phase or '-'}", None, before.phase, after.phase))
     if before.waiting != after.waiting and after.waiting:
         out.append(BoardChange("waiting", None, None, f"waiting for {after.waiting}", None, before.waiting, after.waiting))
+    if before.notes == after.notes:
+        return out
     gone = Counter(before.notes)
     added = []
     for n in after.notes:
@@ -144,7 +183,8 @@ def _table(before: Board, after: Board) -> list[BoardChange]:
 def board_changes(before: Board, after: Board) -> list[BoardChange]:
     """Every change from ``before`` to ``after``: counters of players, then cards, then piles,
     then the table (turn, phase, what it waits for, new notes)."""
-    return _counters(before, after) + _cards(before, after) + _piles(before, after) + _table(before, after)
+    old, new = _named(before), _named(after)
+    return _counters(before, after) + _cards(before, after, old, new) + _piles(old, new, after) + _table(before, after)
 
 
 def grouped_lines(changes: Iterable[BoardChange], players: Iterable[str]) -> list[str]:

@@ -24,6 +24,7 @@ import msgspec
 from adjudicator.presentation.changes import board_changes
 from adjudicator.engine.fold import Branch
 from adjudicator.engine.kit import HIDDEN, Board, BoardCard, Game, Zone
+from adjudicator.engine import judging
 from adjudicator.engine.protocol import JUDGE
 from adjudicator.engine.words import outcome_text
 from adjudicator.presentation.render import Row, abandoned_by, format_fields, history, milestones, seen_by
@@ -73,8 +74,10 @@ class _Pool:
         self.items: list[Any] = []
         self._index: dict[bytes, int] = {}
 
-    def add(self, value: Any) -> int:
-        key = msgspec.json.encode(value)
+    def add(self, value: Any, key: Any = None) -> int:
+        """The index of ``value``; ``key``: a hashable key that stands for it (default: its JSON)."""
+        if key is None:
+            key = msgspec.json.encode(value)
         i = self._index.get(key)
         if i is None:
             i = self._index[key] = len(self.items)
@@ -105,6 +108,14 @@ class PageBuilder:
         self.rows = history(match.events, match.fold.branches, rejections)
         self.zones = _Pool()
         self.boards = _Pool()
+        self.counters = _Pool()
+        self.notes = _Pool()  # each note's text once; a board's notes are a list of them, also once
+        self.note_lists = _Pool()
+        self._zone_of: dict[bytes, int] = {}  # a Zone as msgspec encodes it -> its index in ``zones``
+        self._seen: dict[int, tuple[Any, int]] = {}  # id -> (a part of the boards of one event, its index)
+        self._notes_of: dict[tuple[str, ...], int] = {}  # a board's notes -> their index in ``note_lists``
+        self._state: tuple[int, Any] = (-1, None)
+        self._outcomes: dict[int, Any] = {}
         self._board_cache: dict[tuple[int, str | None], tuple[int, Board]] = {}
         self._heads: dict[int, list[int]] | None = None
 
@@ -120,17 +131,72 @@ class PageBuilder:
         return self._heads
 
     def board_at(self, seq: int, viewer: str | None) -> tuple[int, Board]:
-        key = (seq, viewer)
-        hit = self._board_cache.get(key)
+        """The index of ``viewer``'s board right after ``seq`` in the page's boards, and the board
+        (every viewer's is drawn at once: the game works out once what they see alike)."""
+        hit = self._board_cache.get((seq, viewer))
         if hit is None:
             if seq == 0:
-                b = Board(players=self.players)
+                drawn = [Board(players=self.players)] * len(self.viewers)
             else:
-                b = self.game.board(self.match.fold.history[seq], viewer)
-            data = {"counters": b.counters, "zones": [self.zones.add(zone_json(z)) for z in b.zones],
-                    "turn": b.turn, "phase": b.phase, "waiting": b.waiting, "notes": list(b.notes)}
-            hit = self._board_cache[key] = (self.boards.add(data), b)
+                drawn = self.game.boards(self.state_at(seq), self.viewers)
+            for v, b in zip(self.viewers, drawn):
+                self._board_cache[(seq, v)] = (self._board_index(b), b)
+            self._seen.clear()
+            hit = self._board_cache[(seq, viewer)]
         return hit
+
+    def _board_index(self, b: Board) -> int:
+        seen = self._seen  # what the game drew once for every viewer is pooled once
+        hit = seen.get(id(b.counters))
+        if hit is not None and hit[0] is b.counters:
+            counters = hit[1]
+        else:
+            counters = self.counters.add(b.counters)
+            seen[id(b.counters)] = (b.counters, counters)
+        zones = tuple(self._zone(z) for z in b.zones)
+        hit = seen.get(id(b.notes))
+        if hit is not None and hit[0] is b.notes:
+            notes_i = hit[1]
+        else:
+            key = tuple(b.notes)
+            notes_i = self._notes_of.get(key)  # a long match's notes repeat every game played at every event
+            if notes_i is None:
+                notes = tuple(self.notes.add(n, n) for n in key)
+                notes_i = self._notes_of[key] = self.note_lists.add(notes, notes)
+            seen[id(b.notes)] = (b.notes, notes_i)
+        data = {"counters": counters, "zones": zones, "turn": b.turn, "phase": b.phase, "waiting": b.waiting, "notes": notes_i}
+        return self.boards.add(data, (counters, zones, b.turn, b.phase, b.waiting, notes_i))
+
+    def state_at(self, seq: int) -> Any:
+        """The state right after ``seq`` (asked for by every viewer in turn: kept for the next)."""
+        if self._state[0] != seq:
+            self._state = (seq, self.match.fold.history[seq])
+        return self._state[1]
+
+    def game_outcome(self, seq: int) -> Any:
+        """The game's outcome right after ``seq`` (the result marks and the outcome line both ask)."""
+        got = self._outcomes.get(seq)
+        if got is None:
+            got = self._outcomes[seq] = self.game.outcome(self.state_at(seq))
+        return got
+
+    def outcome_at(self, seq: int) -> Any:
+        """The match's outcome right after ``seq``, as ``Fold.outcome(seq)``: the game's, unless a
+        judge's penalty decided it."""
+        fold = self.match.fold
+        return judging.outcome(self.game_outcome(seq), [(s, p) for s, p in fold.penalties if s <= seq], fold.players)
+
+    def _zone(self, z: Zone) -> int:
+        """The index of ``z`` in the page's zones (most zones are the same from event to event)."""
+        seen = self._seen.get(id(z))  # the same zone drawn for another viewer
+        if seen is not None and seen[0] is z:
+            return seen[1]
+        key = msgspec.json.encode(z)
+        i = self._zone_of.get(key)
+        if i is None:
+            i = self._zone_of[key] = self.zones.add(zone_json(z))
+        self._seen[id(z)] = (z, i)  # holding z: its id is not given to another while it is in here
+        return i
 
     def redacted(self, row: Row, viewer: str | None) -> Row:
         return seen_by(row, self.game, self.players, viewer, self.match.state)
@@ -139,7 +205,7 @@ class PageBuilder:
         fold = self.match.fold
         gone = abandoned_by(fold.branches)
         fork_of = {b.rewind_seq: k for k, b in enumerate(fold.branches)}
-        results = milestones(self.game, fold.history, (r.seq for r in self.rows if r.seq is not None))
+        results: dict[int, list[str]] = {}  # filled event by event, as the states come (one walk through them)
         inserted_before: dict[int, list[Row]] = {}
         for r in self.rows:
             if r.seq is not None and r.type == "correct" and isinstance(r.fields.get("at_seq"), int):
@@ -152,19 +218,27 @@ class PageBuilder:
             at = seq if seq is not None else row.head_seq or 0
             kind = "rejected" if seq is None else row.type if row.type in ("note", "penalty") else "event"
             item: dict[str, Any] = {"seq": seq, "head": at, "by": row.by, "type": row.type, "kind": kind,
-                                    "o": outcomes.add(outcome_text(fold.outcome(at))) if at else 0}
+                                    "o": outcomes.add(text := outcome_text(self.outcome_at(at)), text) if at else 0}
             if seq is not None and seq in gone:
                 item["ab"] = gone[seq]
                 item["fork"] = fork_of[gone[seq]]
             if kind == "rejected":
                 item["rule"] = row.rule
             items.append(item)
+            if seq is not None:
+                results.update(milestones(self.game, fold.history, (seq,), self.game_outcome))
+            whole = None  # the text of the row as it is, worked out once for every viewer shown all of it
             for v in self.viewers:
                 out = per[_name(v)]
                 b_idx, after = self.board_at(at, v)
                 out["b"].append(b_idx)
                 shown = self.redacted(row, v)
-                out["t"].append(row_text(shown))
+                if shown.fields == row.fields:
+                    if whole is None:
+                        whole = row_text(row)
+                    out["t"].append(whole)
+                else:
+                    out["t"].append(row_text(shown))
                 if seq is None:
                     out["c"].append([])
                 else:
@@ -181,6 +255,9 @@ class PageBuilder:
             "outcome": outcome_text(self.match.outcome()),
             "head": self.match.head,
             "zones": self.zones.items,
+            "counters": self.counters.items,
+            "notes": self.notes.items,
+            "note_lists": self.note_lists.items,
             "boards": self.boards.items,
             "items": items,
             "per": per,

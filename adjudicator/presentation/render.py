@@ -8,7 +8,7 @@ game's ``view`` returns. The command line prints what these functions build.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import msgspec
@@ -248,18 +248,22 @@ def history_lines(rows: Sequence[Row]) -> list[str]:
     return out
 
 
-def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int]) -> dict[int, list[str]]:
+def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int],
+               outcome: Callable[[int], Any] | None = None) -> dict[int, list[str]]:
     """``{seq: lines}`` for the events that changed the score or ended the match: the game's
-    own words (``Game.milestones(before, after)``)."""
+    own words (``Game.milestones(before, after)``). ``outcome``: the game's outcome right after
+    a seq, where the caller keeps them (default: ``game.outcome`` of the state)."""
     out: dict[int, list[str]] = {}
     for seq in seqs:
         if seq - 1 not in states or seq not in states:
             continue
-        before, after = states[seq - 1], states[seq]
-        o1, o2 = game.outcome(before), game.outcome(after)
+        if outcome is None:
+            o1, o2 = game.outcome(states[seq - 1]), game.outcome(states[seq])
+        else:
+            o1, o2 = outcome(seq - 1), outcome(seq)
         if (o1.score, o1.status) == (o2.score, o2.status):
             continue
-        out[seq] = list(game.milestones(before, after))
+        out[seq] = list(game.milestones(states[seq - 1], states[seq]))
     return out
 
 

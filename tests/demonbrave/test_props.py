@@ -17,6 +17,7 @@ from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.config import Config
 from adjudicator.games.demonbrave.ranking import ChoiceError, card_strength, compare_pairs, compare_ranks, rank_cards
 from adjudicator.games.demonbrave.state import PLAYER
+from adjudicator.games.demonbrave.view import waiting
 from adjudicator.engine.protocol import Violation
 from tests.gamekit import action_fields
 
@@ -185,6 +186,13 @@ class DemonBravePlay(RuleBasedStateMachine):
             assert len(set(p.field_cards()) | set(p.trash) | set(p.hand_known)) == len(p.field_cards()) + len(p.trash) + len(p.hand_known)
             assert p.life >= 0 and all(len(u.cards) >= 1 for u in p.field)
             assert all(u.is_pair == u.unit_id.startswith("PAIR-") for u in p.field)
+
+    @invariant()
+    def waiting_is_who_legal_waits_for(self):
+        """The board's "waiting for" (found without building the actions) names the authors of
+        the actions ``legal`` offers that are not anytime, in its order."""
+        s = self.fold.state
+        assert waiting(s) == list(dict.fromkeys(a.who for a in GAME.legal(s) if not a.anytime))
 
     @invariant()
     def events_round_trip(self):

@@ -9,7 +9,7 @@ from adjudicator.games.demonbrave import GAME, compare, explain
 from adjudicator.engine.kit import one
 from adjudicator.engine.protocol import Malformed
 from tests.demonbrave.builder import Table
-from tests.demonbrave.replay import Replay
+from tests.demonbrave.replay import FIXTURES, Replay
 
 A, B = "alice", "bob"
 
@@ -201,3 +201,32 @@ def test_docs_show_every_action_with_a_jsonl_line_that_decodes():
         shown.add(type_)
     tags = {cls.__struct_config__.tag for cls in typing.get_args(Event)}
     assert tags == shown, f"not documented: {sorted(tags - shown)}"
+
+
+def _waited_for(state):
+    """Who the table waits for, read from ``legal``: the authors of the actions not ``anytime``."""
+    return list(dict.fromkeys(a.who for a in GAME.legal(state) if not a.anytime))
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("*.jsonl")))
+def test_waiting_is_who_legal_waits_for_at_every_state(name):
+    """The board's "waiting for" (``view.waiting``, found without building the actions) names
+    exactly the authors of the actions ``legal`` offers that are not anytime, in its order: in
+    setup, turns, attacks, chains and between games."""
+    from adjudicator.games.demonbrave.view import waiting
+
+    history = Replay(name).fold.history
+    for seq in history:
+        assert waiting(history[seq]) == _waited_for(history[seq]), (name, seq)
+
+
+@pytest.mark.parametrize("name", ["ex01-opening", "ex14-e-rewind-and-replay", "ex15-target-leaves"])
+def test_every_viewers_board_drawn_at_once_is_their_own(name):
+    """``boards`` (what all see alike worked out once, for the page) gives each viewer the board
+    ``board`` gives them alone: the judge's hands to the judge, a count of the other's to a player."""
+    history = Replay(name).fold.history
+    viewers = (None, A, B, "carol")
+    for seq in history:
+        drawn = GAME.boards(history[seq], viewers)
+        assert drawn == [GAME.board(history[seq], v) for v in viewers], (name, seq)
+        assert drawn[1] != drawn[0] or not any(z.name == "hand" and z.cards for z in drawn[0].zones)

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from adjudicator.engine.protocol import Violation
+from tests.e2drive.test_board import board_from_view
 from tests.e2drive.builder import ev
 from tests.e2drive.harness import GAME, Table, table
 from tests.gamekit import action_fields
@@ -71,10 +72,10 @@ class E2DriveMachine(RuleBasedStateMachine):
 
     @rule()
     def look(self):
-        """Every viewer's view, the board and the explanation can be drawn at any moment."""
+        """Every viewer's view, the board (what the view shows) and the explanation can be drawn at any moment."""
         for viewer in (None, "P1", "P2"):
             GAME.view(self.t.state, viewer)
-            GAME.board(self.t.state, viewer)
+            assert GAME.board(self.t.state, viewer) == board_from_view(self.t.state, viewer)
         GAME.explain(self.t.state, {})
 
     @invariant()

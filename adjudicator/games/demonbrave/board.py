@@ -8,12 +8,13 @@ cards share a ``group``; a unit that attacked this turn is turned.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.games.demonbrave.ranking import is_reversed
 from adjudicator.games.demonbrave.match import match_score
 from adjudicator.games.demonbrave.state import PLAYER, Player, State
-from adjudicator.games.demonbrave.view import legal
+from adjudicator.games.demonbrave.view import waiting
 from adjudicator.engine.kit import Board, BoardCard, Zone
 from adjudicator.engine.protocol import JUDGE
 
@@ -33,31 +34,30 @@ def _rule_label(s: State, card: str) -> str:
     return f"{card} {rc.label}" if rc is not None and rc.label not in ("", f"<{card}>") else card
 
 
-def _zones(s: State, p: Player, viewer: str | None) -> list[Zone]:
-    name = p.name
-    if _sees_hand(viewer, name):
-        known = tuple(BoardCard(id=c, label=c) for c in p.hand_known)
-        unknown = tuple(BoardCard(face_up=False) for _ in range(max(0, p.hand_count - len(known))))
-        hand = Zone(name="hand", owner=name, cards=known + unknown, count=p.hand_count)
-    else:
-        hand = Zone(name="hand", owner=name, count=p.hand_count)
+def _hand(p: Player, sees: bool) -> Zone:
+    if not sees:
+        return Zone(name="hand", owner=p.name, count=p.hand_count)
+    known = tuple(BoardCard(id=c, label=c) for c in p.hand_known)
+    unknown = tuple(BoardCard(face_up=False) for _ in range(max(0, p.hand_count - len(known))))
+    return Zone(name="hand", owner=p.name, cards=known + unknown, count=p.hand_count)
+
+
+def _rules(s: State, p: Player, sees: bool) -> Zone:
+    if not sees:
+        return Zone(name="rule cards", owner=p.name, count=len(p.rule_cards))
+    return Zone(name="rule cards", owner=p.name, cards=tuple(BoardCard(id=c, label=_rule_label(s, c)) for c in p.rule_cards),
+                count=len(p.rule_cards))
+
+
+def _open_zones(p: Player) -> tuple[Zone, Zone, Zone]:
+    """The zones every viewer sees alike: the deck (a count), the field, the trash."""
     field = tuple(
         BoardCard(id=c, label=c, turned=u.attacked, counters={"blocks": u.blocks} if u.blocks else {},
                   group=u.unit_id if u.is_pair else None)
         for u in p.field for c in u.cards
     )
-    if _sees_rule_cards(s, viewer, name):
-        rules = Zone(name="rule cards", owner=name, cards=tuple(BoardCard(id=c, label=_rule_label(s, c)) for c in p.rule_cards),
-                     count=len(p.rule_cards))
-    else:
-        rules = Zone(name="rule cards", owner=name, count=len(p.rule_cards))
-    return [
-        Zone(name="deck", owner=name, count=p.deck_count),
-        hand,
-        Zone(name="field", owner=name, cards=field),
-        Zone(name="trash", owner=name, cards=tuple(BoardCard(id=c, label=c) for c in p.trash)),
-        rules,
-    ]
+    return (Zone(name="deck", owner=p.name, count=p.deck_count), Zone(name="field", owner=p.name, cards=field),
+            Zone(name="trash", owner=p.name, cards=tuple(BoardCard(id=c, label=c) for c in p.trash)))
 
 
 def _notes(s: State) -> list[str]:
@@ -81,19 +81,37 @@ def _notes(s: State) -> list[str]:
 
 
 def board(s: State, viewer: str | None = None) -> Board:
+    return boards(s, (viewer,))[0]
+
+
+def boards(s: State, viewers: Sequence[str | None]) -> list[Board]:
+    """The table as each of ``viewers`` sees it: what all see alike is worked out once."""
     counters: dict[str, dict[str, Any]] = {}
     score = match_score(s) if s.config.match_games > 1 else {}
     for p in s.players:
         counters[p.name] = {"life": p.life}
         if score:
             counters[p.name]["games won"] = score.get(p.name, 0)
-    zones = [z for p in s.players for z in _zones(s, p, viewer)]
+    shared = []
     if s.shared_rule_cards:
-        zones.append(Zone(name="shared rule cards", cards=tuple(BoardCard(id=c, label=_rule_label(s, c)) for c in s.shared_rule_cards)))
+        shared.append(Zone(name="shared rule cards", cards=tuple(BoardCard(id=c, label=_rule_label(s, c)) for c in s.shared_rule_cards)))
     if s.status == "IN_PROGRESS":
         phase = f"game {s.match.game_index}, turn {s.turn_number}: {s.phase} phase"
     else:
         phase = f"game {s.match.game_index}: {s.status.lower().replace('_', ' ')}"
-    waiting = list(dict.fromkeys(a.who for a in legal(s) if not a.anytime))
-    return Board(players=s.names, counters=counters, zones=tuple(zones), turn=s.turn_player or "", phase=phase,
-                 waiting=", ".join(waiting), notes=tuple(_notes(s)))
+    waits, notes = ", ".join(waiting(s)), tuple(_notes(s))
+    open_ = {p.name: _open_zones(p) for p in s.players}
+    hands: dict[tuple[str, bool], Zone] = {}
+    rules: dict[tuple[str, bool], Zone] = {}
+    out = []
+    for viewer in viewers:
+        zones: list[Zone] = []
+        for p in s.players:
+            deck, field, trash = open_[p.name]
+            h, r = _sees_hand(viewer, p.name), _sees_rule_cards(s, viewer, p.name)
+            hand = hands.get((p.name, h)) or hands.setdefault((p.name, h), _hand(p, h))
+            rule = rules.get((p.name, r)) or rules.setdefault((p.name, r), _rules(s, p, r))
+            zones += [deck, hand, field, trash, rule]
+        out.append(Board(players=s.names, counters=counters, zones=tuple(zones + shared), turn=s.turn_player or "",
+                         phase=phase, waiting=waits, notes=notes))
+    return out

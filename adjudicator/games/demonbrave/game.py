@@ -132,6 +132,9 @@ class DemonBrave(Game):
     def board(self, state: State, viewer: str | None = None) -> Any:
         from adjudicator.games.demonbrave.board import board; return board(state, viewer)  # noqa: E702
 
+    def boards(self, state: State, viewers: Sequence[str | None]) -> list[Any]:
+        from adjudicator.games.demonbrave.board import boards; return boards(state, viewers)  # noqa: E702
+
     def explain(self, state: State, query: Mapping[str, Any]) -> dict[str, Any]:
         """Which unit is stronger and why (see ``view.explain``)."""
         return X.explain(state, query)

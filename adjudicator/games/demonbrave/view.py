@@ -313,13 +313,13 @@ def _battle(state: State, out: list[LegalAction], tp: str) -> None:
     offer(out, tp, "resolve_battle", outcome.summary, **choices)
 
 
-def _effects(state: State, out: list[LegalAction], who: str) -> None:
-    """One ``activate_effect`` per rule card ``who`` may activate now, with its effects (§6.6)."""
+def _open_effects(state: State, who: str) -> list[tuple[str, list[str], bool]]:
+    """The rule cards ``who`` may activate now, each with the ids of its effects open now and
+    whether the judge asserts one of them is allowed in the opponent's turn (§6.6)."""
     if any(s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE" for s in state.statuses):
-        return
+        return []
     turn = who == state.turn_player
-    me = state.player(who)
-    targets = [e.entry_id for e in state.chain] + [u.unit_id for u in me.field] + [c for u in me.field if u.is_pair for c in u.cards]
+    out = []
     for rc in dict.fromkeys(owned_rule_cards(state, who)):
         card = state.rule_card(rc)
         open_ids, asserted = [], False
@@ -332,8 +332,20 @@ def _effects(state: State, out: list[LegalAction], who: str) -> None:
                 continue
             open_ids.append(e.effect_id)
             asserted |= not turn and e.usable_in_opponent_turn is None
-        if not open_ids:
-            continue
+        if open_ids:
+            out.append((rc, open_ids, asserted))
+    return out
+
+
+def _effects(state: State, out: list[LegalAction], who: str) -> None:
+    """One ``activate_effect`` per rule card ``who`` may activate now, with its effects (§6.6)."""
+    opened = _open_effects(state, who)
+    if not opened:
+        return
+    turn = who == state.turn_player
+    me = state.player(who)
+    targets = [e.entry_id for e in state.chain] + [u.unit_id for u in me.field] + [c for u in me.field if u.is_pair for c in u.cards]
+    for rc, open_ids, asserted in opened:
         judge_asserted = one(True) if asserted else one(False, True, optional=True)
         note = "" if turn else "a response in the opponent's turn" + ("; the judge asserts it is allowed" if asserted else "")
         offer(out, who, "activate_effect", note, anytime=not turn, rule_card=one(rc), effect_id=one(*open_ids),
@@ -407,3 +419,57 @@ def legal(state: State) -> list[LegalAction]:
             offer(out, who, "concede", anytime=True, player=one(who))
     _judge(state, out)
     return out
+
+
+def waiting(state: State) -> list[str]:
+    """Who the table waits for: the authors of the actions ``legal`` offers that are not
+    ``anytime``, in the order it offers them, found without building the actions (the board
+    asks at every event; a property test keeps the two equal)."""
+    out: dict[str, None] = {}
+    if state.status == "SETUP":
+        _setup_waiting(state, out)
+    elif state.status == "IN_PROGRESS":
+        _turn_waiting(state, out)
+    elif state.status in ("FINISHED", "VOID") and match_result(state) is None:
+        out[JUDGE] = None  # game_started
+    return list(out)
+
+
+def _setup_waiting(state: State, out: dict[str, None]) -> None:
+    if state.config.rule_card_pool == "shared":
+        if not state.shared_rule_cards:
+            out[JUDGE] = None
+    else:
+        out.update((p.name, None) for p in state.players if not p.selected)
+    if all(p.selected for p in state.players) and state.first_player is None:
+        loser = chooser(state)
+        out.update((who, None) for who in ((JUDGE,) if loser is None else (loser[0], JUDGE)))
+    if state.first_player is not None and not state.hands_drawn:
+        out[JUDGE] = None  # opening_hands_drawn
+    if state.hands_drawn and state.config.mulligan == "one_free":
+        first = state.first_player or state.names[0]
+        for name in (first, state.opponent(first)):
+            if not state.player(name).mulligan_done:
+                out[name] = None
+                break
+
+
+def _turn_waiting(state: State, out: dict[str, None]) -> None:
+    tp = state.turn_player or state.names[0]
+    if state.chain:
+        out[JUDGE] = None  # resolve_chain_entry
+    if state.phase == "DRAW" and not state.draw_done:
+        out[tp] = None
+        return
+    if not state.chain:
+        a = state.attack
+        blocked_first = False
+        if a is not None and a.target == PLAYER and a.step == "DECLARED":
+            out[a.defender] = None  # declare_block
+            blocked_first = bool(can_block(state, a.defender)) and state.player(a.attacker_player).unit(a.attacker) is not None
+        if not blocked_first:
+            out[tp] = None  # resolve_battle, or advance_phase
+    # an effect is an action waited for only in its owner's turn (a response is anytime)
+    if tp not in out and state.turn_player == tp and not (state.chain_resolving and not state.config.activations_during_resolution):
+        if _open_effects(state, tp):
+            out[tp] = None

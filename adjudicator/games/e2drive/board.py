@@ -12,32 +12,41 @@ locks, restrictions, cost changes, the games of the match) is in the notes.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from typing import Any
 
-from adjudicator.games.e2drive.state import SEATS, PlayerState, State, player, slots_of
-from adjudicator.games.e2drive.view import PHASE_WORDS, result_words, view
-from adjudicator.engine.kit import HIDDEN, Board, BoardCard, Zone
+from adjudicator.games.e2drive import order
+from adjudicator.games.e2drive.state import SEATS, PlayerState, State, limited, player, servant, slots_of
+from adjudicator.games.e2drive.stats import stats
+from adjudicator.games.e2drive.view import PHASE_WORDS, overdrive_view, result_text, seat_of_viewer, waiting
+from adjudicator.engine.kit import Board, BoardCard, Zone
 
 
-def _servants(v: dict[str, Any], seat: str, name: str) -> list[Zone]:
+def _servants(state: State, seat: str, name: str, other: bool) -> list[Zone]:
+    """The servants of ``seat`` as ``view`` shows them to a viewer of another seat (``other``) or
+    of this one and the judge: to another, a face-down servant by its SPD alone (E2D-HID-1 (d))."""
+    g = state.game
     cards = []
     equipment: list[Zone] = []
     for r in slots_of(seat):
-        sv = v["servants"][r]
-        hidden = sv["card"] == HIDDEN
-        e = sv["ether"]
-        nums = {"damage": sv["damage"], "ether on": e["on"], "ether held": e["held_upkeep"] + e["held_lock"] + e["held_invisible"],
-                "SPD": sv["SPD"]}
+        sv = servant(g, r)
+        hidden = other and sv.face_down
+        cur = stats(sv, state.options)
+        e = sv.pool
+        nums = {"damage": sv.damage, "ether on": e.on, "ether held": e.held_upkeep + e.held_lock + e.held_invisible,
+                "SPD": cur["SPD"]}
         if not hidden:
-            nums.update({"DUR": sv["DUR"], "ATK": sv["ATK"], "DEF": sv["DEF"]})
-        tags = tuple([r, sv["action"]] + sv["statuses"] + (["destroyed"] if sv["destroyed"] else [])
-                     + [f"overdrive {k} {val}" for k, val in sv.get("overdrive", {}).items() if k != "expires"])
-        cards.append(BoardCard(id=None if hidden else sv["card"], label=None if hidden else sv["name"],
-                               face_up=not hidden, turned=sv["action"] == "acted", counters=nums, tags=tags))
-        if sv["equipment"]:
+            nums.update({"DUR": cur["DUR"], "ATK": cur["ATK"], "DEF": cur["DEF"]})
+        overdrive = {} if hidden else overdrive_view(sv)
+        tags = tuple([r, sv.action] + sv.status.names() + (["destroyed"] if sv.destroyed else [])
+                     + [f"overdrive {k} {val}" for k, val in overdrive.items() if k != "expires"])
+        cards.append(BoardCard(id=None if hidden else sv.card, label=None if hidden else sv.name,
+                               face_up=not hidden, turned=sv.action == "acted", counters=nums, tags=tags))
+        if sv.equipment:
             equipment.append(Zone(name=f"{r} equipment", owner=name,
-                                  cards=tuple(BoardCard(id=t["card"], label=t["card"], tags=(f"owner {t['owner']}",))
-                                              for t in sv["equipment"])))
+                                  cards=tuple(BoardCard(id=t.card, label=t.card, tags=(f"owner {t.owner}",))
+                                              for t in sv.equipment)))
     return [Zone(name="servants", owner=name, cards=tuple(cards)), *equipment]
 
 
@@ -53,47 +62,76 @@ def _hand(p: PlayerState, sees: bool) -> Zone:
 STATUS_WORDS = {"invisible": "invisible", "freeze": "frozen", "heat": "has heat", "wait": "has wait"}
 
 
-def _notes(state: State, v: dict[str, Any]) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def _game_note(names: tuple[str, ...], number: int, result: str | None, reason: str | None) -> str:
+    """A game of the match and its result (worked out once: a long match's board lists every game
+    played, at every event)."""
+    return f"game {number}: {result_text(names, result, reason)}"
+
+
+def _notes(state: State) -> list[str]:
     g = state.game
     out = []
-    for r, sv in v["servants"].items():  # a status or a destruction shows till it ends ("over: ...")
-        out += [f"{r} {STATUS_WORDS.get(st, st)}" for st in sv["statuses"]]
-        if sv["destroyed"]:
-            out.append(f"{r} destroyed")
+    for seat in SEATS:  # a status or a destruction shows till it ends ("over: ...")
+        for r in slots_of(seat):
+            sv = servant(g, r)
+            out += [f"{r} {STATUS_WORDS.get(st, st)}" for st in sv.status.names()]
+            if sv.destroyed:
+                out.append(f"{r} destroyed")
     a = g.attack
     if a is not None:
         paid = " + ".join(f"{x.pool}×{x.n}" for x in a.payment) or "0e"
         out.append(f"ATK: {a.attacker} → {a.target}, paying {paid}")
-    out += [f"lock: {lk['n']} of {lk['pool']} held by the Etherizer overdrive of {lk['by']}" for lk in v.get("locks", [])]
-    out += [f"{'permitted' if r['permit'] else 'forbidden'}: {r['action']} by {r['subject']} ({r['duration'].replace('_', ' ')})"
-            for r in v.get("restrictions", [])]
-    out += [f"tool costs {c['delta']:+}e for {c['scope']} ({c['duration'].replace('_', ' ')})" for c in v.get("cost_modifiers", [])]
-    out += [f"game {r.number}: {result_words(state, r.result, r.reason)}" for r in state.games]
+    out += [f"lock: {lk.n} of {lk.pool} held by the Etherizer overdrive of {lk.by_slot}" for lk in g.locks]
+    out += [f"{'permitted' if r.permit else 'forbidden'}: {r.action} by {r.subject} ({r.duration.replace('_', ' ')})"
+            for r in g.restrictions]
+    out += [f"tool costs {c.delta:+}e for {c.scope} ({c.duration.replace('_', ' ')})" for c in g.costs]
+    out += [_game_note(state.names, r.number, r.result, r.reason) for r in state.games]
     if state.voided:
         out.append("the match is void")
     return out
 
 
 def board(state: State, viewer: str | None = None) -> Board:
+    """The table as ``viewer`` sees it: what ``view`` shows them, drawn (built from the state
+    without the rest of the view, for the page draws a board at every event)."""
+    return boards(state, (viewer,))[0]
+
+
+def boards(state: State, viewers: Sequence[str | None]) -> list[Board]:
+    """The table as each of ``viewers`` sees it: what all see alike is worked out once."""
     g = state.game
     if not g.players:
-        return Board(players=state.names)
-    v = view(state, viewer)
-    zones: list[Zone] = []
+        return [Board(players=state.names) for _ in viewers]
     counters: dict[str, dict[str, Any]] = {}
+    open_: dict[str, list[Zone]] = {}
     for s, name in zip(SEATS, state.names):
-        pv = v["player"][s]
         p = player(g, s)
-        m = pv["master"]
-        counters[name] = {"master ether counters": m["size"], "master ether on": m["on"], "limited state": pv["limited"],
-                          "upkeep due": pv["upkeep_due"]}
-        zones += _servants(v, s, name)
-        zones.append(Zone(name="tool field", owner=name,
-                          cards=tuple(BoardCard(id=t["card"], label=t["card"], counters={"upkeep": t["upkeep"]})
-                                      for t in pv["tool_field"])))
-        zones.append(Zone(name="damage cards", owner=name, cards=tuple(BoardCard(face_up=False) for _ in range(pv["damage_cards"]))))
-        zones.append(Zone(name="trash", owner=name, cards=tuple(BoardCard(id=c, label=c) for c in pv["trash"])))
-        zones.append(Zone(name="deck", owner=name, count=pv["deck"]))
-        zones.append(_hand(p, pv["hand_known"] != HIDDEN))
-    return Board(players=state.names, counters=counters, zones=tuple(zones), turn=str(g.turn), phase=PHASE_WORDS[g.phase],
-                 waiting=v.get("waiting", ""), notes=tuple(_notes(state, v)))
+        counters[name] = {"master ether counters": p.master.size, "master ether on": p.master.on,
+                          "limited state": limited(g, s), "upkeep due": order.upkeep_due(g, s)}
+        open_[s] = [
+            Zone(name="tool field", owner=name,
+                 cards=tuple(BoardCard(id=t.card, label=t.card, counters={"upkeep": t.upkeep}) for t in p.tool_field)),
+            Zone(name="damage cards", owner=name, cards=tuple(BoardCard(face_up=False) for _ in range(p.damage_cards))),
+            Zone(name="trash", owner=name, cards=tuple(BoardCard(id=c, label=c) for c in p.trash)),
+            Zone(name="deck", owner=name, count=p.deck_count),
+        ]
+    turn, phase, waits, notes = str(g.turn), PHASE_WORDS[g.phase], waiting(state), tuple(_notes(state))
+    servants: dict[tuple[str, bool], list[Zone]] = {}
+    hands: dict[tuple[str, bool], Zone] = {}
+    out = []
+    for viewer in viewers:
+        me = seat_of_viewer(state, viewer)
+        zones: list[Zone] = []
+        for s, name in zip(SEATS, state.names):
+            sees = me is None or me == s
+            # another seat's viewer sees these servants apart only where one is face down
+            other = me is not None and me != s and any(servant(g, r).face_down for r in slots_of(s))
+            if (s, other) not in servants:
+                servants[(s, other)] = _servants(state, s, name, other)
+            if (s, sees) not in hands:
+                hands[(s, sees)] = _hand(player(g, s), sees)
+            zones += [*servants[(s, other)], *open_[s], hands[(s, sees)]]
+        out.append(Board(players=state.names, counters=counters, zones=tuple(zones), turn=turn, phase=phase,
+                         waiting=waits, notes=notes))
+    return out

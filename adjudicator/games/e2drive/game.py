@@ -95,6 +95,9 @@ class E2Drive(Game):
     def board(self, state: State, viewer: str | None = None) -> Board:
         return B.board(state, viewer)
 
+    def boards(self, state: State, viewers: Sequence[str | None]) -> list[Board]:
+        return B.boards(state, viewers)
+
     def explain(self, state: State, query: Mapping[str, Any]) -> Mapping[str, Any]:
         return V.explain(state, query)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.games.e2drive import order
@@ -182,8 +183,13 @@ def _detail(reason) -> str:
 
 def result_words(state: State, result: str | None, reason: str | None) -> str:
     """A game's result in the table's words: ``won by alice (concession)``."""
+    return result_text(state.names, result, reason)
+
+
+def result_text(names: Sequence[str], result: str | None, reason: str | None) -> str:
+    """``result_words`` for the match of the players ``names``."""
     if result in SEATS:
-        text = f"won by {state.names[SEATS.index(result)]}"
+        text = f"won by {names[SEATS.index(result)]}"
     else:
         text = {"draw": "drawn", "both_lose": "both players lose", "void": "void", None: "not decided"}.get(result, str(result))
     said = reason in Reason._value2member_map_ and reason != Reason.VOID  # "void (voided by the judge)" says it twice

@@ -21,7 +21,8 @@
     if (b.turn) st.appendChild(el("span", null, " · turn: " + b.turn));
     if (b.waiting) st.appendChild(el("span", null, " · waiting for " + b.waiting));
     st.appendChild(el("div", "score", "outcome after this event: " + D.outcomes[items[state.i].o]));
-    window.adjBoard.draw($("board"), { ...b, zones: b.zones.map((k) => D.zones[k]) }, D.players);
+    window.adjBoard.draw($("board"), { ...b, zones: b.zones.map((k) => D.zones[k]), counters: D.counters[b.counters],
+                                       notes: D.note_lists[b.notes].map((k) => D.notes[k]) }, D.players);
     fitBoard();
   }
 
