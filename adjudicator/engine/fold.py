@@ -740,6 +740,8 @@ class Fold:
         if seq <= (log[-1][0] if log else self._base):
             raise ValueError(f"seq {seq} does not follow the head seq {self.head}")
         done = self._previewed
+        if done is None and not self.penalties and self.entries and _PLAIN.get(type(event)):
+            return self._plain(event, seq)  # the common case, in one frame
         if done is not None:
             self._previewed = None
             if done[0] is event and done[1] == seq and done[2] == len(log):
@@ -785,6 +787,41 @@ class Fold:
         state = self.entries[-1].state
         self.history.kept[seq] = state
         return state
+
+    def _plain(self, event: Action, seq: int) -> Any:
+        """``advance`` of a plain event (neither rewind, correct, a judge's call nor a
+        confirmation) at the end of the line, with no judge's penalty given and nothing
+        previewed: ``_compute``'s short way and the commit, in one frame."""
+        line = self._cur
+        entries = line.entries
+        n = len(entries)
+        current = entries[-1].state
+        if current is GONE:
+            current = self._resolve(line, n - 1)
+        log, eff = self.log, line.eff
+        ctx = Context(
+            seq=seq,
+            log=_BEFORE if self._base else _Prefix(log, len(log)),
+            effective=_Prefix(eff, len(eff)),
+            state_at=_StateAt(self, line, n),
+        )
+        game = self.game
+        game.check_author(event, self._players)
+        state = game.step(current, event, ctx)
+        # commit: O(1)
+        log.append((seq, event))
+        entries.append(Entry(seq, event, state))
+        line.pos[seq] = n
+        eff.append(seq)
+        # the entry before gives its state up, unless it keeps it (``_give_up``)
+        i = n - 1
+        e = entries[i]
+        if i % KEEP and e.state is not GONE and not isinstance(e.event, _KEEPS):
+            kept = self.history.kept
+            if not e.inserted and kept.get(e.seq) is e.state:
+                del kept[e.seq]
+            entries[i] = Entry(e.seq, e.event, GONE, e.inserted)
+        return state  # the history reads it from the line while it is there
 
     def preview(self, event: Action, seq: int) -> Any:
         """The state ``event`` would lead to, without folding it in (raises if illegal)."""
