@@ -194,14 +194,14 @@ class Branch(NamedTuple):
     abandoned: tuple[int, ...]
 
 
-class _Prefix(Sequence):
-    """The first ``n`` items of a list that is only ever appended to: a snapshot without a copy."""
+class _Prefix(msgspec.Struct, gc=False, eq=False):
+    """The first ``n`` items of a list that is only ever appended to: a snapshot without a copy.
+    A Sequence (registered as one below). A Struct, as one is made for every event checked:
+    built in C. Not tracked by the garbage collector: it refers to a list of the fold's, which
+    never refers back to it."""
 
-    __slots__ = ("_items", "_n")
-
-    def __init__(self, items: list, n: int):
-        self._items = items
-        self._n = n
+    _items: list
+    _n: int
 
     def __len__(self) -> int:
         return self._n
@@ -229,18 +229,23 @@ class _Prefix(Sequence):
             return len(other) == self._n and all(a == b for a, b in zip(self, other))
         return NotImplemented
 
+    __contains__ = Sequence.__contains__
+    __reversed__ = Sequence.__reversed__
+    index = Sequence.index
+    count = Sequence.count
 
-class _StateAt:
+
+Sequence.register(_Prefix)
+
+
+class _StateAt(msgspec.Struct):
     """A context's ``state_at``: the state after an effective seq, over the first ``n`` entries
-    of a line (later appends are not seen). An object rather than a closure: one is made for
+    of a line (later appends are not seen). A Struct rather than a closure: one is made for
     every event checked, most never called."""
 
-    __slots__ = ("_fold", "_line", "_n")
-
-    def __init__(self, fold: Fold, line: _Line, n: int):
-        self._fold = fold
-        self._line = line
-        self._n = n
+    _fold: Fold
+    _line: _Line
+    _n: int
 
     def __call__(self, seq: int) -> Any:
         fold = self._fold
