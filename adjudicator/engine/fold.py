@@ -684,9 +684,7 @@ class Fold:
         target = targets.get(type_) if type(type_) is str else None
         if target is None or not ENVELOPE_KEYS.isdisjoint(fields):
             return decode_event(self.game, type_, stored.by, fields)
-        data = dict(fields)
-        data["type"] = type_
-        data["by"] = stored.by
+        data = {**fields, "type": type_, "by": stored.by}
         try:
             return msgspec.convert(data, target)
         except msgspec.ValidationError as exc:
