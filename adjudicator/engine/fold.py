@@ -762,14 +762,7 @@ class Fold:
             cur.pos[seq] = n = len(entries) - 1
             cur.eff.append(seq)
             if n:
-                # _give_up(cur, n - 1), inline: the entry before gives its state up, unless it keeps it
-                i = n - 1
-                e = entries[i]
-                if i % KEEP and e.state is not GONE and not isinstance(e.event, _KEEPS):
-                    kept = self.history.kept
-                    if not e.inserted and kept.get(e.seq) is e.state:
-                        del kept[e.seq]
-                    entries[i] = Entry(e.seq, e.event, GONE, e.inserted)
+                self._give_up(cur, n - 1)
                 return entry.state  # the history reads it from the line while it is there
             self._players = event.players  # type: ignore[attr-defined]  # match_started
         elif line is not None:
