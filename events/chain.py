@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 
-from events.envelope import StoredEvent, chain_hash, envelope_problem
+import msgspec
+
+from events.envelope import ENVELOPE_KEYS, StoredEvent, envelope_problem
+
+_sha256 = hashlib.sha256
+_encoder = msgspec.json.Encoder(order="sorted")
 
 
 class IntegrityError(Exception):
@@ -43,40 +49,35 @@ def verify_chain(
     expected = from_seq
     mid = match_id
     count = 0
+    sha, encode, reserved = _sha256, _encoder.encode, ENVELOPE_KEYS
     for ev in events:
-        if not (type(ev.seq) is int and ev.seq >= 1 and type(ev.match_id) is str and type(ev.type) is str and type(ev.by) is str
-                and type(ev.recorded_at) is str and type(ev.prev) is str and type(ev.hash) is str
-                and type(ev.fields) is dict):  # the common case, in one test; envelope_problem words the rest
+        seq, fields, ev_prev = ev.seq, ev.fields, ev.prev
+        if not (type(seq) is int and seq >= 1 and type(ev.match_id) is str and type(ev.type) is str and type(ev.by) is str
+                and type(ev.recorded_at) is str and type(ev_prev) is str and type(ev.hash) is str
+                and type(fields) is dict):  # the common case, in one test; envelope_problem words the rest
             problem = envelope_problem(ev)
             if problem:
-                raise IntegrityError(mid or str(ev.match_id), ev.seq if type(ev.seq) is int else None, problem)
+                raise IntegrityError(mid or str(ev.match_id), seq if type(seq) is int else None, problem)
         if mid is None:
             mid = ev.match_id
         if ev.match_id != mid:
-            raise IntegrityError(mid, ev.seq, f"event belongs to match {ev.match_id!r}")
-        if ev.seq != expected:
-            raise IntegrityError(mid, ev.seq, f"expected seq {expected}, found {ev.seq!r}")
-        if ev.prev != prev:
-            raise IntegrityError(mid, ev.seq, "prev does not match the hash of the previous event")
-        if hashed:
-            prev = ev.hash
-            expected += 1
-            count += 1
-            continue
-        try:
-            want = chain_hash(
-                match_id=ev.match_id,
-                seq=ev.seq,
-                type=ev.type,
-                by=ev.by,
-                recorded_at=ev.recorded_at,
-                fields=ev.fields,
-                prev=ev.prev,
-            )
-        except ValueError as exc:
-            raise IntegrityError(mid, ev.seq, f"the event cannot be hashed: {exc}") from None
-        if want != ev.hash:
-            raise IntegrityError(mid, ev.seq, "hash does not match the event's content")
+            raise IntegrityError(mid, seq, f"event belongs to match {ev.match_id!r}")
+        if seq != expected:
+            raise IntegrityError(mid, seq, f"expected seq {expected}, found {seq!r}")
+        if ev_prev != prev:
+            raise IntegrityError(mid, seq, "prev does not match the hash of the previous event")
+        if not hashed:
+            # chain_hash, inline: the body is the fields with the envelope keys beside them
+            if not reserved.isdisjoint(fields):
+                raise IntegrityError(mid, seq, f"the event cannot be hashed: field "
+                                     f"{sorted(reserved.intersection(fields))[0]!r} is reserved for the envelope")
+            try:
+                want = sha(ev_prev.encode("ascii") + encode({**fields, "match_id": mid, "seq": seq, "type": ev.type, "by": ev.by,
+                                                             "recorded_at": ev.recorded_at, "prev": ev_prev})).hexdigest()
+            except ValueError as exc:
+                raise IntegrityError(mid, seq, f"the event cannot be hashed: {exc}") from None
+            if want != ev.hash:
+                raise IntegrityError(mid, seq, "hash does not match the event's content")
         prev = ev.hash
         expected += 1
         count += 1

@@ -145,15 +145,28 @@ _UTC_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(?:\.\d+)?
 def utc_time_problem(value: str) -> str | None:
     """What is wrong with ``value`` as a recorded time, or None: it must be an RFC 3339 date and
     time in UTC that exists (a leap second's ``:60`` included), as the store's clock writes it."""
-    found = _UTC_TIME.fullmatch(value)
-    if found is None:
+    if _UTC_TIME.fullmatch(value) is None:
         return f"{value!r} is not an RFC 3339 time in UTC, such as 2026-05-01T21:04:11.123456Z"
-    year, month, day, hour, minute, second = map(int, found.groups())
-    try:
-        datetime.datetime(year, month, day, hour, minute, min(second, 59))
-    except ValueError:
+    # the date at value[:10], the time at fixed places after it (the pattern's); whether a date
+    # exists is remembered, as the lines of a file share a few dates
+    date = value[:10]
+    exists = _DATES.get(date)
+    if exists is None:
+        try:
+            datetime.date(int(date[:4]), int(date[5:7]), int(date[8:10]))
+            exists = True
+        except ValueError:
+            exists = False
+        if len(_DATES) >= 4096:
+            _DATES.clear()
+        _DATES[date] = exists
+    if not exists or int(value[11:13]) > 23 or int(value[14:16]) > 59 or int(value[17:19]) > 60:
         return f"{value!r} is not a time that exists"
-    return None if second <= 60 else f"{value!r} is not a time that exists"
+    return None
+
+
+#: Date (``2026-05-01``) -> whether it exists, for ``utc_time_problem``.
+_DATES: dict[str, bool] = {}
 
 
 def decode_json(data: bytes | str) -> Any:
@@ -211,9 +224,12 @@ def seal(match_id: str, seq: int, prev: str, draft: Draft, *, fresh: bool = Fals
 
 
 def split_flat(obj: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Split a flat wire object into (envelope keys, the event's own fields)."""
+    """Split a flat wire object into (envelope keys, the event's own fields), each in the order of
+    ``obj``."""
     env = {k: v for k, v in obj.items() if k in ENVELOPE_KEYS}
-    fields = {k: v for k, v in obj.items() if k not in ENVELOPE_KEYS}
+    fields = obj.copy()
+    for k in env:
+        del fields[k]
     return env, fields
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
 from events.ledger_memory import MemoryLedger
-from events.rows import event_from_row, event_row, rejection_from_row, rejection_row
+from events.rows import event_row, events_from_rows, rejection_from_row, rejection_row
 from events.store import ConflictError, MatchInfo, Store, check_idempotency_key
 
 
@@ -78,7 +78,7 @@ class MemoryStore(MemoryLedger, Store):
     def read(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
         log = self._logs.get(match_id, [])
         hi = len(log) if to_seq is None else min(to_seq, len(log))
-        return [event_from_row(row) for row in log[max(from_seq, 1) - 1 : max(hi, 0)]]
+        return events_from_rows(log[max(from_seq, 1) - 1 : max(hi, 0)])
 
     def head(self, match_id: str) -> int:
         return len(self._logs.get(match_id, ()))

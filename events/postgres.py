@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
 from events.ledger_sql import SCHEMA_LOCK, PostgresLedger
-from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
+from events.rows import EVENT_COLUMNS, event_row, events_from_rows, rejection_from_row, rejection_row
 from events.store import IDEM_END, Appending, ConflictError, InTransaction, MatchInfo, Store, StoreError, check_idempotency_key
 
 try:
@@ -388,7 +388,7 @@ class PostgresStore(PostgresLedger, Store):
             f"SELECT {_COLS} FROM events WHERE match_id = %s AND seq BETWEEN %s AND %s ORDER BY seq",
             (match_id, lo, hi),
         )
-        return [event_from_row(r) for r in cur.fetchall()]
+        return events_from_rows(cur.fetchall())
 
     def read(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
         with self._using(f"read of match {match_id!r}") as cur:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from events.chain import verify_chain
 from events.envelope import Draft, Rejection, StoredEvent, seal
 from events.ledger_sql import SQLiteLedger
-from events.rows import EVENT_COLUMNS, event_from_row, event_row, rejection_from_row, rejection_row
+from events.rows import EVENT_COLUMNS, event_row, events_from_rows, rejection_from_row, rejection_row
 from events.store import IDEM_END, Appending, ConflictError, InTransaction, MatchInfo, Store, StoreError, check_idempotency_key
 
 #: What a path keeps as it is in a ``file:`` URI, as ``urllib.parse.quote`` keeps it (``/`` too).
@@ -310,7 +310,7 @@ class SQLiteStore(SQLiteLedger, Store):
             f"SELECT {_COLS} FROM events WHERE match_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
             (match_id, lo, hi),
         ).fetchall()
-        return [event_from_row(r) for r in rows]
+        return events_from_rows(rows)
 
     def read(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
         with self._using(f"read of match {match_id!r}") as db:

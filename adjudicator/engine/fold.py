@@ -76,6 +76,19 @@ _NOT_INSERTABLE = (MatchStarted, Rewind, Correct, judging.Note, judging.Penalty,
 _PLAIN: dict[type, bool] = {}
 
 
+#: Game class -> {event type: class} of every type but ``correct`` (whose nested event is decoded
+#: apart): ``Fold.decode``'s short way, made once per game rather than once per fold.
+_TARGETS: dict[type, dict[str, type]] = {}
+
+
+def _targets(game: Game) -> dict[str, type]:
+    known = _TARGETS.get(type(game))
+    if known is None:
+        classes = {**game.event_classes, **judging.CALL_CLASSES}
+        known = _TARGETS[type(game)] = {t: c for t, c in classes.items() if not issubclass(c, Correct)}
+    return known
+
+
 class NeedsHistory(Exception):
     """A fold resumed from a snapshot was asked for what came before the snapshot: a rewind or a
     correction to check, or a look at the log, the effective history or an earlier state. The
@@ -107,6 +120,9 @@ def _seq_of(pair: tuple[int, Action]) -> int:
 
 #: Every KEEP-th entry of the effective history keeps its state (see the module's docstring).
 KEEP = 32
+
+#: The events whose entries keep their state whatever their place.
+_KEEPS = (Rewind, MatchStarted)
 
 
 class _Gone:
@@ -178,14 +194,14 @@ class Branch(NamedTuple):
     abandoned: tuple[int, ...]
 
 
-class _Prefix(Sequence):
-    """The first ``n`` items of a list that is only ever appended to: a snapshot without a copy."""
+class _Prefix(msgspec.Struct, gc=False, eq=False):
+    """The first ``n`` items of a list that is only ever appended to: a snapshot without a copy.
+    A Sequence (registered as one below). A Struct, as one is made for every event checked:
+    built in C. Not tracked by the garbage collector: it refers to a list of the fold's, which
+    never refers back to it."""
 
-    __slots__ = ("_items", "_n")
-
-    def __init__(self, items: list, n: int):
-        self._items = items
-        self._n = n
+    _items: list
+    _n: int
 
     def __len__(self) -> int:
         return self._n
@@ -212,6 +228,33 @@ class _Prefix(Sequence):
         if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
             return len(other) == self._n and all(a == b for a, b in zip(self, other))
         return NotImplemented
+
+    __contains__ = Sequence.__contains__
+    __reversed__ = Sequence.__reversed__
+    index = Sequence.index
+    count = Sequence.count
+
+
+Sequence.register(_Prefix)
+
+
+class _StateAt(msgspec.Struct):
+    """A context's ``state_at``: the state after an effective seq, over the first ``n`` entries
+    of a line (later appends are not seen). A Struct rather than a closure: one is made for
+    every event checked, most never called."""
+
+    _fold: Fold
+    _line: _Line
+    _n: int
+
+    def __call__(self, seq: int) -> Any:
+        fold = self._fold
+        i = self._line.pos.get(seq)
+        if i is None or i >= self._n:
+            if seq < fold._base:
+                raise NeedsHistory(f"the state after seq {seq}, before the snapshot")
+            raise NotEffective(seq)
+        return fold._resolve(self._line, i)
 
 
 class _Line:
@@ -582,17 +625,7 @@ class Fold:
 
     def _state_at(self, line: _Line, n: int) -> Callable[[int], Any]:
         """``state_at(seq)`` over the first ``n`` entries of ``line`` (later appends are not seen)."""
-        pos, base = line.pos, self._base
-
-        def state_at(seq: int) -> Any:
-            i = pos.get(seq)
-            if i is None or i >= n:
-                if seq < base:
-                    raise NeedsHistory(f"the state after seq {seq}, before the snapshot")
-                raise NotEffective(seq)
-            return self._resolve(line, i)
-
-        return state_at
+        return _StateAt(self, line, n)
 
     # -- states given up, computed again ---------------------------------------------------------
     def _resolve(self, line: _Line, i: int) -> Any:
@@ -625,7 +658,7 @@ class Fold:
     def _give_up(self, line: _Line, i: int) -> None:
         """Entry ``i`` of the committed ``line`` gives its state up, unless it keeps it."""
         e = line.entries[i]
-        if i % KEEP == 0 or e.state is GONE or isinstance(e.event, (Rewind, MatchStarted)):
+        if i % KEEP == 0 or e.state is GONE or isinstance(e.event, _KEEPS):
             return
         if not e.inserted and self.history.kept.get(e.seq) is e.state:
             del self.history.kept[e.seq]
@@ -646,15 +679,12 @@ class Fold:
         correction, no envelope key among the fields) without its checks for the rest."""
         targets = self._targets
         if targets is None:
-            classes = {**self.game.event_classes, **judging.CALL_CLASSES}
-            targets = self._targets = {t: c for t, c in classes.items() if not issubclass(c, Correct)}
+            targets = self._targets = _targets(self.game)
         type_, fields = stored.type, stored.fields
         target = targets.get(type_) if type(type_) is str else None
         if target is None or not ENVELOPE_KEYS.isdisjoint(fields):
             return decode_event(self.game, type_, stored.by, fields)
-        data = dict(fields)
-        data["type"] = type_
-        data["by"] = stored.by
+        data = {**fields, "type": type_, "by": stored.by}
         try:
             return msgspec.convert(data, target)
         except msgspec.ValidationError as exc:
@@ -666,15 +696,24 @@ class Fold:
         adjudicates is an ``IntegrityError`` (the log was altered, or written under other rules).
         ``progress`` is told ``(seq, last)`` after each."""
         confirm = confirming.TYPE
-        for ev in events:
-            try:
-                self.advance(self.decode(ev), ev.seq)
-            except (Violation, Malformed) as exc:
-                raise IntegrityError(self.match_id, ev.seq, f"stored {ev.type!r} no longer adjudicates: {exc}") from None
-            if ev.type != confirm:
-                self._head_hash = (ev.seq, ev.hash)
-            if progress is not None:
-                progress(ev.seq, last)
+        advance, decode = self.advance, self.decode
+        head = None  # the last event folded that is not a confirmation: the head hash, told when needed
+        try:
+            for ev in events:
+                type_ = ev.type
+                if type_ == confirm and head is not None:  # a confirmation is checked against it
+                    self._head_hash, head = (head.seq, head.hash), None
+                try:
+                    advance(decode(ev), ev.seq)
+                except (Violation, Malformed) as exc:
+                    raise IntegrityError(self.match_id, ev.seq, f"stored {type_!r} no longer adjudicates: {exc}") from None
+                if type_ != confirm:
+                    head = ev
+                if progress is not None:
+                    progress(ev.seq, last)
+        finally:
+            if head is not None:
+                self._head_hash = (head.seq, head.hash)
 
     def sealed(self, seq: int, hash_: str) -> None:
         """The event folded in at ``seq`` was stored with ``hash_`` (what a confirmation of the
@@ -700,15 +739,22 @@ class Fold:
 
     def advance(self, event: Action, seq: int) -> Any:
         """Check ``event`` as the event at ``seq`` and fold it in; raise and change nothing if illegal."""
-        if seq <= self.head:
+        log = self.log
+        if seq <= (log[-1][0] if log else self._base):
             raise ValueError(f"seq {seq} does not follow the head seq {self.head}")
-        done, self._previewed = self._previewed, None
-        if done is not None and done[0] is event and done[1] == seq and done[2] == len(self.log):
-            line, entry, branch = done[3]  # just previewed against this very fold: no second pass
+        done = self._previewed
+        if done is None and not self.penalties and self.entries and _PLAIN.get(type(event)):
+            return self._plain(event, seq)  # the common case, in one frame
+        if done is not None:
+            self._previewed = None
+            if done[0] is event and done[1] == seq and done[2] == len(log):
+                line, entry, branch = done[3]  # just previewed against this very fold: no second pass
+            else:
+                line, entry, branch = self._compute(event, seq)
         else:
             line, entry, branch = self._compute(event, seq)
         # commit
-        self.log.append((seq, event))
+        log.append((seq, event))
         if entry is not None:  # plain append: O(1)
             cur = self._cur
             entries = cur.entries
@@ -738,6 +784,41 @@ class Fold:
         self.history.kept[seq] = state
         return state
 
+    def _plain(self, event: Action, seq: int) -> Any:
+        """``advance`` of a plain event (neither rewind, correct, a judge's call nor a
+        confirmation) at the end of the line, with no judge's penalty given and nothing
+        previewed: ``_compute``'s short way and the commit, in one frame."""
+        line = self._cur
+        entries = line.entries
+        n = len(entries)
+        current = entries[-1].state
+        if current is GONE:
+            current = self._resolve(line, n - 1)
+        log, eff = self.log, line.eff
+        ctx = Context(
+            seq=seq,
+            log=_BEFORE if self._base else _Prefix(log, len(log)),
+            effective=_Prefix(eff, len(eff)),
+            state_at=_StateAt(self, line, n),
+        )
+        game = self.game
+        game.check_author(event, self._players)
+        state = game.step(current, event, ctx)
+        # commit: O(1)
+        log.append((seq, event))
+        entries.append(Entry(seq, event, state))
+        line.pos[seq] = n
+        eff.append(seq)
+        # the entry before gives its state up, unless it keeps it (``_give_up``)
+        i = n - 1
+        e = entries[i]
+        if i % KEEP and e.state is not GONE and not isinstance(e.event, _KEEPS):
+            kept = self.history.kept
+            if not e.inserted and kept.get(e.seq) is e.state:
+                del kept[e.seq]
+            entries[i] = Entry(e.seq, e.event, GONE, e.inserted)
+        return state  # the history reads it from the line while it is there
+
     def preview(self, event: Action, seq: int) -> Any:
         """The state ``event`` would lead to, without folding it in (raises if illegal)."""
         result = self._compute(event, seq)
@@ -759,11 +840,12 @@ class Fold:
             current = entries[-1].state
             if current is GONE:
                 current = self._resolve(line, len(entries) - 1)
+            log, eff = self.log, line.eff
             ctx = Context(
                 seq=seq,
-                log=_BEFORE if self._base else _Prefix(self.log, len(self.log)),
-                effective=_Prefix(line.eff, len(line.eff)),
-                state_at=self._state_at(line, len(entries)),
+                log=_BEFORE if self._base else _Prefix(log, len(log)),
+                effective=_Prefix(eff, len(eff)),
+                state_at=_StateAt(self, line, len(entries)),
             )
             game = self.game
             game.check_author(event, self._players)
