@@ -561,10 +561,12 @@ class MatchService:
         events since the last batch; ``load`` gives a whole match."""
         return self._verify(match_id, progress)[0]
 
-    def _verify(self, match_id: str, progress: Progress | None = None, rejections: bool = False) -> tuple[Match, int]:
+    def _verify(self, match_id: str, progress: Progress | None = None, rejections: bool = False,
+                seen: Callable[[list[StoredEvent]], None] | None = None) -> tuple[Match, int]:
         """``verify``; with ``rejections``, also every rejected attempt re-adjudicated at the head
-        it was tried at (as ``recheck_rejections``), in the same pass. Returns the match and how
-        many attempts were checked."""
+        it was tried at (as ``recheck_rejections``), in the same pass. ``seen`` is given each batch
+        of events as it is read, before it is checked. Returns the match and how many attempts
+        were checked."""
         total = self.store.head(match_id)
         if not total:
             raise UnknownMatch(match_id)
@@ -572,6 +574,8 @@ class MatchService:
         for r in self.store.rejections(match_id) if rejections else ():
             tried.setdefault(r.head_seq, []).append(r)
         first = self.store.read(match_id, 1, 1)
+        if seen is not None:
+            seen(first)
         verify_chain(first, match_id)
         events = list(first)  # since the fold's start
 
@@ -622,6 +626,8 @@ class MatchService:
             batch = self.store.read(match_id, last.seq + 1, last.seq + VERIFY_BATCH)
             if not batch:
                 break
+            if seen is not None:
+                seen(batch)
             verify_chain(batch, match_id, from_seq=last.seq + 1, prev=last.hash)
         head = rolling.fold.head
         attempts(head)
@@ -632,22 +638,31 @@ class MatchService:
                 raise IntegrityError(match_id, seq, "the snapshot kept for this seq is not of the event stored there")
         return Match(match_id, game, rolling.fold, events), checked
 
-    def verify_each(self, match_ids: Sequence[str], progress: Progress | None = None) -> list[Verified]:
+    def verify_each(self, match_ids: Sequence[str], progress: Progress | None = None,
+                    observe: Observe | None = None) -> list[Verified]:
         """``verify`` and ``recheck_rejections`` of every match, in order, each one's result
-        or its ``IntegrityError``. Matches are spread over processes (one a core, each opening
-        the store for reading) when the store is a file or a server, there is more than one core,
-        and the work is large enough to pay for starting them (``PARALLEL_EVENTS``)."""
+        or its ``IntegrityError``. Matches are spread over processes (one a core this process may
+        use, started once, each opening the store for reading once and verifying a share of the
+        matches) when the store is a file or a server, there is more than one such core, and the
+        work is large enough to pay for starting them (``PARALLEL_EVENTS``).
+
+        ``observe(store, match_id)``, when given, is fed every event of the match as it is read
+        to be verified (``feed``), and asked at the end for what it found (``finish``, which may
+        read what was not fed, when the match did not verify): that is ``Verified.found``. It runs
+        in the process that verifies the match, so it is sent there: a module's function or a
+        picklable object."""
         if len(match_ids) == 1:  # its events as they are folded
-            return [self._verified(match_ids[0], progress)]
-        workers = min(os.cpu_count() or 1, len(match_ids))
+            return [self._verified(match_ids[0], progress, observe)]
+        workers = min(usable_cores(), len(match_ids))
         url = getattr(self.store, "url", "")
+        heads: dict[str, int] = {}
         if workers > 1 and url not in ("", "memory:"):
             heads = {m.match_id: m.head_seq for m in self.store.matches()}
             workers = workers if sum(heads.get(m, 0) for m in match_ids) >= PARALLEL_EVENTS else 1
         if workers < 2:
             results = []
             for done, m in enumerate(match_ids, 1):
-                results.append(self._verified(m))
+                results.append(self._verified(m, None, observe))
                 if progress is not None:
                     progress(done, len(match_ids))
             return results
@@ -655,21 +670,28 @@ class MatchService:
 
         out: dict[str, Verified] = {}
         # the platform's way to start them (fork on Linux: nothing imported again); a worker opens
-        # the store itself and never touches the connection it inherits
-        with ProcessPoolExecutor(workers) as pool:
-            futures = {pool.submit(_verify_in_worker, url, m): m for m in match_ids}
-            for done, f in enumerate(as_completed(futures), 1):
-                out[futures[f]] = f.result()
+        # the store itself once and never touches the connection it inherits
+        with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(url, observe)) as pool:
+            futures = [pool.submit(_verify_share, share) for share in shares(match_ids, heads, workers)]
+            done = 0
+            for f in as_completed(futures):
+                for r in f.result():
+                    out[r.match_id] = r
+                done += len(f.result())
                 if progress is not None:
                     progress(done, len(match_ids))
         return [out[m] for m in match_ids]
 
-    def _verified(self, match_id: str, progress: Progress | None = None) -> Verified:
+    def _verified(self, match_id: str, progress: Progress | None = None, observe: Observe | None = None) -> Verified:
+        watch = observe(self.store, match_id) if observe is not None else None
         try:
-            match, rechecked = self._verify(match_id, progress, rejections=True)
-            return Verified(match_id, True, match.head, rechecked)
+            match, rechecked = self._verify(match_id, progress, rejections=True, seen=watch and watch.feed)
+            result = Verified(match_id, True, match.head, rechecked)
         except IntegrityError as exc:
-            return Verified(match_id, False, self.store.head(match_id), 0, str(exc))
+            result = Verified(match_id, False, self.store.head(match_id), 0, str(exc))
+        if watch is not None:
+            result.found = watch.finish()
+        return result
 
     def check_lines(self, lines: Iterable[str], match_id: str = "check", progress: Progress | None = None) -> CheckReport:
         """Adjudicate a JSONL match as a table session, storing nothing: every line's verdict."""
@@ -761,8 +783,47 @@ IMPORT_BATCH = 1000
 VERIFY_BATCH = 1000
 
 #: Events in all from which ``verify_each`` spreads matches over processes: below it, starting
-#: them (each imports the adjudicator) costs more than it saves.
+#: them (each forks, opens the store and gathers its results) costs more than it saves.
 PARALLEL_EVENTS = 20_000
+
+#: Shares of the work ``verify_each`` makes for each process: enough that one ending early takes
+#: another (the largest matches go first), few enough that handing them out costs nothing.
+SHARES_EACH = 8
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (fewer than the machine's when pinned, as by ``taskset``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on every platform
+        return os.cpu_count() or 1
+
+
+def shares(match_ids: Sequence[str], heads: Mapping[str, int], workers: int) -> list[list[str]]:
+    """The matches cut into about ``SHARES_EACH`` shares a process of nearly as many events, the
+    largest matches first (a long match is one share of its own)."""
+    order = sorted(match_ids, key=lambda m: -heads.get(m, 0))
+    size = max(1, sum(heads.get(m, 0) for m in match_ids) // (workers * SHARES_EACH))
+    out: list[list[str]] = [[]]
+    events = 0
+    for m in order:
+        if events >= size:
+            out.append([])
+            events = 0
+        out[-1].append(m)
+        events += heads.get(m, 0)
+    return out
+
+
+class Watch:
+    """What ``verify_each``'s ``observe`` gives for a match: fed its events, then asked what it found."""
+
+    def feed(self, events: Sequence[StoredEvent]) -> None: ...
+
+    def finish(self) -> Any: ...
+
+
+Observe = Callable[[Store, str], Watch]
 
 
 @dataclass
@@ -775,15 +836,28 @@ class Verified:
     events: int
     rejections_rechecked: int = 0
     error: str | None = None
+    found: Any = None  # what ``verify_each``'s ``observe`` found in it
 
 
-def _verify_in_worker(url: str, match_id: str) -> Verified:
-    """``verify_each`` in a process of its own: the store opened for reading, one match."""
+#: A process of ``verify_each``: the service over the store it opened, and the ``observe`` given.
+_worker: tuple[MatchService, Observe | None] | None = None
+
+
+def _start_worker(url: str, observe: Observe | None) -> None:
+    """Open the store for reading, once for all the shares this process is given."""
+    from multiprocessing.util import Finalize
+
+    global _worker
     store = open_store(url, write=False)
-    try:
-        return MatchService(store)._verified(match_id)
-    finally:
-        store.close()
+    Finalize(store, store.close, exitpriority=10)
+    _worker = (MatchService(store), observe)
+
+
+def _verify_share(match_ids: list[str]) -> list[Verified]:
+    """``verify_each`` of a share of the matches, in a process of its own."""
+    assert _worker is not None
+    service, observe = _worker
+    return [service._verified(m, None, observe) for m in match_ids]
 
 
 def _same_action(done: StoredEvent, event: Any, key: str) -> None:

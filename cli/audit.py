@@ -385,12 +385,20 @@ def verify_match_coverage(env: Env, match_id: str, pubkeys: Sequence[str], trust
     return not problems
 
 
-def verify_store_ledger(env: Env, pubkeys: Sequence[str], data: dict[str, Any], lines: list[str],
-                        trusted: Any = None) -> bool:
-    """``adj verify`` over the whole store: the audit tree, checkpoints and signatures."""
+def audit_plan(env: Env) -> Any:
+    """What ``adj verify`` of the whole store holds each match's events to (``Auditor.plan``)."""
     from adjudicator.authority.audit import Auditor
 
-    report = Auditor(env.store()).verify(_pubkeys(pubkeys), trusted)
+    return Auditor(env.store()).plan()
+
+
+def verify_store_ledger(env: Env, pubkeys: Sequence[str], data: dict[str, Any], lines: list[str],
+                        trusted: Any = None, plan: Any = None, found: Sequence[Any] | None = None) -> bool:
+    """``adj verify`` over the whole store: the audit tree, checkpoints and signatures (``found``:
+    what ``plan`` found in every match as it was verified, in the store's order)."""
+    from adjudicator.authority.audit import Auditor
+
+    report = Auditor(env.store()).verify(_pubkeys(pubkeys), trusted, plan, found)
     data["audit"] = {"ok": report.ok, "leaves": report.leaves, "pending": report.pending,
                      "checkpoints": report.checkpoints, "problems": report.problems, "decisions": report.decisions}
     if report.checkpoints or report.leaves:

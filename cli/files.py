@@ -145,8 +145,13 @@ def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequ
     service = env.service()
     ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]
     rows, lines = [], []
+    plan = None
+    if not match_id:  # the audit of the whole store checks each match's events as they are read to verify it
+        from cli.audit import audit_plan
+
+        plan = audit_plan(env)
     with progress(f"verifying {ids[0]}" if len(ids) == 1 else f"verifying {len(ids)} matches", env.as_json) as bar:
-        results = service.verify_each(ids, progress=bar)
+        results = service.verify_each(ids, progress=bar, observe=plan)
     for r in results:
         if not r.ok:
             rows.append({"match_id": r.match_id, "ok": False, "events": r.events, "error": r.error})
@@ -164,7 +169,7 @@ def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequ
     if not match_id:
         from cli.audit import verify_store_ledger
 
-        if not verify_store_ledger(env, pubkeys, data, lines, trusted):
+        if not verify_store_ledger(env, pubkeys, data, lines, trusted, plan, [r.found for r in results]):
             failed.append("the audit ledger")
             data["ok"] = False
     if failed:

@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from events.checkpoint import Checkpoint, Leaf, Signature, checkpoint_body, event_leaf, key_leaf
+from adjudicator.authority.judges import SignatureRules, SignaturesFound, report_signatures
+from events.checkpoint import Checkpoint, KeyRecord, Leaf, Signature, checkpoint_body, event_leaf, key_leaf
 from events.checkpoint import parse_checkpoint, rejection_leaf
 from events.chain import IntegrityError
 from events.envelope import StoredEvent
@@ -94,6 +95,100 @@ def check_match_file(events: Sequence[StoredEvent], proof: Any, pinned: Sequence
 
 #: Events ``Auditor.coverage`` reads at a time.
 COVERAGE_BATCH = 1000
+
+#: Events the whole-store verification reads at a time, where it reads a match itself.
+AUDIT_BATCH = 1000
+
+
+def _missing(leaf: Leaf) -> str:
+    return f"leaf {leaf.index}: {leaf.match_id} seq {leaf.seq} is no longer in the store (cut off or deleted)"
+
+
+@dataclass
+class MatchAudit:
+    """What the whole-store verification found in one match's events: small, to be sent back
+    from the process that read them. ``unreadable``: a row of the match no longer decodes (then
+    the match counts as gone: every leaf of it shows as missing, and nothing else is said of it)."""
+
+    match_id: str
+    unreadable: str | None = None
+    leaf_problems: list[tuple[int, str]] = field(default_factory=list)  # (leaf index, problem)
+    pending: int = 0  # events not yet under any leaf
+    signatures: SignaturesFound = (None, [], [])
+
+
+class StorePlan:
+    """``Auditor.plan``: the tree's leaves (the event leaves grouped by match) and the registered
+    keys. Called with a store and a match id, it gives the ``EventsAudit`` of that match, which is
+    fed the match's events in seq order as they are read (``MatchService.verify_each``)."""
+
+    def __init__(self, leaves: list[Leaf], keys: list[KeyRecord]):
+        self.leaves = leaves
+        self.keys = keys
+        self.by_match: dict[str, list[tuple[int, Leaf]]] = {}  # (its place in the tree, the leaf)
+        for i, leaf in enumerate(leaves):
+            if leaf.kind == "event":
+                self.by_match.setdefault(leaf.match_id, []).append((i, leaf))
+        self._rules: SignatureRules | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_rules": None}
+
+    def __call__(self, store: Store, match_id: str) -> EventsAudit:
+        if self._rules is None:
+            self._rules = SignatureRules(self.keys)
+        return EventsAudit(store, match_id, self.by_match.get(match_id, ()), self._rules)
+
+    def read(self, store: Store, match_id: str) -> MatchAudit:
+        """The match's events read here, a batch at a time."""
+        return self(store, match_id).finish()
+
+
+class EventsAudit:
+    """The whole-store verification of one match's events, given in seq order (``feed``, as
+    often as wanted; an event seen already is passed over): each against the leaves of the tree
+    that stand for it, and its signature. ``finish`` reads whatever was not fed."""
+
+    def __init__(self, store: Store, match_id: str, leaves: Sequence[tuple[int, Leaf]], rules: SignatureRules):
+        self.store = store
+        self.match_id = match_id
+        self.sigs = store.audit_signatures(match_id)  # type: ignore[attr-defined]
+        self.covered = {leaf.seq for _, leaf in leaves if leaf.ref == 0}
+        self.unchecked: dict[int, list[Leaf]] = {}  # a leaf out of its place is not checked: the tree says so
+        for i, leaf in leaves:
+            if leaf.index == i:
+                self.unchecked.setdefault(leaf.seq, []).append(leaf)
+        self.signatures = rules.match(match_id)
+        self.found = MatchAudit(match_id)
+        self.last = 0
+
+    def feed(self, events: Sequence[StoredEvent]) -> None:
+        found = self.found
+        for ev in events:
+            if ev.seq <= self.last:
+                continue
+            self.last = ev.seq
+            sig = self.sigs.get(ev.hash)
+            for leaf in self.unchecked.pop(ev.seq, ()):
+                if leaf_hash(event_leaf(ev.match_id, ev.seq, ev.hash, sig)).hex() != leaf.hash:
+                    found.leaf_problems.append((leaf.index, f"leaf {leaf.index}: {leaf.match_id} seq {leaf.seq} (or its "
+                                                            "signature) is not what the audit tree holds (altered after the fact)"))
+            if ev.seq not in self.covered:
+                found.pending += 1
+            self.signatures.event(ev, sig)
+
+    def finish(self) -> MatchAudit:
+        """What was found, once the events not fed yet are read."""
+        try:
+            head = self.store.head(self.match_id)
+            for lo in range(self.last + 1, head + 1, AUDIT_BATCH):
+                self.feed(self.store.read(self.match_id, lo, lo + AUDIT_BATCH - 1))
+        except IntegrityError as exc:  # a row that no longer decodes: its leaves show as missing
+            return MatchAudit(self.match_id, unreadable=str(exc))
+        found = self.found
+        found.leaf_problems += [(leaf.index, _missing(leaf)) for leaves in self.unchecked.values() for leaf in leaves]
+        found.signatures = self.signatures.result()
+        return found
 
 
 def _pins(pinned: Sequence[str], trusted: Checkpoint | None) -> Sequence[str]:
@@ -237,32 +332,55 @@ class Auditor:
                 "keys": key_proofs}
 
     # -- verification -----------------------------------------------------------------------
-    def verify(self, pinned: Sequence[str] = (), trusted: Checkpoint | None = None) -> StoreAudit:
+    def plan(self) -> StorePlan:
+        """What the whole-store verification holds each match's events to (the tree's leaves and
+        the registered keys), read once: handed to ``MatchService.verify_each`` (``observe``), it
+        checks each match's events as they are read to verify the match, in the process that
+        verifies it; ``verify`` then gathers what it found."""
+        return StorePlan(self.store.audit_leaves(), self.store.audit_keys())  # type: ignore[attr-defined]
+
+    def verify(self, pinned: Sequence[str] = (), trusted: Checkpoint | None = None, plan: StorePlan | None = None,
+               found: Sequence[MatchAudit] | None = None) -> StoreAudit:
         """Every leaf against what the store holds now, every checkpoint's signature and root,
         successive checkpoints' consistency, and every signature beside an event. With ``pinned``
         keys, a store without a checkpoint is a failure; with a ``trusted`` checkpoint (the last
-        one the auditor trusted), so is a store whose tree or checkpoints no longer reach it."""
-        from adjudicator.authority.judges import check_signatures
+        one the auditor trusted), so is a store whose tree or checkpoints no longer reach it.
 
+        ``found``: what ``plan`` found in every match of the store, in the store's order (as
+        ``MatchService.verify_each`` returns it); by default each match is read here, a batch at
+        a time. No more than a batch of events is held at once either way."""
+        plan = plan or self.plan()
+        if found is None:
+            found = [plan.read(self.store, info.match_id) for info in self.store.matches()]
         report = StoreAudit()
         pinned = _pins(pinned, trusted)
-        leaves, hashes = self._tree()
+        leaves = plan.leaves
+        hashes = leaf_hashes(leaves)
         report.leaves = len(leaves)
-        events = self._all_events(report)
-        sigs = self.store.audit_signatures()  # type: ignore[attr-defined]
         rejections = self.store.audit_rejections()  # type: ignore[attr-defined]
-        keys = {k.ref: k for k in self.store.audit_keys()}  # type: ignore[attr-defined]
-        covered = {(leaf.kind, leaf.match_id, leaf.seq, leaf.ref) for leaf in leaves}
+        keys = {k.ref: k for k in plan.keys}
+        report.problems.extend(m.unreadable for m in found if m.unreadable is not None)
+        readable = {m.match_id: m for m in found if m.unreadable is None}
+        event_problems: dict[int, str] = {}
+        for m in readable.values():
+            event_problems.update(m.leaf_problems)
+        covered = set()
         for i, leaf in enumerate(leaves):
-            problem = self._check_leaf(i, leaf, events, sigs, rejections, keys)
+            covered.add((leaf.kind, leaf.match_id, leaf.seq, leaf.ref))
+            if leaf.index != i:
+                problem: str | None = f"leaf {i}: the tree's leaves are not numbered densely (found {leaf.index})"
+            elif leaf.kind == "event":
+                problem = event_problems.get(i) if leaf.match_id in readable else _missing(leaf)
+            else:
+                problem = self._check_leaf(i, leaf, rejections, keys)
             if problem:
                 report.problems.append(problem)
-        report.pending = (sum(("event", m, s, 0) not in covered for m, s in events)
+        report.pending = (sum(m.pending for m in readable.values())
                           + sum(("rejection", m, 0, r) not in covered for m, r in rejections)
                           + sum(("key", "", 0, r) not in covered for r in keys))
         self._check_checkpoints(hashes, pinned, report)
         self._check_trust(hashes, pinned, trusted, report)
-        check_signatures(events, sigs, list(keys.values()), report)
+        report_signatures([readable[m].signatures for m in sorted(readable)], report)
         return report
 
     def coverage(self, match_id: str, pinned: Sequence[str] = (),
@@ -298,26 +416,10 @@ class Auditor:
                     covered = max(covered, leaf.seq)
         return {**{k: latest[k] for k in ("tree_size", "root", "created_at", "key")}, "covered_to": covered}, report.problems
 
-    def _all_events(self, report: StoreAudit) -> dict[tuple[str, int], StoredEvent]:
-        events: dict[tuple[str, int], StoredEvent] = {}
-        for info in self.store.matches():
-            try:
-                events.update(((e.match_id, e.seq), e) for e in self.store.read(info.match_id))
-            except IntegrityError as exc:  # a row that no longer decodes: its leaf shows as missing
-                report.problems.append(str(exc))
-        return events
-
     @staticmethod
-    def _check_leaf(i: int, leaf: Leaf, events, sigs, rejections, keys) -> str | None:
-        if leaf.index != i:
-            return f"leaf {i}: the tree's leaves are not numbered densely (found {leaf.index})"
-        if leaf.kind == "event":
-            ev = events.get((leaf.match_id, leaf.seq))
-            if ev is None:
-                return f"leaf {i}: {leaf.match_id} seq {leaf.seq} is no longer in the store (cut off or deleted)"
-            data = event_leaf(ev.match_id, ev.seq, ev.hash, sigs.get(ev.hash))
-            what = f"{leaf.match_id} seq {leaf.seq} (or its signature)"
-        elif leaf.kind == "rejection":
+    def _check_leaf(i: int, leaf: Leaf, rejections, keys) -> str | None:
+        """A rejection's or a key's leaf (an event's is checked with its match's events)."""
+        if leaf.kind == "rejection":
             r = rejections.get((leaf.match_id, leaf.ref))
             if r is None:
                 return f"leaf {i}: a rejected attempt of {leaf.match_id} is no longer in the store (removed)"

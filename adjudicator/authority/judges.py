@@ -312,39 +312,88 @@ def check_signatures(events: dict[tuple[str, int], StoredEvent], sigs: dict[str,
     decision recorded once a judge was registered is signed by a judge, and every action of a
     player in a match signed by its players is signed by that player. Fills ``report.decisions``
     and ``report.problems``."""
-    from events.signing import verify_signature
+    rules = SignatureRules(keys)
+    checks: dict[str, MatchSignatures] = {}
+    for (match_id, _), ev in sorted(events.items()):
+        if match_id not in checks:
+            checks[match_id] = rules.match(match_id)
+        checks[match_id].event(ev, sigs.get(ev.hash))
+    report_signatures([checks[m].result() for m in sorted(checks)], report)
 
-    registered = {(k.role, k.name): k for k in keys}
-    policy = keys_required(keys)
-    judges_since = min((k.recorded_at for k in keys if k.role == JUDGE or k is policy), default=None)
-    started = {m: ev for (m, seq), ev in events.items() if seq == 1}
-    players = {m: signed_players(_players(ev), ev.recorded_at, keys) for m, ev in started.items()}
-    for m, ev in sorted(started.items()):
-        if policy is not None and ev.recorded_at >= policy.recorded_at and not players[m]:
-            report.problems.append(f"{m}: started at {ev.recorded_at}, when the store required keys for every seat "
-                                   f"(since {policy.recorded_at}), but not every player had a registered key")
-    for (match_id, seq), ev in sorted(events.items()):
-        sig = sigs.get(ev.hash)
+
+#: What ``MatchSignatures`` found in one match: the problem of its start (a match started, when keys
+#: were required, without every player's key), the problems of its events and its signed events.
+SignaturesFound = tuple["str | None", list[str], list[dict[str, Any]]]
+
+
+def report_signatures(found: Sequence[SignaturesFound], report: Any) -> None:
+    """The problems and signed events of the matches (``found``, in match id order) into
+    ``report``: the start of every match first, then every event in (match id, seq) order."""
+    report.problems.extend(start for start, _, _ in found if start is not None)
+    for _, problems, decisions in found:
+        report.problems.extend(problems)
+        report.decisions.extend(decisions)
+
+
+class SignatureRules:
+    """What ``check_signatures`` holds every event to, from the registered ``keys``: made once,
+    then one ``MatchSignatures`` a match (it needs nothing of other matches)."""
+
+    def __init__(self, keys: Sequence[KeyRecord]):
+        self.keys = list(keys)
+        self.registered = {(k.role, k.name): k for k in keys}
+        self.policy = keys_required(keys)
+        self.judges_since = min((k.recorded_at for k in keys if k.role == JUDGE or k is self.policy), default=None)
+
+    def match(self, match_id: str) -> MatchSignatures:
+        return MatchSignatures(self, match_id)
+
+
+class MatchSignatures:
+    """``check_signatures`` of one match, its events given one at a time in seq order (a long
+    match in flat memory)."""
+
+    def __init__(self, rules: SignatureRules, match_id: str):
+        self.rules = rules
+        self.match_id = match_id
+        self.players: frozenset[str] = frozenset()
+        self.start: str | None = None
+        self.problems: list[str] = []
+        self.decisions: list[dict[str, Any]] = []
+
+    def event(self, ev: StoredEvent, sig: Signature | None) -> None:
+        rules, keys, match_id, seq = self.rules, self.rules.keys, self.match_id, ev.seq
+        if seq == 1:
+            self.players = signed_players(_players(ev), ev.recorded_at, keys)
+            policy = rules.policy
+            if policy is not None and ev.recorded_at >= policy.recorded_at and not self.players:
+                self.start = (f"{match_id}: started at {ev.recorded_at}, when the store required keys for every seat "
+                              f"(since {policy.recorded_at}), but not every player had a registered key")
         where = f"{match_id} seq {seq} ({ev.type} by {ev.by})"
         if ev.type == CONFIRM:
             own = next((k for k in keys if k.role == PLAYER and k.name == ev.by and k.recorded_at <= ev.recorded_at), None)
             if own is not None and ev.fields.get("public_key") != own.public_key:
-                report.problems.append(f"{where}: a confirmation signed with a key that is not {ev.by}'s registered key")
-        need = _required(ev, judges_since, players.get(match_id, frozenset()))
+                self.problems.append(f"{where}: a confirmation signed with a key that is not {ev.by}'s registered key")
+        need = _required(ev, rules.judges_since, self.players)
         if sig is None:
             if need is not None:
                 whose = "a judge's decision without a judge's signature" if need[0] == JUDGE else \
                     f"an action of {ev.by} without {ev.by}'s signature"
-                report.problems.append(f"{where}: {whose}")
-            continue
-        k = registered.get((sig.role, sig.signer))
+                self.problems.append(f"{where}: {whose}")
+            return
+        from events.signing import verify_signature
+
+        k = rules.registered.get((sig.role, sig.signer))
         if k is None or k.public_key != sig.public_key:
-            report.problems.append(f"{where}: signed with a key that is not registered to {sig.role} {sig.signer!r}")
+            self.problems.append(f"{where}: signed with a key that is not registered to {sig.role} {sig.signer!r}")
         elif not verify_signature(sig.public_key, sig.value, ev.hash.encode("ascii")):
-            report.problems.append(f"{where}: the signature of {sig.role} {sig.signer!r} does not verify")
+            self.problems.append(f"{where}: the signature of {sig.role} {sig.signer!r} does not verify")
         elif need is not None and (sig.role != need[0] or need[1] not in (None, sig.signer)):
-            report.problems.append(f"{where}: signed by {sig.role} {sig.signer!r}, not by "
-                                   + ("a judge" if need[0] == JUDGE else f"{ev.by}"))
+            self.problems.append(f"{where}: signed by {sig.role} {sig.signer!r}, not by "
+                                 + ("a judge" if need[0] == JUDGE else f"{ev.by}"))
         else:
-            report.decisions.append({"match_id": match_id, "seq": seq, "type": ev.type, "by": ev.by,
-                                     "role": sig.role, "signer": sig.signer})
+            self.decisions.append({"match_id": match_id, "seq": seq, "type": ev.type, "by": ev.by,
+                                   "role": sig.role, "signer": sig.signer})
+
+    def result(self) -> SignaturesFound:
+        return self.start, self.problems, self.decisions
