@@ -15,7 +15,7 @@ The backends implement the ``audit_*`` methods (``events.ledger_sql`` for SQLite
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from events.checkpoint import (
     KIND_RANK,
@@ -72,6 +72,17 @@ class Ledger:
     def audit_leaves(self) -> list[Leaf]:
         """Every leaf, in index order."""
         raise NotImplementedError
+
+    def audit_leaf_batches(self, size: int) -> Iterator[list[Leaf]]:
+        """Every leaf, in index order, ``size`` at a time (read a batch at a time where the backend
+        keeps them elsewhere: the tree need not be held whole)."""
+        leaves = self.audit_leaves()
+        for i in range(0, len(leaves), size):
+            yield leaves[i : i + size]
+
+    def audit_event_leaves(self, match_id: str) -> list[Leaf]:
+        """The leaves of the events of one match, in index order."""
+        return [leaf for leaf in self.audit_leaves() if leaf.kind == "event" and leaf.match_id == match_id]
 
     def audit_add_checkpoint(self, checkpoint: Checkpoint) -> None:
         raise NotImplementedError

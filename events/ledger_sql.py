@@ -133,6 +133,24 @@ class SQLLedger(Ledger):
             rows = run("SELECT idx, kind, match_id, seq, ref, leaf_hash FROM audit_leaves ORDER BY idx")
         return [Leaf(index=i, kind=k, match_id=m, seq=s, ref=r, hash=h) for i, k, m, s, r, h in rows]
 
+    def audit_leaf_batches(self, size: int) -> Iterator[list[Leaf]]:
+        after: int | None = None  # idx is the key: each batch starts after the last one's end
+        while True:
+            with self._ledger_read("reading the audit tree") as run:
+                rows = run("SELECT idx, kind, match_id, seq, ref, leaf_hash FROM audit_leaves"
+                           + (" WHERE idx > ?" if after is not None else "") + " ORDER BY idx LIMIT ?",
+                           (size,) if after is None else (after, size))
+            if not rows:
+                return
+            yield [Leaf(index=i, kind=k, match_id=m, seq=s, ref=r, hash=h) for i, k, m, s, r, h in rows]
+            after = rows[-1][0]
+
+    def audit_event_leaves(self, match_id: str) -> list[Leaf]:
+        with self._ledger_read("reading the audit tree") as run:
+            rows = run("SELECT idx, kind, match_id, seq, ref, leaf_hash FROM audit_leaves"
+                       " WHERE kind = 'event' AND match_id = ? ORDER BY idx", (match_id,))
+        return [Leaf(index=i, kind=k, match_id=m, seq=s, ref=r, hash=h) for i, k, m, s, r, h in rows]
+
     def audit_add_checkpoint(self, checkpoint: Checkpoint) -> None:
         with self._ledger_read("recording a checkpoint") as run:
             run(

@@ -149,3 +149,43 @@ def verify_consistency(
         fn >>= 1
         sn >>= 1
     return fr == old_root and sr == new_root and sn == 0
+
+
+class PackedHashes(Sequence[bytes]):
+    """Leaf hashes (32 bytes each) packed end to end in one buffer: a tree of n leaves in 32n
+    bytes, where a list of ``bytes`` takes about twice that. A slice is a view of the same buffer."""
+
+    def __init__(self, buffer: bytearray | None = None, start: int = 0, stop: int | None = None):
+        self._buffer = bytearray() if buffer is None else buffer
+        self._start = start
+        self._stop = stop
+
+    def append(self, digest: bytes) -> None:
+        if self._start or self._stop is not None:
+            raise TypeError("a slice of the hashes cannot grow")
+        if len(digest) != 32:
+            raise ValueError("a leaf hash is 32 bytes")
+        self._buffer += digest
+
+    def __len__(self) -> int:
+        stop = len(self._buffer) // 32 if self._stop is None else self._stop
+        return stop - self._start
+
+    def __getitem__(self, i):  # type: ignore[override]
+        n = len(self)
+        if isinstance(i, slice):
+            lo, hi, step = i.indices(n)
+            if step != 1:
+                raise ValueError("only contiguous slices of the hashes")
+            return PackedHashes(self._buffer, self._start + lo, self._start + max(lo, hi))
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        at = (self._start + i) * 32
+        return bytes(self._buffer[at : at + 32])
+
+    def __iter__(self):
+        buf, at = self._buffer, self._start * 32
+        for k in range(len(self)):
+            yield bytes(buf[at + 32 * k : at + 32 * k + 32])

@@ -18,7 +18,7 @@ from events.checkpoint import parse_checkpoint, rejection_leaf
 from events.chain import IntegrityError
 from events.envelope import StoredEvent
 from events.ledger import leaf_hashes
-from events.merkle import consistency_path, inclusion_path, leaf_hash, root, verify_consistency
+from events.merkle import PackedHashes, consistency_path, inclusion_path, leaf_hash, root, verify_consistency
 from events.proof import ProofError, ProofReport, check_checkpoint, check_proof
 from events.store import Store, StoreError
 
@@ -118,17 +118,13 @@ class MatchAudit:
 
 
 class StorePlan:
-    """``Auditor.plan``: the tree's leaves (the event leaves grouped by match) and the registered
-    keys. Called with a store and a match id, it gives the ``EventsAudit`` of that match, which is
-    fed the match's events in seq order as they are read (``MatchService.verify_each``)."""
+    """``Auditor.plan``: what each match's events are held to beyond their chain, the registered
+    keys (the tree's leaves of a match are read with its events). Called with a store and a match
+    id, it gives the ``EventsAudit`` of that match, which is fed the match's events in seq order as
+    they are read (``MatchService.verify_each``). Small: it is sent to every process that verifies."""
 
-    def __init__(self, leaves: list[Leaf], keys: list[KeyRecord]):
-        self.leaves = leaves
+    def __init__(self, keys: list[KeyRecord]):
         self.keys = keys
-        self.by_match: dict[str, list[tuple[int, Leaf]]] = {}  # (its place in the tree, the leaf)
-        for i, leaf in enumerate(leaves):
-            if leaf.kind == "event":
-                self.by_match.setdefault(leaf.match_id, []).append((i, leaf))
         self._rules: SignatureRules | None = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -137,7 +133,7 @@ class StorePlan:
     def __call__(self, store: Store, match_id: str) -> EventsAudit:
         if self._rules is None:
             self._rules = SignatureRules(self.keys)
-        return EventsAudit(store, match_id, self.by_match.get(match_id, ()), self._rules)
+        return EventsAudit(store, match_id, self._rules)
 
     def read(self, store: Store, match_id: str) -> MatchAudit:
         """The match's events read here, a batch at a time."""
@@ -147,17 +143,19 @@ class StorePlan:
 class EventsAudit:
     """The whole-store verification of one match's events, given in seq order (``feed``, as
     often as wanted; an event seen already is passed over): each against the leaves of the tree
-    that stand for it, and its signature. ``finish`` reads whatever was not fed."""
+    that stand for it, and its signature. ``finish`` reads whatever was not fed. What is found of a
+    leaf is keyed by its index, which is the tree's key: ``Auditor.verify`` keeps it only for a leaf
+    that is in its place (a leaf out of its place is reported as such, not checked)."""
 
-    def __init__(self, store: Store, match_id: str, leaves: Sequence[tuple[int, Leaf]], rules: SignatureRules):
+    def __init__(self, store: Store, match_id: str, rules: SignatureRules):
         self.store = store
         self.match_id = match_id
         self.sigs = store.audit_signatures(match_id)  # type: ignore[attr-defined]
-        self.covered = {leaf.seq for _, leaf in leaves if leaf.ref == 0}
-        self.unchecked: dict[int, list[Leaf]] = {}  # a leaf out of its place is not checked: the tree says so
-        for i, leaf in leaves:
-            if leaf.index == i:
-                self.unchecked.setdefault(leaf.seq, []).append(leaf)
+        leaves = store.audit_event_leaves(match_id)  # type: ignore[attr-defined]
+        self.covered = {leaf.seq for leaf in leaves if leaf.ref == 0}
+        self.unchecked: dict[int, list[Leaf]] = {}
+        for leaf in leaves:
+            self.unchecked.setdefault(leaf.seq, []).append(leaf)
         self.signatures = rules.match(match_id)
         self.found = MatchAudit(match_id)
         self.last = 0
@@ -333,11 +331,10 @@ class Auditor:
 
     # -- verification -----------------------------------------------------------------------
     def plan(self) -> StorePlan:
-        """What the whole-store verification holds each match's events to (the tree's leaves and
-        the registered keys), read once: handed to ``MatchService.verify_each`` (``observe``), it
-        checks each match's events as they are read to verify the match, in the process that
-        verifies it; ``verify`` then gathers what it found."""
-        return StorePlan(self.store.audit_leaves(), self.store.audit_keys())  # type: ignore[attr-defined]
+        """What the whole-store verification holds each match's events to, read once: handed to
+        ``MatchService.verify_each`` (``observe``), it checks each match's events as they are read
+        to verify the match, in the process that verifies it; ``verify`` then gathers what it found."""
+        return StorePlan(self.store.audit_keys())  # type: ignore[attr-defined]
 
     def verify(self, pinned: Sequence[str] = (), trusted: Checkpoint | None = None, plan: StorePlan | None = None,
                found: Sequence[MatchAudit] | None = None) -> StoreAudit:
@@ -348,15 +345,13 @@ class Auditor:
 
         ``found``: what ``plan`` found in every match of the store, in the store's order (as
         ``MatchService.verify_each`` returns it); by default each match is read here, a batch at
-        a time. No more than a batch of events is held at once either way."""
+        a time. No more than a batch of events or of leaves is held at once: of the tree, only its
+        leaves' hashes (32 bytes a leaf)."""
         plan = plan or self.plan()
         if found is None:
             found = [plan.read(self.store, info.match_id) for info in self.store.matches()]
         report = StoreAudit()
         pinned = _pins(pinned, trusted)
-        leaves = plan.leaves
-        hashes = leaf_hashes(leaves)
-        report.leaves = len(leaves)
         rejections = self.store.audit_rejections()  # type: ignore[attr-defined]
         keys = {k.ref: k for k in plan.keys}
         report.problems.extend(m.unreadable for m in found if m.unreadable is not None)
@@ -364,17 +359,26 @@ class Auditor:
         event_problems: dict[int, str] = {}
         for m in readable.values():
             event_problems.update(m.leaf_problems)
-        covered = set()
-        for i, leaf in enumerate(leaves):
-            covered.add((leaf.kind, leaf.match_id, leaf.seq, leaf.ref))
-            if leaf.index != i:
-                problem: str | None = f"leaf {i}: the tree's leaves are not numbered densely (found {leaf.index})"
-            elif leaf.kind == "event":
-                problem = event_problems.get(i) if leaf.match_id in readable else _missing(leaf)
-            else:
-                problem = self._check_leaf(i, leaf, rejections, keys)
-            if problem:
-                report.problems.append(problem)
+        hashes = PackedHashes()
+        covered = set()  # of the rejections' and keys' leaves (the events' are counted with their matches)
+        i = 0
+        for batch in self.store.audit_leaf_batches(AUDIT_BATCH):  # type: ignore[attr-defined]
+            for leaf in batch:
+                digest = bytes.fromhex(leaf.hash)
+                # one altered to another length: a hash no leaf has, so no root signed holds it either
+                hashes.append(digest if len(digest) == 32 else leaf_hash(b"altered leaf hash " + digest))
+                if leaf.kind != "event":
+                    covered.add((leaf.kind, leaf.match_id, leaf.seq, leaf.ref))
+                if leaf.index != i:
+                    problem: str | None = f"leaf {i}: the tree's leaves are not numbered densely (found {leaf.index})"
+                elif leaf.kind == "event":
+                    problem = event_problems.get(i) if leaf.match_id in readable else _missing(leaf)
+                else:
+                    problem = self._check_leaf(i, leaf, rejections, keys)
+                if problem:
+                    report.problems.append(problem)
+                i += 1
+        report.leaves = i
         report.pending = (sum(m.pending for m in readable.values())
                           + sum(("rejection", m, 0, r) not in covered for m, r in rejections)
                           + sum(("key", "", 0, r) not in covered for r in keys))
@@ -436,7 +440,7 @@ class Auditor:
         return None
 
     @staticmethod
-    def _check_trust(hashes: list[bytes], pinned: Sequence[str], trusted: Checkpoint | None, report: StoreAudit) -> None:
+    def _check_trust(hashes: Sequence[bytes], pinned: Sequence[str], trusted: Checkpoint | None, report: StoreAudit) -> None:
         """A store once checkpointed under a trusted key that now has no such checkpoint, or only
         an older one than the ``trusted`` checkpoint, or a tree that no longer has its root, had
         its audit tables emptied, cut back or rewritten (``report.checkpoints`` checked already)."""
@@ -459,7 +463,7 @@ class Auditor:
             report.problems.append(f"the store's tree no longer has the root of {made}: the audit tree was cut back "
                                    "or rewritten")
 
-    def _check_checkpoints(self, hashes: list[bytes], pinned: Sequence[str], report: StoreAudit) -> None:
+    def _check_checkpoints(self, hashes: Sequence[bytes], pinned: Sequence[str], report: StoreAudit) -> None:
         """Each checkpoint: signed (by a pinned key, when keys are pinned), its root the root of the
         tree's first ``tree_size`` leaves, and each one consistent with the one recorded before."""
         previous: Checkpoint | None = None

@@ -13,7 +13,7 @@ player's actions are signed by that player), and every judge's decision needs a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -257,6 +257,12 @@ class SignedStore(Ledger, Store):
 
     def audit_leaves(self) -> list[Leaf]:
         return self.inner.audit_leaves()  # type: ignore[attr-defined]
+
+    def audit_leaf_batches(self, size: int) -> Iterator[list[Leaf]]:
+        return self.inner.audit_leaf_batches(size)  # type: ignore[attr-defined]
+
+    def audit_event_leaves(self, match_id: str) -> list[Leaf]:
+        return self.inner.audit_event_leaves(match_id)  # type: ignore[attr-defined]
 
     def audit_add_checkpoint(self, checkpoint: Checkpoint) -> None:
         self.inner.audit_add_checkpoint(checkpoint)  # type: ignore[attr-defined]
