@@ -656,7 +656,9 @@ class MatchService:
         workers = min(usable_cores(), len(match_ids))
         url = getattr(self.store, "url", "")
         heads: dict[str, int] = {}
-        if workers > 1 and url not in ("", "memory:"):
+        if url in ("", "memory:"):  # another process cannot open it
+            workers = 1
+        elif workers > 1:
             heads = {m.match_id: m.head_seq for m in self.store.matches()}
             workers = workers if sum(heads.get(m, 0) for m in match_ids) >= PARALLEL_EVENTS else 1
         if workers < 2:

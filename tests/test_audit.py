@@ -228,3 +228,24 @@ def test_a_store_opened_for_reading_only_that_never_audited_verifies(tmp_path):
 
     with sqlite3.connect(path) as db:  # nothing was created in the file
         assert db.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE 'audit_%'").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("kind", ["edit", "truncate", "drop_rejection"])
+def test_the_audit_of_each_match_where_it_is_verified_finds_what_the_audit_alone_finds(rig, key, kind, monkeypatch):
+    """``adj verify`` of a store checks each match's events against the tree as it verifies the
+    match, in processes of their own when the store is a file or a server: the same findings, in
+    the same order, as the audit reading every match itself."""
+    from adjudicator import service as service_module
+
+    played(rig)
+    rig.auditor.checkpoint(key)
+    rig.service.new("nim", ["alice", "bob"], options={"pile": 5}, match_id="c")  # not yet under a checkpoint
+    tamper(rig, kind)
+    rig.set_leaf_hashes({0: "00" * 32})
+    alone = rig.auditor.verify([key.public_key])
+    assert alone.problems[0].startswith("leaf 0: ") and any("is not the root of the store's tree" in p for p in alone.problems)
+    assert alone.pending == 1
+    monkeypatch.setattr(service_module, "PARALLEL_EVENTS", 0)
+    plan = rig.auditor.plan()
+    results = rig.service.verify_each([m.match_id for m in rig.store.matches()], observe=plan)
+    assert rig.auditor.verify([key.public_key], None, plan, [r.found for r in results]) == alone

@@ -107,3 +107,20 @@ def test_proofs_verify_and_fail_when_altered(datas, data):
         other = leaves[: m - 1] + [leaf_hash(datas[m - 1] + b"x")]
         assert not verify_consistency(m, n, root(other), r, proof)
         assert not verify_consistency(m, n, root(leaves[:m]), r, proof[:-1])
+
+
+@given(st.lists(st.binary(min_size=1, max_size=4), max_size=40), st.data())
+def test_hashes_packed_in_one_buffer_give_the_roots_and_proofs_of_a_list(data, draw):
+    from events.merkle import PackedHashes
+
+    hashes = [leaf_hash(d) for d in data]
+    packed = PackedHashes()
+    for h in hashes:
+        packed.append(h)
+    n = draw.draw(st.integers(0, len(hashes)))
+    assert list(packed[:n]) == hashes[:n] and root(packed[:n]) == root(hashes[:n])
+    m = draw.draw(st.integers(0, n))
+    assert consistency_path(m, packed[:n]) == consistency_path(m, hashes[:n])
+    if n:
+        i = draw.draw(st.integers(0, n - 1))
+        assert inclusion_path(i, packed[:n]) == inclusion_path(i, hashes[:n]) and packed[i] == hashes[i]
