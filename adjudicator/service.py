@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -817,7 +817,7 @@ def shares(match_ids: Sequence[str], heads: Mapping[str, int], workers: int) -> 
     return out
 
 
-class Watch:
+class Watch(Protocol):
     """What ``verify_each``'s ``observe`` gives for a match: fed its events, then asked what it found."""
 
     def feed(self, events: Sequence[StoredEvent]) -> None: ...
