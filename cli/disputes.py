@@ -147,9 +147,12 @@ def confirm_offers(service: Any, match: Any, match_id: str) -> list[Any]:
     from adjudicator.engine.protocol import LegalAction
 
     found = offers(match.fold, match.game)
-    if found is None:  # resumed from a snapshot, at such a moment: the confirmations need the whole log
-        match = service.load(match_id)
-        found = offers(match.fold, match.game) or []
+    if found is None:  # resumed from a snapshot at such a moment: fold from the one kept before it
+        head = match.fold.confirmable_head()
+        looked = service.load_at(match_id, match.head, since=max(1, head - 1))
+        found = offers(looked[0].fold, match.game) if looked is not None else None
+        if found is None:  # no snapshot before it that serves: the whole log
+            found = offers(service.load(match_id).fold, match.game) or []
     return [LegalAction(who=p, type="confirm", note=f"{why}: adj confirm {match_id} --as {p} --player-key FILE",
                         anytime=True) for p, why in found]
 

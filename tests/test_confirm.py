@@ -341,3 +341,27 @@ def test_a_natural_moment_is_found_from_a_snapshot_without_the_whole_log(monkeyp
     match = MatchService(service.store).current("s")
     assert 1 < match.fold.resumed_at < match.head and not match.fold.confirmations_known
     assert confirming.offers(match.fold, match.game) == [("alice", "won by bob"), ("bob", "won by bob")]
+
+
+def test_a_snapshot_at_the_natural_moment_itself_offers_from_the_snapshot_before_it(monkeypatch):
+    """A snapshot kept at the head, where the head is a natural moment: the state before it comes
+    from the snapshot kept before, not from the whole log (``adj legal`` stays flat)."""
+    from adjudicator.engine import snapshot
+    from cli.disputes import confirm_offers
+
+    monkeypatch.setattr(snapshot, "EVERY", 2)
+    service = MatchService(MemoryStore())
+    service.new("nim", ["alice", "bob"], options={"pile": 4}, match_id="s")
+    for player, count in (("alice", 1), ("bob", 1), ("alice", 2)):  # alice takes the last stone
+        assert service.submit("s", "take", player, {"player": player, "count": count}).accepted
+    reader = MatchService(service.store)
+    match = reader.current("s")
+    assert match.fold.resumed_at == match.head == 4  # resumed at the natural moment itself
+    assert confirming.offers(match.fold, match.game) is None
+
+    def whole(match_id: str, **_: object) -> None:
+        raise AssertionError(f"the whole log of {match_id} was folded")
+
+    monkeypatch.setattr(reader, "load", whole)
+    offered = confirm_offers(reader, match, "s")
+    assert [(a.who, a.type, a.note.split(":")[0]) for a in offered] == [("alice", "confirm", "won by alice"), ("bob", "confirm", "won by alice")]
