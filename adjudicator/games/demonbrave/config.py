@@ -2,7 +2,6 @@
 standard play. ``match_started.options`` is decoded into ``Config`` by the kit's
 ``decode_options`` (unknown names and bad values are malformed input, with the option's path)."""
 
-from __future__ import annotations
 
 from typing import Annotated, Literal
 

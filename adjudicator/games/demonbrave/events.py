@@ -9,7 +9,6 @@ Differences from the chapter, all additive (docs/games/demonbrave.md, "Events"):
   same 54 ids, so ``S3`` alone may be on both fields.
 """
 
-from __future__ import annotations
 
 from typing import Any, Literal, Union
 

@@ -3,7 +3,6 @@
 Pair tiers and key vectors are derived, never stored (DB-RES-7 (e)); see ``ranking``.
 """
 
-from __future__ import annotations
 
 from typing import Literal
 
