@@ -21,7 +21,6 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.presentation.changes import board_changes
 from adjudicator.engine.fold import Branch
 from adjudicator.engine.kit import HIDDEN, Board, BoardCard, Game, Zone
 from adjudicator.engine import judging
@@ -212,7 +211,7 @@ class PageBuilder:
                 inserted_before.setdefault(r.fields["at_seq"], []).append(r)
         items: list[dict[str, Any]] = []
         outcomes = _Pool()  # the outcome after each event, in words (results and penalties included)
-        per: dict[str, dict[str, list[Any]]] = {_name(v): {"b": [], "t": [], "c": [], "m": []} for v in self.viewers}
+        per: dict[str, dict[str, list[Any]]] = {_name(v): {"b": [], "t": [], "m": []} for v in self.viewers}
         for row in self.rows:
             seq = row.seq
             at = seq if seq is not None else row.head_seq or 0
@@ -230,8 +229,7 @@ class PageBuilder:
             whole = None  # the text of the row as it is, worked out once for every viewer shown all of it
             for v in self.viewers:
                 out = per[_name(v)]
-                b_idx, after = self.board_at(at, v)
-                out["b"].append(b_idx)
+                out["b"].append(self.board_at(at, v)[0])
                 shown = self.redacted(row, v)
                 if shown.fields == row.fields:
                     if whole is None:
@@ -239,11 +237,6 @@ class PageBuilder:
                     out["t"].append(whole)
                 else:
                     out["t"].append(row_text(shown))
-                if seq is None:
-                    out["c"].append([])
-                else:
-                    before = self.board_at(seq - 1, v)[1] if seq > 1 else Board(players=self.players)
-                    out["c"].append([c.text for c in board_changes(before, after)])
                 out["m"].append(self._marks(row, shown, v, results, inserted_before, fold.branches, fork_of))
         return {
             "match": self.match.match_id,

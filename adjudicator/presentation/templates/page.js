@@ -7,13 +7,29 @@
 (function () {
   const { el } = window.adjBoard;
   const $ = (id) => document.getElementById(id);
-  let D = null, items = [];
+  let D = null, items = [], itemOf = new Map();  // seq -> the index of its item
   const state = { i: 0, viewer: null, open: new Set() };  // branches shown open
   const per = () => D.per[state.viewer];
   let rows = [], forkRows = [];
   let onSelect = null;
 
   // -- the board ------------------------------------------------------------------------------
+  // a board of the page's data, its zones, counters and notes looked up in the pools
+  function resolve(b) {
+    return { ...b, zones: b.zones.map((k) => D.zones[k]), counters: D.counters[b.counters],
+             notes: D.note_lists[b.notes].map((k) => D.notes[k]) };
+  }
+  const EMPTY = { counters: {}, zones: [], turn: "", phase: "", waiting: "", notes: [] };  // before seq 1
+
+  // What the event of item ``i`` changed on the viewer's table: its board beside the board after
+  // the seq before it (a rejected attempt changed nothing).
+  function changesAt(i) {
+    const seq = items[i].seq;
+    if (seq === null) return [];
+    const P = per(), k = seq > 1 ? itemOf.get(seq - 1) : undefined;
+    const before = k === undefined ? EMPTY : resolve(D.boards[P.b[k]]);
+    return window.adjBoard.changes(before, resolve(D.boards[P.b[i]]));
+  }
   function drawBoard(b) {
     const st = $("status");
     st.replaceChildren();
@@ -21,8 +37,7 @@
     if (b.turn) st.appendChild(el("span", null, " · turn: " + b.turn));
     if (b.waiting) st.appendChild(el("span", null, " · waiting for " + b.waiting));
     st.appendChild(el("div", "score", "outcome after this event: " + D.outcomes[items[state.i].o]));
-    window.adjBoard.draw($("board"), { ...b, zones: b.zones.map((k) => D.zones[k]), counters: D.counters[b.counters],
-                                       notes: D.note_lists[b.notes].map((k) => D.notes[k]) }, D.players);
+    window.adjBoard.draw($("board"), resolve(b), D.players);
     fitBoard();
   }
 
@@ -63,7 +78,7 @@
       }
       box.appendChild(ul);
     }
-    const ch = P.c[state.i];
+    const ch = changesAt(state.i);
     if (ch.length) {
       box.appendChild(el("strong", null, "what changed"));
       const ul = el("ul", "changes");
@@ -218,6 +233,8 @@
     const was = first ? null : items[state.i];
     D = data;
     items = D.items;
+    itemOf = new Map();
+    items.forEach((it, i) => { if (it.seq !== null && !itemOf.has(it.seq)) itemOf.set(it.seq, i); });
     if (opts && opts.onSelect) onSelect = opts.onSelect;
     if (first) {
       state.viewer = D.viewer;
@@ -243,7 +260,7 @@
     return api;
   }
 
-  const api = { select, jumpTo, setViewer, toggleFork, get data() { return D; }, state, mount };
+  const api = { select, jumpTo, setViewer, toggleFork, changesAt, get data() { return D; }, state, mount };
 
   // -- wiring ---------------------------------------------------------------------------------
   const slider = $("slider");
