@@ -237,14 +237,16 @@ class MatchService:
             self._folded.popitem(last=False)
 
     # -- loading -----------------------------------------------------------------------------
-    def load(self, match_id: str, *, upto: int | None = None, progress: Progress | None = None) -> Match:
+    def load(self, match_id: str, *, upto: int | None = None, progress: Progress | None = None,
+             states: dict[int, Any] | None = None) -> Match:
         """Read, verify and fold a match. A stored event that no longer adjudicates is an
-        integrity failure: the log was altered, or it was written under other rules."""
+        integrity failure: the log was altered, or it was written under other rules.
+        ``states``: filled as ``fold_stored`` says."""
         events = self.store.read(match_id, 1, upto)
         if not events:
             raise UnknownMatch(match_id)
         verify_chain(events, match_id)
-        return fold_stored(events, progress)
+        return fold_stored(events, progress, states)
 
     def load_at(self, match_id: str, seq: int, since: int | None = None) -> tuple[Match, int, int | None] | None:
         """The match folded through event ``seq`` only, for a look at the past that does not cost
@@ -878,8 +880,14 @@ def _same_action(done: StoredEvent, event: Any, key: str) -> None:
     )
 
 
-def fold_stored(events: Sequence[StoredEvent], progress: Progress | None = None) -> Match:
-    """Fold a verified log. Any event that does not adjudicate is an integrity failure."""
+def fold_stored(events: Sequence[StoredEvent], progress: Progress | None = None,
+                states: dict[int, Any] | None = None) -> Match:
+    """Fold a verified log. Any event that does not adjudicate is an integrity failure.
+
+    ``states``: filled with every seq -> the state right after it, as ``Fold.history`` gives it,
+    taken as each event is folded (when its state is still at hand: the fold keeps one in
+    ``KEEP``, and ``history`` computes the others again). For whoever walks through every state
+    of a whole match (the page of ``adj replay --html``): they all stay in memory."""
     first = events[0]
     match_id = first.match_id
     if first.type != "match_started":
@@ -889,6 +897,15 @@ def fold_stored(events: Sequence[StoredEvent], progress: Progress | None = None)
     except Malformed as exc:
         raise IntegrityError(match_id, 1, exc.message) from None
     fold = Fold(game, match_id)
+    if states is not None:
+        history, told = fold.history, progress
+
+        def progress(seq: int, last: int) -> None:
+            if seq in history:
+                states[seq] = history[seq]
+            if told is not None:
+                told(seq, last)
+
     fold.replay(events, progress, events[-1].seq)
     return Match(match_id, game, fold, list(events))
 

@@ -36,9 +36,10 @@ def _write_page(env: Env, match_id: str, path: str, player: str | None) -> None:
     from adjudicator.presentation.page import render_page
 
     service = env.service()
-    match = service.load(match_id)
+    states: dict[int, Any] = {}  # the page walks through every state: each kept as it is folded, not computed again
+    match = service.load(match_id, states=states)
     viewer = check_viewer(match, player)
-    html = render_page(match, service.store.rejections(match_id), viewer)
+    html = render_page(match, service.store.rejections(match_id), viewer, states)
     with click.open_file(path, "w", encoding="utf-8") as fh:
         fh.write(html)
     if path == "-":  # the page went to stdout: nothing else may

@@ -232,3 +232,18 @@ def test_each_item_carries_the_outcome_after_it(bacdef):
     for item in data["items"]:
         at = item["head"]
         assert data["outcomes"][item["o"]] == outcome_text(match.fold.outcome(at)), item
+
+
+@pytest.mark.parametrize("path", [BACDEF_FORKS, DEMONBRAVE_CORRECTION])
+def test_states_kept_while_folding_are_the_historys_and_give_the_same_page(path):
+    """``adj replay --html`` keeps every state as the match is folded (``fold_stored``'s
+    ``states``) instead of computing again those the fold gave up: the same states, the same page,
+    with rewinds and corrections."""
+    service = MatchService(MemoryStore())
+    match = enter(service, path, "m")
+    states: dict[int, Any] = {}
+    kept = service.load("m", states=states)
+    assert sorted(states) == list(range(1, match.head + 1))
+    assert all(states[s] == match.fold.history[s] for s in states)
+    rejections = service.store.rejections("m")
+    assert page_data(kept, rejections, None, states) == page_data(match, rejections)

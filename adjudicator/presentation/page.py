@@ -98,8 +98,10 @@ def row_text(row: Row) -> str:
 class PageBuilder:
     """The page's data for one match and one viewer (None: the judge)."""
 
-    def __init__(self, match: Any, rejections: Sequence[Any], viewer: str | None = None):
+    def __init__(self, match: Any, rejections: Sequence[Any], viewer: str | None = None,
+                 states: Mapping[int, Any] | None = None):
         self.match = match
+        self.states = match.fold.history if states is None else states  # seq -> the state right after it
         self.game: Game = match.game
         self.viewer = viewer
         self.players = tuple(match.players)
@@ -169,7 +171,8 @@ class PageBuilder:
     def state_at(self, seq: int) -> Any:
         """The state right after ``seq`` (asked for by every viewer in turn: kept for the next)."""
         if self._state[0] != seq:
-            self._state = (seq, self.match.fold.history[seq])
+            states = self.states
+            self._state = (seq, states[seq] if seq in states else self.match.fold.history[seq])
         return self._state[1]
 
     def game_outcome(self, seq: int) -> Any:
@@ -307,18 +310,22 @@ def _name(viewer: str | None) -> str:
     return JUDGE if viewer is None else viewer
 
 
-def page_data(match: Any, rejections: Sequence[Any], viewer: str | None = None) -> dict[str, Any]:
-    return PageBuilder(match, rejections, viewer).build()
+def page_data(match: Any, rejections: Sequence[Any], viewer: str | None = None,
+              states: Mapping[int, Any] | None = None) -> dict[str, Any]:
+    """``states``: seq -> the state right after it, every one (``fold_stored``'s, kept while the
+    match was folded); else the fold's ``history`` computes again those it did not keep."""
+    return PageBuilder(match, rejections, viewer, states).build()
 
 
-def render_page(match: Any, rejections: Sequence[Any], viewer: str | None = None) -> str:
+def render_page(match: Any, rejections: Sequence[Any], viewer: str | None = None,
+                states: Mapping[int, Any] | None = None) -> str:
     """The whole page as one HTML string: markup, style, script and data inlined."""
     from importlib.resources import files
 
     import jinja2
     from markupsafe import Markup
 
-    data = page_data(match, rejections, viewer)
+    data = page_data(match, rejections, viewer, states)
     here = files("adjudicator.presentation") / "templates"
     env = jinja2.Environment(loader=jinja2.FunctionLoader(lambda name: (here / name).read_text(encoding="utf-8")),
                              autoescape=True)
