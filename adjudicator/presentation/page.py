@@ -113,7 +113,10 @@ class PageBuilder:
         self.notes = _Pool()  # each note's text once; a board's notes are a list of them, also once
         self.note_lists = _Pool()
         self._zone_of: dict[bytes, int] = {}  # a Zone as msgspec encodes it -> its index in ``zones``
-        self._seen: dict[int, tuple[Any, int]] = {}  # id -> (a part of the boards of one event, its index)
+        # id -> (a part of the boards of one event, its index), for this event and the one before
+        # (a game may hand the same zone again when nothing in it changed)
+        self._seen: dict[int, tuple[Any, int]] = {}
+        self._seen_before: dict[int, tuple[Any, int]] = {}
         self._notes_of: dict[tuple[str, ...], int] = {}  # a board's notes -> their index in ``note_lists``
         self._state: tuple[int, Any] = (-1, None)
         self._outcomes: dict[int, Any] = {}
@@ -142,7 +145,7 @@ class PageBuilder:
                 drawn = self.game.boards(self.state_at(seq), self.viewers)
             for v, b in zip(self.viewers, drawn):
                 self._board_cache[(seq, v)] = (self._board_index(b), b)
-            self._seen.clear()
+            self._seen_before, self._seen = self._seen, {}
             hit = self._board_cache[(seq, viewer)]
         return hit
 
@@ -193,6 +196,10 @@ class PageBuilder:
         seen = self._seen.get(id(z))  # the same zone drawn for another viewer
         if seen is not None and seen[0] is z:
             return seen[1]
+        seen = self._seen_before.get(id(z))  # or at the event before
+        if seen is not None and seen[0] is z:
+            self._seen[id(z)] = seen
+            return seen[1]
         key = msgspec.json.encode(z)
         i = self._zone_of.get(key)
         if i is None:
@@ -228,7 +235,7 @@ class PageBuilder:
                 item["rule"] = row.rule
             items.append(item)
             if seq is not None:
-                results.update(milestones(self.game, fold.history, (seq,), self.game_outcome))
+                results.update(milestones(self.game, self.states, (seq,), self.game_outcome))
             whole = None  # the text of the row as it is, worked out once for every viewer shown all of it
             for v in self.viewers:
                 out = per[_name(v)]
