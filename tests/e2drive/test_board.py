@@ -99,3 +99,27 @@ def test_the_board_shows_what_the_view_shows_at_every_state(name):
             assert GAME.board(history[seq], viewer) == board_from_view(history[seq], viewer), (name, seq, viewer)
         # every viewer's board drawn at once (the page): each their own
         assert GAME.boards(history[seq], viewers) == [board_from_view(history[seq], v) for v in viewers], (name, seq)
+
+
+def test_boards_drawn_from_what_the_state_before_shared_are_those_drawn_afresh():
+    """The board keeps what it drew last for a slot, a seat's servants, a hand and the games
+    played, by what it drew them from: at every event of a long random match (rewinds, face-down
+    servants, equipment) the boards are equal to those drawn with nothing kept."""
+    import msgspec
+
+    from adjudicator.games.e2drive import board as drawing
+    from bench import gen
+
+    lines = gen.random_match("e2drive", 7, 1500, {"games_per_match": 999})
+    service = MatchService(MemoryStore())
+    service.import_lines([msgspec.json.encode(x).decode() for x in lines], "r")
+    match = service.load("r")
+    game, viewers = match.game, [None, *match.players]
+    kept = 0
+    for seq in range(1, match.head + 1):
+        state = match.fold.history[seq]
+        got = game.boards(state, viewers)
+        kept += sum(z is w for z, w in zip(got[0].zones, game.boards(state, viewers)[0].zones))
+        drawing._DRAWN.clear()
+        assert got == game.boards(state, viewers), seq
+    assert kept > match.head  # parts were drawn once and handed again

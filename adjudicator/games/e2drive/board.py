@@ -23,6 +23,39 @@ from adjudicator.games.e2drive.view import PHASE_WORDS, overdrive_view, result_t
 from adjudicator.engine.kit import Board, BoardCard, Zone
 
 
+#: What was drawn last for a slot, a seat's servants and a player's open zones, with what it was
+#: drawn from: a state shares every part an event left alone with the state before it, so the
+#: page of a long match (a board at every event) draws again only what changed. Looked up by
+#: identity (the parts are held here, so an id is never another's); bounded.
+_DRAWN: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_DRAWN_MAX = 1024
+
+
+def _remember(key: tuple[Any, ...], value: tuple[Any, ...]) -> None:
+    if len(_DRAWN) >= _DRAWN_MAX:
+        _DRAWN.clear()
+    _DRAWN[key] = value
+
+
+def _servant_card(state: State, r: str, name: str, sv: Any, hidden: bool) -> tuple[BoardCard, Zone | None]:
+    cur = stats(sv, state.options)
+    e = sv.pool
+    nums = {"damage": sv.damage, "ether on": e.on, "ether held": e.held_upkeep + e.held_lock + e.held_invisible,
+            "SPD": cur["SPD"]}
+    if not hidden:
+        nums.update({"DUR": cur["DUR"], "ATK": cur["ATK"], "DEF": cur["DEF"]})
+    overdrive = {} if hidden else overdrive_view(sv)
+    tags = tuple([r, sv.action] + sv.status.names() + (["destroyed"] if sv.destroyed else [])
+                 + [f"overdrive {k} {val}" for k, val in overdrive.items() if k != "expires"])
+    card = BoardCard(id=None if hidden else sv.card, label=None if hidden else sv.name,
+                     face_up=not hidden, turned=sv.action == "acted", counters=nums, tags=tags)
+    equipment = None
+    if sv.equipment:
+        equipment = Zone(name=f"{r} equipment", owner=name,
+                         cards=tuple(BoardCard(id=t.card, label=t.card, tags=(f"owner {t.owner}",)) for t in sv.equipment))
+    return card, equipment
+
+
 def _servants(state: State, seat: str, name: str, other: bool) -> list[Zone]:
     """The servants of ``seat`` as ``view`` shows them to a viewer of another seat (``other``) or
     of this one and the judge: to another, a face-down servant by its SPD alone (E2D-HID-1 (d))."""
@@ -32,22 +65,41 @@ def _servants(state: State, seat: str, name: str, other: bool) -> list[Zone]:
     for r in slots_of(seat):
         sv = servant(g, r)
         hidden = other and sv.face_down
-        cur = stats(sv, state.options)
-        e = sv.pool
-        nums = {"damage": sv.damage, "ether on": e.on, "ether held": e.held_upkeep + e.held_lock + e.held_invisible,
-                "SPD": cur["SPD"]}
-        if not hidden:
-            nums.update({"DUR": cur["DUR"], "ATK": cur["ATK"], "DEF": cur["DEF"]})
-        overdrive = {} if hidden else overdrive_view(sv)
-        tags = tuple([r, sv.action] + sv.status.names() + (["destroyed"] if sv.destroyed else [])
-                     + [f"overdrive {k} {val}" for k, val in overdrive.items() if k != "expires"])
-        cards.append(BoardCard(id=None if hidden else sv.card, label=None if hidden else sv.name,
-                               face_up=not hidden, turned=sv.action == "acted", counters=nums, tags=tags))
-        if sv.equipment:
-            equipment.append(Zone(name=f"{r} equipment", owner=name,
-                                  cards=tuple(BoardCard(id=t.card, label=t.card, tags=(f"owner {t.owner}",))
-                                              for t in sv.equipment)))
-    return [Zone(name="servants", owner=name, cards=tuple(cards)), *equipment]
+        key = ("slot", r, name, hidden)
+        hit = _DRAWN.get(key)
+        if hit is not None and hit[0] is sv and hit[1] is state.options:
+            card, zone = hit[2], hit[3]
+        else:
+            card, zone = _servant_card(state, r, name, sv, hidden)
+            _remember(key, (sv, state.options, card, zone))
+        cards.append(card)
+        if zone is not None:
+            equipment.append(zone)
+    key = ("servants", seat, name, other)
+    hit = _DRAWN.get(key)
+    if hit is not None and len(hit[0]) == len(cards) and all(a is b for a, b in zip(hit[0], cards)) \
+            and len(hit[1]) == len(equipment) and all(a is b for a, b in zip(hit[1], equipment)):
+        return hit[2]
+    zones = [Zone(name="servants", owner=name, cards=tuple(cards)), *equipment]
+    _remember(key, (cards, equipment, zones))
+    return zones
+
+
+def _open_zones(p: PlayerState, name: str) -> list[Zone]:
+    """The zones of a player every viewer sees alike."""
+    key = ("open", name)
+    hit = _DRAWN.get(key)
+    if hit is not None and hit[0] is p:
+        return hit[1]
+    zones = [
+        Zone(name="tool field", owner=name,
+             cards=tuple(BoardCard(id=t.card, label=t.card, counters={"upkeep": t.upkeep}) for t in p.tool_field)),
+        Zone(name="damage cards", owner=name, cards=tuple(BoardCard(face_up=False) for _ in range(p.damage_cards))),
+        Zone(name="trash", owner=name, cards=tuple(BoardCard(id=c, label=c) for c in p.trash)),
+        Zone(name="deck", owner=name, count=p.deck_count),
+    ]
+    _remember(key, (p, zones))
+    return zones
 
 
 def _hand(p: PlayerState, sees: bool) -> Zone:
@@ -86,7 +138,13 @@ def _notes(state: State) -> list[str]:
     out += [f"{'permitted' if r.permit else 'forbidden'}: {r.action} by {r.subject} ({r.duration.replace('_', ' ')})"
             for r in g.restrictions]
     out += [f"tool costs {c.delta:+}e for {c.scope} ({c.duration.replace('_', ' ')})" for c in g.costs]
-    out += [_game_note(state.names, r.number, r.result, r.reason) for r in state.games]
+    hit = _DRAWN.get(("games", state.names))
+    if hit is not None and hit[0] is state.games:
+        out += hit[1]
+    else:
+        played = [_game_note(state.names, r.number, r.result, r.reason) for r in state.games]
+        _remember(("games", state.names), (state.games, played))
+        out += played
     if state.voided:
         out.append("the match is void")
     return out
@@ -109,13 +167,7 @@ def boards(state: State, viewers: Sequence[str | None]) -> list[Board]:
         p = player(g, s)
         counters[name] = {"master ether counters": p.master.size, "master ether on": p.master.on,
                           "limited state": limited(g, s), "upkeep due": order.upkeep_due(g, s)}
-        open_[s] = [
-            Zone(name="tool field", owner=name,
-                 cards=tuple(BoardCard(id=t.card, label=t.card, counters={"upkeep": t.upkeep}) for t in p.tool_field)),
-            Zone(name="damage cards", owner=name, cards=tuple(BoardCard(face_up=False) for _ in range(p.damage_cards))),
-            Zone(name="trash", owner=name, cards=tuple(BoardCard(id=c, label=c) for c in p.trash)),
-            Zone(name="deck", owner=name, count=p.deck_count),
-        ]
+        open_[s] = _open_zones(p, name)
     turn, phase, waits, notes = str(g.turn), PHASE_WORDS[g.phase], waiting(state), tuple(_notes(state))
     servants: dict[tuple[str, bool], list[Zone]] = {}
     hands: dict[tuple[str, bool], Zone] = {}
@@ -130,7 +182,14 @@ def boards(state: State, viewers: Sequence[str | None]) -> list[Board]:
             if (s, other) not in servants:
                 servants[(s, other)] = _servants(state, s, name, other)
             if (s, sees) not in hands:
-                hands[(s, sees)] = _hand(player(g, s), sees)
+                p = player(g, s)
+                key = ("hand", name, sees)
+                hit = _DRAWN.get(key)
+                if hit is not None and hit[0] is p:
+                    hands[(s, sees)] = hit[1]
+                else:
+                    hands[(s, sees)] = _hand(p, sees)
+                    _remember(key, (p, hands[(s, sees)]))
             zones += [*servants[(s, other)], *open_[s], hands[(s, sees)]]
         out.append(Board(players=state.names, counters=counters, zones=tuple(zones), turn=turn, phase=phase,
                          waiting=waits, notes=notes))
