@@ -157,7 +157,17 @@ class PageBuilder:
         else:
             counters = self.counters.add(b.counters)
             seen[id(b.counters)] = (b.counters, counters)
-        zones = tuple(self._zone(z) for z in b.zones)
+        before, zones_of = self._seen_before, []
+        for z in b.zones:  # _zone, inlined: a long match's page asks it some 40 times an event
+            k = id(z)
+            hit = seen.get(k)
+            if hit is None or hit[0] is not z:
+                hit = before.get(k)  # handed again since the event before
+                if hit is None or hit[0] is not z:
+                    hit = (z, self._zone_index(z))
+                seen[k] = hit  # holding z: its id is not given to another while it is in here
+            zones_of.append(hit[1])
+        zones = tuple(zones_of)
         hit = seen.get(id(b.notes))
         if hit is not None and hit[0] is b.notes:
             notes_i = hit[1]
@@ -191,20 +201,12 @@ class PageBuilder:
         fold = self.match.fold
         return judging.outcome(self.game_outcome(seq), [(s, p) for s, p in fold.penalties if s <= seq], fold.players)
 
-    def _zone(self, z: Zone) -> int:
+    def _zone_index(self, z: Zone) -> int:
         """The index of ``z`` in the page's zones (most zones are the same from event to event)."""
-        seen = self._seen.get(id(z))  # the same zone drawn for another viewer
-        if seen is not None and seen[0] is z:
-            return seen[1]
-        seen = self._seen_before.get(id(z))  # or at the event before
-        if seen is not None and seen[0] is z:
-            self._seen[id(z)] = seen
-            return seen[1]
         key = msgspec.json.encode(z)
         i = self._zone_of.get(key)
         if i is None:
             i = self._zone_of[key] = self.zones.add(zone_json(z))
-        self._seen[id(z)] = (z, i)  # holding z: its id is not given to another while it is in here
         return i
 
     def redacted(self, row: Row, viewer: str | None) -> Row:
