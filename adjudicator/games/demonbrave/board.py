@@ -49,8 +49,32 @@ def _rules(s: State, p: Player, sees: bool) -> Zone:
                 count=len(p.rule_cards))
 
 
+#: What was drawn last for a player (their open zones, hand, rule cards) and the games played,
+#: with what it was drawn from: a state shares every part an event left alone with the state
+#: before it, so the page of a long match (a board at every event) draws again only what
+#: changed. Looked up by identity (the parts are held here, so an id is never another's); bounded.
+_DRAWN: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_DRAWN_MAX = 1024
+
+
+def _kept(key: tuple[Any, ...], source: tuple[Any, ...], draw: Any) -> Any:
+    """What ``draw()`` gives, drawn again only when ``source`` (compared by identity) changed."""
+    hit = _DRAWN.get(key)
+    if hit is not None and len(hit[0]) == len(source) and all(a is b for a, b in zip(hit[0], source)):
+        return hit[1]
+    if len(_DRAWN) >= _DRAWN_MAX:
+        _DRAWN.clear()
+    value = draw()
+    _DRAWN[key] = (source, value)
+    return value
+
+
 def _open_zones(p: Player) -> tuple[Zone, Zone, Zone]:
     """The zones every viewer sees alike: the deck (a count), the field, the trash."""
+    return _kept(("open", p.name), (p,), lambda: _draw_open_zones(p))
+
+
+def _draw_open_zones(p: Player) -> tuple[Zone, Zone, Zone]:
     field = tuple(
         BoardCard(id=c, label=c, turned=u.attacked, counters={"blocks": u.blocks} if u.blocks else {},
                   group=u.unit_id if u.is_pair else None)
@@ -71,9 +95,9 @@ def _notes(s: State) -> list[str]:
               for e in s.chain]
     if is_reversed(s):
         notes.append("strength order reversed")
-    for r in s.match.results:
-        notes.append(f"game {r.game_index}: " + (f"won by {r.winner}" if r.outcome == "WIN" else r.outcome.lower())
-                     + (f" ({r.reason})" if r.reason else ""))
+    notes += _kept(("games",), (s.match.results,), lambda: [
+        f"game {r.game_index}: " + (f"won by {r.winner}" if r.outcome == "WIN" else r.outcome.lower()) + (f" ({r.reason})" if r.reason else "")
+        for r in s.match.results])
     if s.result is not None:
         r = s.result
         notes.append("result: " + (f"won by {r.winner}" if r.outcome == "WIN" else r.outcome.lower()) + f" ({r.reason})")
@@ -109,8 +133,9 @@ def boards(s: State, viewers: Sequence[str | None]) -> list[Board]:
         for p in s.players:
             deck, field, trash = open_[p.name]
             h, r = _sees_hand(viewer, p.name), _sees_rule_cards(s, viewer, p.name)
-            hand = hands.get((p.name, h)) or hands.setdefault((p.name, h), _hand(p, h))
-            rule = rules.get((p.name, r)) or rules.setdefault((p.name, r), _rules(s, p, r))
+            hand = hands.get((p.name, h)) or hands.setdefault((p.name, h), _kept(("hand", p.name, h), (p,), lambda: _hand(p, h)))
+            rule = rules.get((p.name, r)) or rules.setdefault(
+                (p.name, r), _kept(("rules", p.name, r), (p, s.catalog), lambda: _rules(s, p, r)))
             zones += [deck, hand, field, trash, rule]
         out.append(Board(players=s.names, counters=counters, zones=tuple(zones + shared), turn=s.turn_player or "",
                          phase=phase, waiting=waits, notes=notes))
