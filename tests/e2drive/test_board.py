@@ -123,3 +123,20 @@ def test_boards_drawn_from_what_the_state_before_shared_are_those_drawn_afresh()
         drawing._DRAWN.clear()
         assert got == game.boards(state, viewers), seq
     assert kept > match.head  # parts were drawn once and handed again
+
+
+def test_the_outcome_kept_from_the_state_before_is_the_one_worked_out_afresh():
+    """``outcome`` keeps the last one it worked out, by what it depends on: at every event of a
+    long random match it equals the outcome worked out with nothing kept."""
+    import msgspec
+
+    from adjudicator.games.e2drive import view as viewing
+    from bench import gen
+
+    lines = gen.random_match("e2drive", 9, 1500, {"games_per_match": 999})
+    service = MatchService(MemoryStore())
+    service.import_lines([msgspec.json.encode(x).decode() for x in lines], "r")
+    match = service.load("r")
+    for seq in range(1, match.head + 1):
+        state = match.fold.history[seq]
+        assert viewing.outcome(state) == viewing._outcome(state), seq

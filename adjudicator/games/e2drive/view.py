@@ -151,7 +151,23 @@ def waiting(state: State) -> str:
     return f"{player(g, g.acting[:2]).name} to act with {g.acting}" if g.acting else ""
 
 
+#: The last outcome worked out, with what it was worked out from (by identity: the games played,
+#: whether void, the options, the names): the state after an event that ended no game shares them
+#: with the state before it, and the page of a long match asks the outcome at every event.
+_LAST: tuple[Any, ...] = ()
+
+
 def outcome(state: State) -> Outcome:
+    global _LAST
+    last = _LAST
+    if last and last[0] is state.games and last[1] is state.options and last[2] is state.names and last[3] == state.voided:
+        return last[4]
+    got = _outcome(state)
+    _LAST = (state.games, state.options, state.names, state.voided, got)
+    return got
+
+
+def _outcome(state: State) -> Outcome:
     n = state.options.games_per_match
     score = {name: sum(1 for r in state.games if r.result == s) for s, name in zip(SEATS, state.names)} if n > 1 else None
     if state.voided:
