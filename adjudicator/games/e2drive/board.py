@@ -125,11 +125,19 @@ def _notes(state: State) -> list[str]:
     g = state.game
     out = []
     for seat in SEATS:  # a status or a destruction shows till it ends ("over: ...")
+        held = player(g, seat).servants
+        hit = _DRAWN.get(("statuses", seat))
+        if hit is not None and hit[0] is held:
+            out += hit[1]
+            continue
+        mine = []
         for r in slots_of(seat):
             sv = servant(g, r)
-            out += [f"{r} {STATUS_WORDS.get(st, st)}" for st in sv.status.names()]
+            mine += [f"{r} {STATUS_WORDS.get(st, st)}" for st in sv.status.names()]
             if sv.destroyed:
-                out.append(f"{r} destroyed")
+                mine.append(f"{r} destroyed")
+        _remember(("statuses", seat), (held, mine))
+        out += mine
     a = g.attack
     if a is not None:
         paid = " + ".join(f"{x.pool}×{x.n}" for x in a.payment) or "0e"
@@ -171,6 +179,7 @@ def boards(state: State, viewers: Sequence[str | None]) -> list[Board]:
     turn, phase, waits, notes = str(g.turn), PHASE_WORDS[g.phase], waiting(state), tuple(_notes(state))
     servants: dict[tuple[str, bool], list[Zone]] = {}
     hands: dict[tuple[str, bool], Zone] = {}
+    face_down = {s: any(servant(g, r).face_down for r in slots_of(s)) for s in SEATS}
     out = []
     for viewer in viewers:
         me = seat_of_viewer(state, viewer)
@@ -178,7 +187,7 @@ def boards(state: State, viewers: Sequence[str | None]) -> list[Board]:
         for s, name in zip(SEATS, state.names):
             sees = me is None or me == s
             # another seat's viewer sees these servants apart only where one is face down
-            other = me is not None and me != s and any(servant(g, r).face_down for r in slots_of(s))
+            other = me is not None and me != s and face_down[s]
             if (s, other) not in servants:
                 servants[(s, other)] = _servants(state, s, name, other)
             if (s, sees) not in hands:
