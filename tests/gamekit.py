@@ -97,3 +97,27 @@ def strings(value: Any) -> set[str]:
 
 #: what a player's view may show in place of what it hides
 MASKS = {HIDDEN, "?", "hidden", ""}
+
+
+def check_drawings_kept(game: str, options: dict[str, Any], drawings: Any, events: int = 1500) -> None:
+    """A game whose board keeps what it drew (the kit's ``Drawings``): at every event of a long
+    random match, every viewer's boards are equal to those drawn with nothing kept, and parts
+    were handed again (the keeping is in use)."""
+    import msgspec
+
+    from adjudicator.service import MatchService, MemoryStore
+    from bench import gen
+
+    lines = gen.random_match(game, 7, events, options)
+    service = MatchService(MemoryStore())
+    service.import_lines([msgspec.json.encode(x).decode() for x in lines], "r")
+    match = service.load("r")
+    rules, viewers = match.game, [None, *match.players]
+    kept = 0
+    for seq in range(1, match.head + 1):
+        state = match.fold.history[seq]
+        got = rules.boards(state, viewers)
+        kept += sum(z is w for z, w in zip(got[0].zones, rules.boards(state, viewers)[0].zones))
+        drawings.clear()
+        assert got == rules.boards(state, viewers), seq
+    assert kept > match.head  # parts were drawn once and handed again

@@ -31,7 +31,7 @@ import enum
 import functools
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
@@ -279,6 +279,40 @@ class Board(msgspec.Struct, frozen=True, kw_only=True):
     phase: str = ""
     waiting: str = ""
     notes: tuple[str, ...] = ()  # what else the table shows: an attack under way, a chain, lasting effects
+
+
+class Drawings:
+    """What a game's ``board`` drew last for a part of a state, with what it drew it from, so that
+    the page of a long match (a board at every event, every state sharing with the one before it
+    every part an event left alone) draws again only what changed. Looked up by identity: the
+    parts drawn from are held here, so an id is never another object's; at most ``most`` entries
+    (all let go when full). What it hands back is what ``board`` drew: the same value either way."""
+
+    def __init__(self, most: int = 1024):
+        self.most = most
+        self._kept: dict[Any, tuple[Any, ...]] = {}
+
+    def get(self, key: Any) -> tuple[Any, ...] | None:
+        """What was kept under ``key`` (the caller compares its sources by identity), or None."""
+        return self._kept.get(key)
+
+    def keep(self, key: Any, value: tuple[Any, ...]) -> None:
+        if len(self._kept) >= self.most:
+            self._kept.clear()
+        self._kept[key] = value
+
+    def kept(self, key: Any, source: tuple[Any, ...], draw: Callable[[], Any]) -> Any:
+        """What ``draw()`` gives, drawn again only when an object of ``source`` is not the one it
+        was drawn from last under ``key``."""
+        hit = self._kept.get(key)
+        if hit is not None and len(hit[0]) == len(source) and all(a is b for a, b in zip(hit[0], source)):
+            return hit[1]
+        value = draw()
+        self.keep(key, (source, value))
+        return value
+
+    def clear(self) -> None:
+        self._kept.clear()
 
 
 # -- the base of every game ---------------------------------------------------------------------------

@@ -105,24 +105,10 @@ def test_boards_drawn_from_what_the_state_before_shared_are_those_drawn_afresh()
     """The board keeps what it drew last for a slot, a seat's servants, a hand and the games
     played, by what it drew them from: at every event of a long random match (rewinds, face-down
     servants, equipment) the boards are equal to those drawn with nothing kept."""
-    import msgspec
-
     from adjudicator.games.e2drive import board as drawing
-    from bench import gen
+    from tests.gamekit import check_drawings_kept
 
-    lines = gen.random_match("e2drive", 7, 1500, {"games_per_match": 999})
-    service = MatchService(MemoryStore())
-    service.import_lines([msgspec.json.encode(x).decode() for x in lines], "r")
-    match = service.load("r")
-    game, viewers = match.game, [None, *match.players]
-    kept = 0
-    for seq in range(1, match.head + 1):
-        state = match.fold.history[seq]
-        got = game.boards(state, viewers)
-        kept += sum(z is w for z, w in zip(got[0].zones, game.boards(state, viewers)[0].zones))
-        drawing._DRAWN.clear()
-        assert got == game.boards(state, viewers), seq
-    assert kept > match.head  # parts were drawn once and handed again
+    check_drawings_kept("e2drive", {"games_per_match": 999}, drawing._DRAWN)
 
 
 def test_the_outcome_kept_from_the_state_before_is_the_one_worked_out_afresh():

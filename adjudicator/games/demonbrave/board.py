@@ -15,7 +15,7 @@ from adjudicator.games.demonbrave.ranking import is_reversed
 from adjudicator.games.demonbrave.match import match_score
 from adjudicator.games.demonbrave.state import PLAYER, Player, State
 from adjudicator.games.demonbrave.view import waiting
-from adjudicator.engine.kit import Board, BoardCard, Zone
+from adjudicator.engine.kit import Board, BoardCard, Drawings, Zone
 from adjudicator.engine.protocol import JUDGE
 
 
@@ -50,23 +50,9 @@ def _rules(s: State, p: Player, sees: bool) -> Zone:
 
 
 #: What was drawn last for a player (their open zones, hand, rule cards) and the games played,
-#: with what it was drawn from: a state shares every part an event left alone with the state
-#: before it, so the page of a long match (a board at every event) draws again only what
-#: changed. Looked up by identity (the parts are held here, so an id is never another's); bounded.
-_DRAWN: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-_DRAWN_MAX = 1024
-
-
-def _kept(key: tuple[Any, ...], source: tuple[Any, ...], draw: Any) -> Any:
-    """What ``draw()`` gives, drawn again only when ``source`` (compared by identity) changed."""
-    hit = _DRAWN.get(key)
-    if hit is not None and len(hit[0]) == len(source) and all(a is b for a, b in zip(hit[0], source)):
-        return hit[1]
-    if len(_DRAWN) >= _DRAWN_MAX:
-        _DRAWN.clear()
-    value = draw()
-    _DRAWN[key] = (source, value)
-    return value
+#: with what it was drawn from (the kit's ``Drawings``).
+_DRAWN = Drawings()
+_kept = _DRAWN.kept
 
 
 def _open_zones(p: Player) -> tuple[Zone, Zone, Zone]:

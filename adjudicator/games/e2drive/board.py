@@ -20,21 +20,13 @@ from adjudicator.games.e2drive import order
 from adjudicator.games.e2drive.state import SEATS, PlayerState, State, limited, player, servant, slots_of
 from adjudicator.games.e2drive.stats import stats
 from adjudicator.games.e2drive.view import PHASE_WORDS, overdrive_view, result_text, seat_of_viewer, waiting
-from adjudicator.engine.kit import Board, BoardCard, Zone
+from adjudicator.engine.kit import Board, BoardCard, Drawings, Zone
 
 
 #: What was drawn last for a slot, a seat's servants and a player's open zones, with what it was
-#: drawn from: a state shares every part an event left alone with the state before it, so the
-#: page of a long match (a board at every event) draws again only what changed. Looked up by
-#: identity (the parts are held here, so an id is never another's); bounded.
-_DRAWN: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-_DRAWN_MAX = 1024
-
-
-def _remember(key: tuple[Any, ...], value: tuple[Any, ...]) -> None:
-    if len(_DRAWN) >= _DRAWN_MAX:
-        _DRAWN.clear()
-    _DRAWN[key] = value
+#: drawn from (the kit's ``Drawings``).
+_DRAWN = Drawings()
+_remember = _DRAWN.keep
 
 
 def _servant_card(state: State, r: str, name: str, sv: Any, hidden: bool) -> tuple[BoardCard, Zone | None]:
