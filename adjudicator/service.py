@@ -12,7 +12,6 @@ import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from contextlib import ExitStack
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
@@ -64,16 +63,38 @@ def utc_now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-@dataclass
-class Match:
+class _Record:
+    """A plain record: its fields in ``__slots__``, given in that order to ``__init__``, compared
+    and shown by them (what ``dataclasses`` would build, without importing it and building the
+    classes' methods at every command's start: issue 25)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value, as a dataclass
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__)
+        return f"{type(self).__qualname__}({fields})"
+
+
+class Match(_Record):
     """A match loaded from its log and folded: the state now, and everything to show its past."""
 
-    match_id: str
-    game: Game
-    fold: Fold
-    #: the log; for a match resumed from a snapshot (``MatchService.current``), the events after it
-    events: list[StoredEvent] = field(default_factory=list)
-    snapshot_seq: int = 0  # the seq of the snapshot the store keeps for it, as far as known
+    __slots__ = ("match_id", "game", "fold", "events", "snapshot_seq")
+
+    def __init__(self, match_id: str, game: Game, fold: Fold, events: list[StoredEvent] | None = None,
+                 snapshot_seq: int = 0) -> None:
+        self.match_id = match_id
+        self.game = game
+        self.fold = fold
+        #: the log; for a match resumed from a snapshot (``MatchService.current``), the events after it
+        self.events: list[StoredEvent] = [] if events is None else events
+        self.snapshot_seq = snapshot_seq  # the seq of the snapshot the store keeps for it, as far as known
 
     @property
     def state(self) -> Any:
@@ -91,16 +112,19 @@ class Match:
         return self.fold.outcome()  # the game's, unless a judge's penalty decided it
 
 
-@dataclass
-class Verdict:
+class Verdict(_Record):
     """The answer to one submitted action."""
 
-    accepted: bool
-    event: StoredEvent | None
-    match: Match
-    violation: Violation | None = None
-    type: str | None = None  # of a refused attempt: what was tried, and by whom
-    by: str | None = None
+    __slots__ = ("accepted", "event", "match", "violation", "type", "by")
+
+    def __init__(self, accepted: bool, event: StoredEvent | None, match: Match, violation: Violation | None = None,
+                 type: str | None = None, by: str | None = None) -> None:  # noqa: A002 - the field's name
+        self.accepted = accepted
+        self.event = event
+        self.match = match
+        self.violation = violation
+        self.type = type  # of a refused attempt: what was tried, and by whom
+        self.by = by
 
 
 class LineRefused(Violation):
@@ -111,14 +135,16 @@ class LineRefused(Violation):
         super().__init__(verdict.rule or "", f"line {verdict.line} ({verdict.type}): {verdict.message}", verdict.code)
 
 
-@dataclass
-class CheckReport:
+class CheckReport(_Record):
     """The result of adjudicating a whole JSONL log without storing anything."""
 
-    events: int
-    accepted: int
-    verdicts: list[LineVerdict]
-    match: Match | None
+    __slots__ = ("events", "accepted", "verdicts", "match")
+
+    def __init__(self, events: int, accepted: int, verdicts: list[LineVerdict], match: Match | None) -> None:
+        self.events = events
+        self.accepted = accepted
+        self.verdicts = verdicts
+        self.match = match
 
     @property
     def rejections(self) -> list[LineVerdict]:
@@ -832,17 +858,20 @@ class Watch(Protocol):
 Observe = Callable[[Store, str], Watch]
 
 
-@dataclass
-class Verified:
+class Verified(_Record):
     """One match of ``MatchService.verify_each``: verified (with the rejected attempts checked
     again), or the integrity failure that stopped it."""
 
-    match_id: str
-    ok: bool
-    events: int
-    rejections_rechecked: int = 0
-    error: str | None = None
-    found: Any = None  # what ``verify_each``'s ``observe`` found in it
+    __slots__ = ("match_id", "ok", "events", "rejections_rechecked", "error", "found")
+
+    def __init__(self, match_id: str, ok: bool, events: int, rejections_rechecked: int = 0, error: str | None = None,
+                 found: Any = None) -> None:
+        self.match_id = match_id
+        self.ok = ok
+        self.events = events
+        self.rejections_rechecked = rejections_rechecked
+        self.error = error
+        self.found = found  # what ``verify_each``'s ``observe`` found in it
 
 
 #: A process of ``verify_each``: the service over the store it opened, and the ``observe`` given.

@@ -3,9 +3,10 @@ every field's allowed values (``legal``). The judge's questions are ``explain``.
 
 from __future__ import annotations
 
-import json
 from itertools import combinations
 from typing import Any
+
+import msgspec
 
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import zones as Z
@@ -173,9 +174,34 @@ def describe(state: State, player: str | None = None) -> str:
 SHOWN = 16
 
 
+def _agrees(v: Any) -> bool:
+    """Whether msgspec writes ``v`` as ``json.dumps`` does: ints, bools, None, printable ASCII
+    strings (no escape but those of ``"`` and ``\\``, which both write alike), and lists and
+    string-keyed dicts of them."""
+    if v is None or type(v) in (bool, int):
+        return True
+    if type(v) is str:
+        return v.isascii() and v.isprintable()
+    if type(v) is list:
+        return all(_agrees(x) for x in v)
+    if type(v) is dict:
+        return all(type(k) is str and _agrees(k) and _agrees(x) for k, x in v.items())
+    return False
+
+
+def _compact(v: Any) -> str:
+    """``json.dumps(v, separators=(",", ":"))``, by msgspec where the two agree: the judge's offers
+    at every ``adj legal`` do not load ``json``."""
+    if _agrees(v):
+        return msgspec.json.encode(v).decode()
+    import json  # here, not at the top: what msgspec may write otherwise (a float, non-ASCII text)
+
+    return json.dumps(v, separators=(",", ":"))
+
+
 def _field_text(name: str, c: Choice) -> str:
     if any(isinstance(v, dict) or (isinstance(v, list) and any(isinstance(x, dict) for x in v)) for v in c.values):
-        shown = "|".join(json.dumps(v, separators=(",", ":")) for v in c.values)
+        shown = "|".join(_compact(v) for v in c.values)
         return f"{name}={shown if len(c.values) == 1 else '<' + shown + '>'}" + ("?" if c.optional else "")
     if len(c.values) <= SHOWN:
         return choice_text(name, c)
