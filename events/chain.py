@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 
 import msgspec
 
+from events.digest import sha256 as _sha256
 from events.envelope import ENVELOPE_KEYS, StoredEvent, envelope_problem
 
-_sha256 = hashlib.sha256
 _encoder = msgspec.json.Encoder(order="sorted")
 
 

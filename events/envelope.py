@@ -11,17 +11,17 @@ with sorted keys. The hash therefore covers every envelope key and every field.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import re
 from typing import Any
 
 import msgspec
 
+from events.digest import sha256 as _sha256
+
 #: Keys owned by the envelope. An event's own fields may not use them.
 ENVELOPE_KEYS = frozenset({"match_id", "seq", "type", "by", "recorded_at", "prev", "hash"})
 
 _encoder = msgspec.json.Encoder(order="sorted")
-_sha256 = hashlib.sha256
 _decoder = msgspec.json.Decoder()
 
 

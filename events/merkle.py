@@ -12,18 +12,19 @@ Pure functions over lists of leaf hashes (32-byte ``bytes``): no store, no clock
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
-EMPTY_ROOT = hashlib.sha256(b"").digest()
+from events.digest import sha256
+
+EMPTY_ROOT = sha256(b"").digest()
 
 
 def leaf_hash(data: bytes) -> bytes:
-    return hashlib.sha256(b"\x00" + data).digest()
+    return sha256(b"\x00" + data).digest()
 
 
 def node_hash(left: bytes, right: bytes) -> bytes:
-    return hashlib.sha256(b"\x01" + left + right).digest()
+    return sha256(b"\x01" + left + right).digest()
 
 
 def _split(n: int) -> int:

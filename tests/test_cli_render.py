@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from adjudicator.engine.fold import Branch
 from adjudicator.engine.protocol import LegalAction, Outcome
-from adjudicator.engine.words import format_value, outcome_text
+from adjudicator.engine.words import format_value, json_text, outcome_text
 from adjudicator.presentation.render import MISSING, Change, change_line, diff, format_fields, history, history_lines, legal_lines, to_move
 from events.envelope import Rejection, StoredEvent
 
@@ -99,3 +103,23 @@ def test_legal_lines_show_structured_choices_where_the_game_gives_no_text():
     assert legal_lines(acts) == ["bob: assign player=bob slots=[1-2 of 1|2|3]", "bob: take count=<1-3>"]
     assert action_json(acts[0])["text"] == "assign player=bob slots=[1-2 of 1|2|3]"
     assert action_json(acts[0])["fields"]["slots"] == {"kind": "some", "values": (1, 2, 3), "min": 1, "max": 2, "optional": False}
+
+
+@pytest.mark.parametrize("value", [
+    [{"op": "NOTE", "text": "recorded by the judge"}], {"a": [1, True, None, 'quote " and back\\slash'], "b": {}},
+    "two words", "café", ["café", "ok"], [1.5, 1e16, 1e-7], ["a\nb\tc\x7f\u2028"], ("a", (1, 2)), {"n": {"m": []}},
+    "lone \ud800", {1: "int key"},
+])
+@pytest.mark.parametrize("ascii_only", [False, True])
+def test_json_text_writes_what_json_writes(value, ascii_only):
+    # written by msgspec where the two agree (no json import at most commands), by json otherwise:
+    # the same text either way
+    assert json_text(value, ascii_only) == json.dumps(value, ensure_ascii=ascii_only, separators=(",", ":"))
+
+
+def test_a_list_that_changed_length_pairs_its_items_by_value():
+    # the items kept are paired by their JSON, by msgspec or by json: a float among them too
+    old = [{"id": "A", "n": 1}, {"id": "B", "x": 1.5}, {"id": "C", "s": "é"}]
+    new = [{"id": "C", "s": "é"}, {"id": "D"}, {"x": 1.5, "id": "B"}, {"id": "A", "n": 1}]
+    assert diff(old, new) == [Change("[]", MISSING, {"id": "D"})]
+    assert diff(new, old) == [Change("[]", {"id": "D"}, MISSING)]

@@ -49,7 +49,7 @@ from adjudicator.engine.protocol import (
     Rewind,
     Violation,
 )
-from adjudicator.engine.words import outcome_text, outline, value_word
+from adjudicator.engine.words import json_text, outcome_text, outline, value_word  # noqa: F401 - json_text: for the games
 
 #: What a private field shows to a viewer who may not know it.
 HIDDEN = "(hidden)"

@@ -17,7 +17,6 @@ The state is kept as msgpack and decoded by the game's state type (the return ty
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import sys
 import typing
@@ -28,6 +27,7 @@ import msgspec
 from adjudicator.engine import judging
 from adjudicator.engine.fold import Fold
 from adjudicator.engine.kit import Game
+from events.digest import sha256
 
 #: Events between two snapshots: the most a command folds beyond the last one, or a look at the
 #: past beyond the one before its seq.
@@ -73,7 +73,7 @@ def code_digest(cls: type) -> str:
     game's package: a snapshot computed by other code is not used."""
     spine = os.path.dirname(os.path.abspath(__file__))
     game_dir = os.path.dirname(os.path.abspath(sys.modules[cls.__module__].__file__ or ""))
-    digest = hashlib.sha256()
+    digest = sha256()
     for folder in sorted({spine, game_dir}):
         for name in sorted(os.listdir(folder)):
             if name.endswith(".py"):

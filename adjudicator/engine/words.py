@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from adjudicator.engine.protocol import Outcome
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:+/@#<>")
@@ -24,14 +26,40 @@ def format_value(value: Any) -> str:
     if isinstance(value, str):
         if value and set(value) <= _PLAIN:
             return value
-        import json  # only for what is not a plain word: most commands print none
-
-        return json.dumps(value, ensure_ascii=False)
+        return json_text(value)
     if isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list, tuple)) for v in value):
         return "[" + ",".join(format_value(v) for v in value) + "]"
+    return json_text(value)
+
+
+def written_alike(value: Any, ascii_only: bool) -> bool:
+    """Whether msgspec writes ``value`` as ``json.dumps`` does: None, bools, ints, strings (ASCII
+    ones only where json escapes the rest), and lists, tuples and string-keyed dicts of them; not
+    floats (``1e+16`` against ``1e16``) nor anything else."""
+    if value is None or type(value) in (bool, int):
+        return True
+    if type(value) is str:
+        return value.isascii() or not ascii_only
+    if type(value) in (list, tuple):
+        return all(written_alike(v, ascii_only) for v in value)
+    if type(value) is dict:
+        return all(type(k) is str and written_alike(k, ascii_only) and written_alike(v, ascii_only)
+                   for k, v in value.items())
+    return False
+
+
+def json_text(value: Any, ensure_ascii: bool = False) -> str:
+    """``json.dumps(value, ensure_ascii=ensure_ascii, separators=(",", ":"))`` (for a string alone,
+    its separators do not matter), written by msgspec where the two write alike, so that most
+    commands never load ``json`` (issue 25: a table command's start-up); by ``json`` otherwise."""
+    if written_alike(value, ensure_ascii):
+        try:
+            return msgspec.json.encode(value).decode()
+        except (msgspec.EncodeError, UnicodeError):  # a lone surrogate: json writes it, msgspec does not
+            pass
     import json
 
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(value, ensure_ascii=ensure_ascii, separators=(",", ":"))
 
 
 #: what a shell passes through unquoted (``[a,b]`` included: the command line's list words)

@@ -15,7 +15,7 @@ import msgspec
 
 from adjudicator.engine.kit import HIDDEN, fields_text
 from adjudicator.engine.protocol import JUDGE, LegalAction
-from adjudicator.engine.words import format_value
+from adjudicator.engine.words import written_alike, format_value
 from events.envelope import Rejection, StoredEvent
 
 #: Marks a key or list item that is absent on one side of a ``Change``.
@@ -347,8 +347,19 @@ class Change(NamedTuple):
         return out
 
 
-def _key(value: Any) -> str:
-    import json  # here, not at the top: ``adj state`` and ``adj legal`` never compare values
+_sorted = msgspec.json.Encoder(order="sorted")
+
+
+def _key(value: Any) -> str | bytes:
+    """A key equal for equal plain values: their JSON with sorted keys, by msgspec where it writes
+    as json does (``words.json_text``; ``adj act``'s report then does not load json), by json
+    otherwise (bytes and text never equal: the two kinds of key never meet)."""
+    if written_alike(value, False):
+        try:
+            return _sorted.encode(value)
+        except (msgspec.EncodeError, UnicodeError):
+            pass
+    import json
 
     return json.dumps(value, sort_keys=True, default=str)
 

@@ -241,17 +241,3 @@ def test_boards_drawn_from_what_the_state_before_shared_are_those_drawn_afresh()
 
     check_drawings_kept("demonbrave", {"match_games": 999}, drawing._DRAWN)
 
-
-@pytest.mark.parametrize("value", [
-    [{"op": "NOTE", "text": "recorded by the judge"}],
-    {"a": [1, True, None, 'quote " and back\\slash'], "b": {}},
-    ["café"], [1.5, 1e16], ["a\nb\tc\x7f"], {"n": -0}, [],
-])
-def test_a_structured_offer_is_written_as_json_writes_it(value):
-    # the judge's offers are written by msgspec where it agrees with json (no json import at every
-    # adj legal), by json otherwise: the text is the same either way
-    import json
-
-    from adjudicator.games.demonbrave.view import _compact
-
-    assert _compact(value) == json.dumps(value, separators=(",", ":"))

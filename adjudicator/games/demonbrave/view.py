@@ -6,8 +6,6 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-import msgspec
-
 from adjudicator.games.demonbrave import cards as C
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.battle import can_block
@@ -16,7 +14,7 @@ from adjudicator.games.demonbrave.judge import scope_problem
 from adjudicator.games.demonbrave.match import chooser, match_result, match_score
 from adjudicator.games.demonbrave.ranking import BattleOutcome, battle, has_status, is_reversed, rank_unit, rank_view
 from adjudicator.games.demonbrave.state import PLAYER, Player, State, Unit
-from adjudicator.engine.kit import choice_text, one, some, text
+from adjudicator.engine.kit import choice_text, json_text, one, some, text
 from adjudicator.engine.protocol import JUDGE, Choice, LegalAction
 
 
@@ -174,34 +172,9 @@ def describe(state: State, player: str | None = None) -> str:
 SHOWN = 16
 
 
-def _agrees(v: Any) -> bool:
-    """Whether msgspec writes ``v`` as ``json.dumps`` does: ints, bools, None, printable ASCII
-    strings (no escape but those of ``"`` and ``\\``, which both write alike), and lists and
-    string-keyed dicts of them."""
-    if v is None or type(v) in (bool, int):
-        return True
-    if type(v) is str:
-        return v.isascii() and v.isprintable()
-    if type(v) is list:
-        return all(_agrees(x) for x in v)
-    if type(v) is dict:
-        return all(type(k) is str and _agrees(k) and _agrees(x) for k, x in v.items())
-    return False
-
-
-def _compact(v: Any) -> str:
-    """``json.dumps(v, separators=(",", ":"))``, by msgspec where the two agree: the judge's offers
-    at every ``adj legal`` do not load ``json``."""
-    if _agrees(v):
-        return msgspec.json.encode(v).decode()
-    import json  # here, not at the top: what msgspec may write otherwise (a float, non-ASCII text)
-
-    return json.dumps(v, separators=(",", ":"))
-
-
 def _field_text(name: str, c: Choice) -> str:
     if any(isinstance(v, dict) or (isinstance(v, list) and any(isinstance(x, dict) for x in v)) for v in c.values):
-        shown = "|".join(_compact(v) for v in c.values)
+        shown = "|".join(json_text(v, ensure_ascii=True) for v in c.values)
         return f"{name}={shown if len(c.values) == 1 else '<' + shown + '>'}" + ("?" if c.optional else "")
     if len(c.values) <= SHOWN:
         return choice_text(name, c)
