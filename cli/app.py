@@ -2,9 +2,10 @@
 print JSON), the ``command`` decorator that gives each command ``--json`` and ``--store`` and turns
 domain errors into exits 1/2/3, and the arguments several commands take.
 
-Every command module registers on ``main`` here (``cli.main``: the table; ``cli.files``: files and
-verify; ``cli.desk``: the judge's desk; ``cli.audit``: checkpoints, key pairs and registered keys;
-``cli.rules``: the rules references). The group imports a module only when one of its commands is
+Every command module registers on ``main`` here (``cli.main``: legal, act and state;
+``cli.matches``: the table's other commands; ``cli.files``: files and verify; ``cli.desk``: the
+judge's desk; ``cli.audit``: checkpoints, key pairs and registered keys; ``cli.rules``: the rules
+references). The group imports a module only when one of its commands is
 asked for, and nothing imports a command module back.
 """
 
@@ -78,8 +79,9 @@ class Env:
 #: Commands defined in other modules, and the module of each: a command loads only what it runs
 #: (the modules register their commands on ``main`` when imported; help lists them all).
 ELSEWHERE = {
-    **dict.fromkeys(("games", "matches", "summary", "store", "new", "legal", "explain", "act", "undo", "rewind", "correct",
-                     "state", "log", "replay"), "cli.main"),
+    **dict.fromkeys(("legal", "act", "state"), "cli.main"),
+    **dict.fromkeys(("games", "matches", "summary", "store", "new", "explain", "undo", "rewind", "correct", "log", "replay"),
+                    "cli.matches"),
     **dict.fromkeys(("check", "import", "export", "verify", "deck"), "cli.files"),
     **dict.fromkeys(("note", "penalty", "diff"), "cli.desk"),
     **dict.fromkeys(("audit", "judges", "players", "keys"), "cli.audit"),

@@ -1,5 +1,5 @@
 """What each answer holds, for the viewer asking: the JSON of ``adj act``, ``state``, ``legal``,
-``log`` and ``export`` with ``--json`` and ``--as`` (cli/main.py, cli/report.py), built from the
+``log`` and ``export`` with ``--json`` and ``--as`` (cli/main.py, cli/matches.py, cli/report.py), built from the
 same functions of ``adjudicator.presentation.render``.
 
 A viewer is None (the judge: everything), a player of the match, or a spectator (``""``). What a
