@@ -23,8 +23,6 @@ rewinds then judge (``adj undo``). ADJ-UNDO-1: only a player asks, only for the 
 and only when that head is their own table action; ADJ-UNDO-2: who asked does not confirm.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import Literal, Union
 

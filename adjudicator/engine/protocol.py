@@ -8,8 +8,6 @@ own event classes, which the fold uses to decode a stored event's fields (``forb
 makes a typo an error, not a silently ignored key).
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 

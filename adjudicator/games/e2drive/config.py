@@ -1,8 +1,6 @@
 """E2Drive house rules (rules/e2drive.md E2D-STATE-7): each option declared once, with its default,
 its allowed values and the ruling that governs it. The defaults are the chapter's."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

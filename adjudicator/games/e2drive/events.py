@@ -5,8 +5,6 @@ Servant slots are ``P1.S1`` … ``P2.S3``; ether pools are a slot (that servant'
 ``P1.M`` / ``P2.M`` (master ether); a payment is a list of ``{"pool": POOL, "n": N}``.
 """
 
-from __future__ import annotations
-
 from typing import Literal, Union
 
 import msgspec

@@ -1,8 +1,6 @@
 """The state of an E2Drive match (rules/e2drive.md §11): frozen Structs and tuples, replaced, never
 mutated. Current stats, limited state, upkeep due and candidates are derived (E2D-STATE-6)."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable
 from typing import Literal
