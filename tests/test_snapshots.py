@@ -353,3 +353,38 @@ def test_an_import_keeps_a_snapshot_every_so_many_events_that_verify_checks(path
     for seq in seqs:
         match = svc.load_at("m", seq)[0]
         assert match.fold.state_at(seq) == fold_stored(events[:seq]).fold.state_at(seq)
+
+
+def _digest_worked_out(cls: type) -> str:
+    """The code digest as the engine defines it: every source file of the engine and of the game's
+    package, in order, hashed whole."""
+    import hashlib
+    import os
+    import sys
+
+    digest = hashlib.sha256()
+    folders = {os.path.dirname(os.path.abspath(snapshot.__file__)),
+               os.path.dirname(os.path.abspath(sys.modules[cls.__module__].__file__))}
+    for folder in sorted(folders):
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                digest.update(name.encode() + b"\0" + (Path(folder) / name).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def test_the_code_digest_kept_beside_the_bytecode_is_the_sources_digest():
+    cls = type(registry.get("demonbrave"))
+    right = _digest_worked_out(cls)
+    work_out = snapshot.code_digest.__wrapped__  # past functools.cache: as a new command would
+    assert work_out(cls) == right  # worked out, or read back
+    assert work_out(cls) == right  # read back
+    kept = next((Path(snapshot.__file__).parent / "__pycache__").glob(f"code-digest.{cls.__module__}.*.json"))
+    data = json.loads(kept.read_bytes())
+    # kept for sources that have changed since (a file's time or size differs): worked out again
+    data["stamp"][0][2] += 1
+    data["digest"] = "0" * 64
+    kept.write_text(json.dumps(data))
+    assert work_out(cls) == right
+    assert json.loads(kept.read_bytes())["digest"] == right
+    kept.write_text("not what was kept")  # unreadable: worked out again
+    assert work_out(cls) == right

@@ -14,8 +14,6 @@ The state is kept as msgpack and decoded by the game's state type (the return ty
 ``initial``): typed data only, never code, whatever the store holds.
 """
 
-from __future__ import annotations
-
 import functools
 import os
 import sys
@@ -70,15 +68,54 @@ def _state_type(cls: type) -> Any:
 @functools.cache
 def code_digest(cls: type) -> str:
     """SHA-256 of the source of the engine (``adjudicator/engine/*.py``, this package) and of the
-    game's package: a snapshot computed by other code is not used."""
+    game's package: a snapshot computed by other code is not used.
+
+    Worked out once for the sources as they are, and kept in the engine's ``__pycache__`` with
+    each file's size and modification time (as Python keeps a module's bytecode): a command whose
+    sources have not changed since reads it there, not some 300 KB of source (a few ms of every
+    ``adj state``, ``legal`` and ``act``: issue 25). Where it cannot be kept, it is worked out."""
     spine = os.path.dirname(os.path.abspath(__file__))
     game_dir = os.path.dirname(os.path.abspath(sys.modules[cls.__module__].__file__ or ""))
+    files = [os.path.join(folder, name) for folder in sorted({spine, game_dir})
+             for name in sorted(os.listdir(folder)) if name.endswith(".py")]
+    try:
+        stamp = [(path, st.st_size, st.st_mtime_ns) for path in files for st in (os.stat(path),)]
+    except OSError:
+        return _digest_of(files)
+    kept_at = os.path.join(spine, "__pycache__", f"code-digest.{cls.__module__}.{cls.__qualname__}.json")
+    try:
+        with open(kept_at, "rb") as fh:
+            kept = _kept_digest.decode(fh.read())
+        if kept.stamp == stamp:
+            return kept.digest
+    except (OSError, msgspec.DecodeError):
+        pass
+    digest = _digest_of(files)
+    if [(path, st.st_size, st.st_mtime_ns) for path in files for st in (os.stat(path),)] == stamp:  # unchanged meanwhile
+        try:
+            os.makedirs(os.path.dirname(kept_at), exist_ok=True)
+            part = f"{kept_at}.{os.getpid()}"
+            with open(part, "wb") as fh:
+                fh.write(msgspec.json.encode(_KeptDigest(stamp=stamp, digest=digest)))
+            os.replace(part, kept_at)
+        except OSError:  # a read-only install: worked out at every command
+            pass
+    return digest
+
+
+class _KeptDigest(msgspec.Struct, frozen=True):
+    stamp: list[tuple[str, int, int]]
+    digest: str
+
+
+_kept_digest = msgspec.json.Decoder(_KeptDigest)
+
+
+def _digest_of(files: list[str]) -> str:
     digest = sha256()
-    for folder in sorted({spine, game_dir}):
-        for name in sorted(os.listdir(folder)):
-            if name.endswith(".py"):
-                with open(os.path.join(folder, name), "rb") as fh:
-                    digest.update(name.encode() + b"\0" + fh.read() + b"\0")
+    for path in files:
+        with open(path, "rb") as fh:
+            digest.update(os.path.basename(path).encode() + b"\0" + fh.read() + b"\0")
     return digest.hexdigest()
 
 
