@@ -59,6 +59,7 @@ CREATE TABLE IF NOT EXISTS events (
     CONSTRAINT events_match_seq UNIQUE (match_id, seq)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS events_idem ON events (match_id, idem_key) WHERE idem_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS events_rewinds ON events (match_id, seq) WHERE type = 'rewind';
 CREATE TABLE IF NOT EXISTS rejections (
     id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     match_id    text   NOT NULL,
@@ -95,7 +96,7 @@ $$;
 
 #: Whether the schema is complete, as this code makes it (else it is made or brought up to date).
 _SCHEMA_DONE = """
-SELECT to_regclass('events') IS NOT NULL AND to_regclass('events_idem') IS NOT NULL
+SELECT to_regclass('events') IS NOT NULL AND to_regclass('events_idem') IS NOT NULL AND to_regclass('events_rewinds') IS NOT NULL
    AND to_regclass('rejections') IS NOT NULL AND to_regclass('rejections_match') IS NOT NULL
    AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
                AND table_name = 'rejections' AND column_name = 'code')

@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS events (
     UNIQUE (match_id, seq)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS events_idem ON events (match_id, idem_key) WHERE idem_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS events_rewinds ON events (match_id, seq) WHERE type = 'rewind';
 CREATE TABLE IF NOT EXISTS rejections (
     id          INTEGER PRIMARY KEY,
     match_id    TEXT    NOT NULL,

@@ -575,6 +575,21 @@ def test_rewinds_after_a_seq_are_read_with_their_targets(backend):
     assert store.rewinds_after("m1", 7) == [] and store.rewinds_after("other", 0) == []
 
 
+def test_a_look_at_an_early_seq_reads_the_rewinds_by_an_index_not_every_row(sql_backend):
+    """``rewinds_after`` (what ``adj state --at`` reads of the rest of the log) finds a match's
+    rewinds through an index of the rewinds alone: at seq 10 of a million-event match it read
+    every later row (0.3 s, where the head took 0.2)."""
+    query = "SELECT seq FROM events WHERE match_id = 'm1' AND seq > 10 AND type = 'rewind' ORDER BY seq"
+    if sql_backend.name == "sqlite":
+        with sqlite3.connect(sql_backend.location) as db:
+            plan = " ".join(str(r) for r in db.execute("EXPLAIN QUERY PLAN " + query).fetchall())
+        assert "events_rewinds" in plan, plan
+    else:
+        indexes = pg_execute(sql_backend.location, "SELECT indexdef FROM pg_indexes WHERE indexname = 'events_rewinds'"
+                             " AND schemaname = current_schema()")
+        assert len(indexes) == 1 and "WHERE (type = 'rewind'::text)" in indexes[0][0], indexes
+
+
 def test_snapshots_are_kept_at_each_seq_and_replaced_at_the_same_seq(backend):
     store = backend.store
     start(store, n=9)
