@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import itertools
 import os
+import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from contextlib import ExitStack
@@ -670,11 +671,13 @@ class MatchService:
                 if progress is not None:
                     progress(done, len(match_ids))
             return results
+        if hasattr(os, "fork") and sys.platform.startswith("linux"):
+            out = self._verify_forked(shares(match_ids, heads, workers), workers, url, progress, observe)
+            return [out[m] for m in match_ids]
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        out: dict[str, Verified] = {}
-        # the platform's way to start them (fork on Linux: nothing imported again); a worker opens
-        # the store itself once and never touches the connection it inherits
+        out = {}
+        # the platform's way to start them; a worker opens the store itself once
         with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(url, observe)) as pool:
             futures = [pool.submit(_verify_share, share) for share in shares(match_ids, heads, workers)]
             done = 0
@@ -685,6 +688,67 @@ class MatchService:
                 if progress is not None:
                     progress(done, len(match_ids))
         return [out[m] for m in match_ids]
+
+    def _verify_forked(self, todo: list[list[str]], workers: int, url: str, progress: Progress | None,
+                       observe: Observe | None) -> dict[str, Verified]:
+        """``verify_each`` over ``workers`` processes: this one and ``workers - 1`` forked from it
+        (nothing imported again, no pool to start or stop), each taking the next share off a pipe
+        that holds them all, largest first, until none is left. A forked process opens the store
+        itself once (it never touches the connection it inherits), writes each share's results
+        back as it is done, and ends without running this process's exit handlers."""
+        import pickle
+        import threading
+
+        total = sum(map(len, todo))
+        got: list[list[Verified] | BaseException] = []  # each share's results, as they are done
+        queue_r, queue_w = os.pipe()
+        os.write(queue_w, b"".join(i.to_bytes(4, "little") for i in range(len(todo))))  # fits a pipe's buffer
+        os.close(queue_w)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pids: list[int] = []
+        readers: list[threading.Thread] = []
+
+        def read_back(fd: int) -> None:  # a thread of this process: what a forked one wrote
+            with os.fdopen(fd, "rb") as back:
+                while True:
+                    try:
+                        got.append(pickle.load(back))
+                    except EOFError:
+                        return
+
+        try:
+            for _ in range(workers - 1):
+                back_r, back_w = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # the forked process: never returns
+                    os.close(back_r)
+                    _forked_worker(queue_r, back_w, todo, url, observe)
+                os.close(back_w)
+                pids.append(pid)
+                readers.append(threading.Thread(target=read_back, args=(back_r,), daemon=True))
+            for t in readers:  # once every process is forked: none is forked with a thread running
+                t.start()
+            while (i := _next_share(queue_r)) is not None:
+                got.append([self._verified(m, None, observe) for m in todo[i]])
+                if progress is not None:
+                    progress(sum(len(s) for s in got if not isinstance(s, BaseException)), total)
+        finally:
+            os.close(queue_r)
+            for t in readers:
+                if t.ident is not None:
+                    t.join()
+            ended = [os.waitpid(pid, 0)[1] for pid in pids]
+        out: dict[str, Verified] = {}
+        for share in got:
+            if isinstance(share, BaseException):
+                raise share
+            out.update((r.match_id, r) for r in share)
+        if len(out) != total or any(ended):
+            raise RuntimeError("a process verifying a share of the store's matches ended before it was done")
+        if progress is not None:
+            progress(total, total)
+        return out
 
     def _verified(self, match_id: str, progress: Progress | None = None, observe: Observe | None = None) -> Verified:
         watch = observe(self.store, match_id) if observe is not None else None
@@ -864,6 +928,44 @@ def _verify_share(match_ids: list[str]) -> list[Verified]:
     assert _worker is not None
     service, observe = _worker
     return [service._verified(m, None, observe) for m in match_ids]
+
+
+def _next_share(queue: int) -> int | None:
+    """The index of the next share off the pipe every process takes from (None: none left). A
+    read of 4 bytes from a pipe written whole before any process read it is never split."""
+    data = os.read(queue, 4)
+    return int.from_bytes(data, "little") if len(data) == 4 else None
+
+
+def _forked_worker(queue: int, back: int, todo: list[list[str]], url: str, observe: Observe | None) -> None:
+    """A process forked by ``verify_each``: opens the store, verifies shares off ``queue`` until
+    none is left, writing each one's results to ``back`` (or what was raised), and ends at once
+    (``os._exit``: this process's exit handlers, and the store it inherited, are not its own)."""
+    import pickle
+
+    import gc
+
+    gc.freeze()  # what it inherited is never collected here: its pages stay shared
+    code = 0
+    try:
+        with os.fdopen(back, "wb") as out:
+            try:
+                store = open_store(url, write=False)
+                try:
+                    service = MatchService(store)
+                    while (i := _next_share(queue)) is not None:
+                        pickle.dump([service._verified(m, None, observe) for m in todo[i]], out)
+                        out.flush()
+                finally:
+                    store.close()
+            except BaseException as exc:  # given to the process that forked this one, which raises it
+                code = 1
+                try:
+                    pickle.dump(exc, out)
+                except Exception:
+                    pickle.dump(RuntimeError(repr(exc)), out)
+    finally:
+        os._exit(code)
 
 
 def _same_action(done: StoredEvent, event: Any, key: str) -> None:
