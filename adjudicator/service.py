@@ -856,9 +856,10 @@ VERIFY_BATCH = 1000
 #: about 1,000 events (E2Drive, ``verify_each`` and the audit); at 5,000 they were x1.5 faster.
 PARALLEL_EVENTS = 5_000
 
-#: Shares of the work ``verify_each`` makes for each process: enough that one ending early takes
-#: another (the largest matches go first), few enough that handing them out costs nothing.
-SHARES_EACH = 8
+#: How finely ``verify_each`` cuts the matches: each share holds about a ``SHARES_EACH``-th of
+#: what is left for each process, so that the shares grow smaller to the end, and every process
+#: ends within a small share of the others (the largest matches go first).
+SHARES_EACH = 4
 
 
 def usable_cores() -> int:
@@ -870,16 +871,18 @@ def usable_cores() -> int:
 
 
 def shares(match_ids: Sequence[str], heads: Mapping[str, int], workers: int) -> list[list[str]]:
-    """The matches cut into about ``SHARES_EACH`` shares a process of nearly as many events, the
-    largest matches first (a long match is one share of its own)."""
+    """The matches cut into shares, the largest matches first (a long match is one share of its
+    own), each share of about a ``SHARES_EACH``-th of the events left for each process: large
+    shares first, then ever smaller ones, down to one match."""
     order = sorted(match_ids, key=lambda m: -heads.get(m, 0))
-    size = max(1, sum(heads.get(m, 0) for m in match_ids) // (workers * SHARES_EACH))
-    out: list[list[str]] = [[]]
-    events = 0
+    left = sum(heads.get(m, 0) for m in match_ids)
+    out: list[list[str]] = []
+    size = events = 0
     for m in order:
-        if events >= size:
+        if not out or events >= size:
+            left -= events
             out.append([])
-            events = 0
+            size, events = max(1, left // (workers * SHARES_EACH)), 0
         out[-1].append(m)
         events += heads.get(m, 0)
     return out
