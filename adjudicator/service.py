@@ -714,7 +714,7 @@ class MatchService:
                 while True:
                     try:
                         got.append(pickle.load(back))
-                    except EOFError:
+                    except (EOFError, pickle.UnpicklingError):  # its end (cut short: counted below)
                         return
 
         try:
@@ -744,7 +744,7 @@ class MatchService:
             if isinstance(share, BaseException):
                 raise share
             out.update((r.match_id, r) for r in share)
-        if len(out) != total or any(ended):
+        if sum(map(len, got)) != total or any(ended):
             raise RuntimeError("a process verifying a share of the store's matches ended before it was done")
         if progress is not None:
             progress(total, total)
