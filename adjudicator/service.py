@@ -852,8 +852,10 @@ VERIFY_BATCH = 1000
 
 #: Events in all from which ``verify_each`` spreads matches over processes: below it, starting
 #: them (each forks, opens the store and gathers its results) costs more than it saves. On 2 cores
-#: with nothing else running, two processes took 14 ms to start and collect, and broke even at
-#: about 1,000 events (E2Drive, ``verify_each`` and the audit); at 5,000 they were x1.5 faster.
+#: with nothing else running, a pool of two processes took 14 ms to start and collect, and broke
+#: even at about 1,000 events (E2Drive, ``verify_each`` and the audit); at 5,000 they were x1.5
+#: faster. Forking one process beside this one costs less (2 BACDEF matches, 249 events: 13 ms
+#: more than one process, where the pool took 45 ms more, on a machine with other work running).
 PARALLEL_EVENTS = 5_000
 
 #: How finely ``verify_each`` cuts the matches: each share holds about a ``SHARES_EACH``-th of
