@@ -642,7 +642,7 @@ class MatchService:
         return Match(match_id, game, rolling.fold, events), checked
 
     def verify_each(self, match_ids: Sequence[str], progress: Progress | None = None,
-                    observe: Observe | None = None) -> list[Verified]:
+                    observe: Observe | None = None, heads: Mapping[str, int] | None = None) -> list[Verified]:
         """``verify`` and ``recheck_rejections`` of every match, in order, each one's result
         or its ``IntegrityError``. Matches are spread over processes (one a core this process may
         use, started once, each opening the store for reading once and verifying a share of the
@@ -653,17 +653,18 @@ class MatchService:
         to be verified (``feed``), and asked at the end for what it found (``finish``, which may
         read what was not fed, when the match did not verify): that is ``Verified.found``. It runs
         in the process that verifies the match, so it is sent there: a module's function or a
-        picklable object."""
+        picklable object. ``heads``: each match's head seq, when the caller listed the matches
+        already (otherwise they are listed again here, to share them out)."""
         if len(match_ids) == 1:  # its events as they are folded
             return [self._verified(match_ids[0], progress, observe)]
         workers = min(usable_cores(), len(match_ids))
         url = getattr(self.store, "url", "")
-        heads: dict[str, int] = {}
+        listed: Mapping[str, int] = {}
         if url in ("", "memory:"):  # another process cannot open it
             workers = 1
         elif workers > 1:
-            heads = {m.match_id: m.head_seq for m in self.store.matches()}
-            workers = workers if sum(heads.get(m, 0) for m in match_ids) >= PARALLEL_EVENTS else 1
+            listed = heads if heads is not None else {m.match_id: m.head_seq for m in self.store.matches()}
+            workers = workers if sum(listed.get(m, 0) for m in match_ids) >= PARALLEL_EVENTS else 1
         if workers < 2:
             results = []
             for done, m in enumerate(match_ids, 1):
@@ -672,14 +673,14 @@ class MatchService:
                     progress(done, len(match_ids))
             return results
         if hasattr(os, "fork") and sys.platform.startswith("linux"):
-            out = self._verify_forked(shares(match_ids, heads, workers), workers, url, progress, observe)
+            out = self._verify_forked(shares(match_ids, listed, workers), workers, url, progress, observe)
             return [out[m] for m in match_ids]
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         out = {}
         # the platform's way to start them; a worker opens the store itself once
         with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(url, observe)) as pool:
-            futures = [pool.submit(_verify_share, share) for share in shares(match_ids, heads, workers)]
+            futures = [pool.submit(_verify_share, share) for share in shares(match_ids, listed, workers)]
             done = 0
             for f in as_completed(futures):
                 for r in f.result():
