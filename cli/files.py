@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import click
@@ -80,6 +79,8 @@ def check(env: Env, file: str, catalog_file: str | None) -> None:
 @click.option("--catalog", "catalog_file", metavar="FILE", help=CATALOG_HELP)
 def import_(env: Env, file: str, match_id: str | None, catalog_file: str | None) -> None:
     """Store a whole match file, all or nothing (every line must be accepted)."""
+    from pathlib import Path
+
     from adjudicator.engine.words import outcome_text
     from adjudicator.presentation.render import plain
 
