@@ -645,9 +645,10 @@ class MatchService:
                     observe: Observe | None = None, heads: Mapping[str, int] | None = None) -> list[Verified]:
         """``verify`` and ``recheck_rejections`` of every match, in order, each one's result
         or its ``IntegrityError``. Matches are spread over processes (one a core this process may
-        use, started once, each opening the store for reading once and verifying a share of the
-        matches) when the store is a file or a server, there is more than one such core, and the
-        work is large enough to pay for starting them (``PARALLEL_EVENTS``).
+        use: this one, and on Linux one forked from it for each further core, elsewhere a pool;
+        each opens the store for reading once and takes the next share of the matches as it ends
+        one) when the store is a file or a server, there is more than one such core, and the work
+        is large enough to pay for starting them (``PARALLEL_EVENTS``).
 
         ``observe(store, match_id)``, when given, is fed every event of the match as it is read
         to be verified (``feed``), and asked at the end for what it found (``finish``, which may
