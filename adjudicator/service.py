@@ -644,8 +644,8 @@ class MatchService:
     def verify_each(self, match_ids: Sequence[str], progress: Progress | None = None,
                     observe: Observe | None = None, heads: Mapping[str, int] | None = None) -> list[Verified]:
         """``verify`` and ``recheck_rejections`` of every match, in order, each one's result
-        or its ``IntegrityError``. Matches are spread over processes (one a core this process may
-        use: this one, and on Linux one forked from it for each further core, elsewhere a pool;
+        or its ``IntegrityError``. Matches are spread over processes (on Linux, this one and one
+        forked from it for each further core this process may use; elsewhere, a pool of one a core;
         each opens the store for reading once and takes the next share of the matches as it ends
         one) when the store is a file or a server, there is more than one such core, and the work
         is large enough to pay for starting them (``PARALLEL_EVENTS``).
