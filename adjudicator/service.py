@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import itertools
 import os
+import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from contextlib import ExitStack
@@ -667,28 +668,30 @@ class MatchService:
         return Match(match_id, game, rolling.fold, events), checked
 
     def verify_each(self, match_ids: Sequence[str], progress: Progress | None = None,
-                    observe: Observe | None = None) -> list[Verified]:
+                    observe: Observe | None = None, heads: Mapping[str, int] | None = None) -> list[Verified]:
         """``verify`` and ``recheck_rejections`` of every match, in order, each one's result
-        or its ``IntegrityError``. Matches are spread over processes (one a core this process may
-        use, started once, each opening the store for reading once and verifying a share of the
-        matches) when the store is a file or a server, there is more than one such core, and the
-        work is large enough to pay for starting them (``PARALLEL_EVENTS``).
+        or its ``IntegrityError``. Matches are spread over processes (on Linux, this one and one
+        forked from it for each further core this process may use; elsewhere, a pool of one a core;
+        each opens the store for reading once and takes the next share of the matches as it ends
+        one) when the store is a file or a server, there is more than one such core, and the work
+        is large enough to pay for starting them (``PARALLEL_EVENTS``).
 
         ``observe(store, match_id)``, when given, is fed every event of the match as it is read
         to be verified (``feed``), and asked at the end for what it found (``finish``, which may
         read what was not fed, when the match did not verify): that is ``Verified.found``. It runs
         in the process that verifies the match, so it is sent there: a module's function or a
-        picklable object."""
+        picklable object. ``heads``: each match's head seq, when the caller listed the matches
+        already (otherwise they are listed again here, to share them out)."""
         if len(match_ids) == 1:  # its events as they are folded
             return [self._verified(match_ids[0], progress, observe)]
         workers = min(usable_cores(), len(match_ids))
         url = getattr(self.store, "url", "")
-        heads: dict[str, int] = {}
+        listed: Mapping[str, int] = {}
         if url in ("", "memory:"):  # another process cannot open it
             workers = 1
         elif workers > 1:
-            heads = {m.match_id: m.head_seq for m in self.store.matches()}
-            workers = workers if sum(heads.get(m, 0) for m in match_ids) >= PARALLEL_EVENTS else 1
+            listed = heads if heads is not None else {m.match_id: m.head_seq for m in self.store.matches()}
+            workers = workers if sum(listed.get(m, 0) for m in match_ids) >= PARALLEL_EVENTS else 1
         if workers < 2:
             results = []
             for done, m in enumerate(match_ids, 1):
@@ -696,13 +699,15 @@ class MatchService:
                 if progress is not None:
                     progress(done, len(match_ids))
             return results
+        if hasattr(os, "fork") and sys.platform.startswith("linux"):
+            out = self._verify_forked(shares(match_ids, listed, workers), workers, url, progress, observe)
+            return [out[m] for m in match_ids]
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        out: dict[str, Verified] = {}
-        # the platform's way to start them (fork on Linux: nothing imported again); a worker opens
-        # the store itself once and never touches the connection it inherits
+        out = {}
+        # the platform's way to start them; a worker opens the store itself once
         with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(url, observe)) as pool:
-            futures = [pool.submit(_verify_share, share) for share in shares(match_ids, heads, workers)]
+            futures = [pool.submit(_verify_share, share) for share in shares(match_ids, listed, workers)]
             done = 0
             for f in as_completed(futures):
                 for r in f.result():
@@ -711,6 +716,67 @@ class MatchService:
                 if progress is not None:
                     progress(done, len(match_ids))
         return [out[m] for m in match_ids]
+
+    def _verify_forked(self, todo: list[list[str]], workers: int, url: str, progress: Progress | None,
+                       observe: Observe | None) -> dict[str, Verified]:
+        """``verify_each`` over ``workers`` processes: this one and ``workers - 1`` forked from it
+        (nothing imported again, no pool to start or stop), each taking the next share off a pipe
+        that holds them all, largest first, until none is left. A forked process opens the store
+        itself once (it never touches the connection it inherits), writes each share's results
+        back as it is done, and ends without running this process's exit handlers."""
+        import pickle
+        import threading
+
+        total = sum(map(len, todo))
+        got: list[list[Verified] | BaseException] = []  # each share's results, as they are done
+        queue_r, queue_w = os.pipe()
+        os.write(queue_w, b"".join(i.to_bytes(4, "little") for i in range(len(todo))))  # fits a pipe's buffer
+        os.close(queue_w)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pids: list[int] = []
+        readers: list[threading.Thread] = []
+
+        def read_back(fd: int) -> None:  # a thread of this process: what a forked one wrote
+            with os.fdopen(fd, "rb") as back:
+                while True:
+                    try:
+                        got.append(pickle.load(back))
+                    except (EOFError, pickle.UnpicklingError):  # its end (cut short: counted below)
+                        return
+
+        try:
+            for _ in range(workers - 1):
+                back_r, back_w = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # the forked process: never returns
+                    os.close(back_r)
+                    _forked_worker(queue_r, back_w, todo, url, observe)
+                os.close(back_w)
+                pids.append(pid)
+                readers.append(threading.Thread(target=read_back, args=(back_r,), daemon=True))
+            for t in readers:  # once every process is forked: none is forked with a thread running
+                t.start()
+            while (i := _next_share(queue_r)) is not None:
+                got.append([self._verified(m, None, observe) for m in todo[i]])
+                if progress is not None:
+                    progress(sum(len(s) for s in got if not isinstance(s, BaseException)), total)
+        finally:
+            os.close(queue_r)
+            for t in readers:
+                if t.ident is not None:
+                    t.join()
+            ended = [os.waitpid(pid, 0)[1] for pid in pids]
+        out: dict[str, Verified] = {}
+        for share in got:
+            if isinstance(share, BaseException):
+                raise share
+            out.update((r.match_id, r) for r in share)
+        if sum(map(len, got)) != total or any(ended):
+            raise RuntimeError("a process verifying a share of the store's matches ended before it was done")
+        if progress is not None:
+            progress(total, total)
+        return out
 
     def _verified(self, match_id: str, progress: Progress | None = None, observe: Observe | None = None) -> Verified:
         watch = observe(self.store, match_id) if observe is not None else None
@@ -814,13 +880,16 @@ VERIFY_BATCH = 1000
 
 #: Events in all from which ``verify_each`` spreads matches over processes: below it, starting
 #: them (each forks, opens the store and gathers its results) costs more than it saves. On 2 cores
-#: with nothing else running, two processes took 14 ms to start and collect, and broke even at
-#: about 1,000 events (E2Drive, ``verify_each`` and the audit); at 5,000 they were x1.5 faster.
+#: with nothing else running, a pool of two processes took 14 ms to start and collect, and broke
+#: even at about 1,000 events (E2Drive, ``verify_each`` and the audit); at 5,000 they were x1.5
+#: faster. Forking one process beside this one costs less (2 BACDEF matches, 249 events: 13 ms
+#: more than one process, where the pool took 45 ms more, on a machine with other work running).
 PARALLEL_EVENTS = 5_000
 
-#: Shares of the work ``verify_each`` makes for each process: enough that one ending early takes
-#: another (the largest matches go first), few enough that handing them out costs nothing.
-SHARES_EACH = 8
+#: How finely ``verify_each`` cuts the matches: each share holds about a ``SHARES_EACH``-th of
+#: what is left for each process, so that the shares grow smaller to the end, and every process
+#: ends within a small share of the others (the largest matches go first).
+SHARES_EACH = 4
 
 
 def usable_cores() -> int:
@@ -832,16 +901,18 @@ def usable_cores() -> int:
 
 
 def shares(match_ids: Sequence[str], heads: Mapping[str, int], workers: int) -> list[list[str]]:
-    """The matches cut into about ``SHARES_EACH`` shares a process of nearly as many events, the
-    largest matches first (a long match is one share of its own)."""
+    """The matches cut into shares, the largest matches first (a long match is one share of its
+    own), each share of about a ``SHARES_EACH``-th of the events left for each process: large
+    shares first, then ever smaller ones, down to one match."""
     order = sorted(match_ids, key=lambda m: -heads.get(m, 0))
-    size = max(1, sum(heads.get(m, 0) for m in match_ids) // (workers * SHARES_EACH))
-    out: list[list[str]] = [[]]
-    events = 0
+    left = sum(heads.get(m, 0) for m in match_ids)
+    out: list[list[str]] = []
+    size = events = 0
     for m in order:
-        if events >= size:
+        if not out or events >= size:
+            left -= events
             out.append([])
-            events = 0
+            size, events = max(1, left // (workers * SHARES_EACH)), 0
         out[-1].append(m)
         events += heads.get(m, 0)
     return out
@@ -893,6 +964,44 @@ def _verify_share(match_ids: list[str]) -> list[Verified]:
     assert _worker is not None
     service, observe = _worker
     return [service._verified(m, None, observe) for m in match_ids]
+
+
+def _next_share(queue: int) -> int | None:
+    """The index of the next share off the pipe every process takes from (None: none left). A
+    read of 4 bytes from a pipe written whole before any process read it is never split."""
+    data = os.read(queue, 4)
+    return int.from_bytes(data, "little") if len(data) == 4 else None
+
+
+def _forked_worker(queue: int, back: int, todo: list[list[str]], url: str, observe: Observe | None) -> None:
+    """A process forked by ``verify_each``: opens the store, verifies shares off ``queue`` until
+    none is left, writing each one's results to ``back`` (or what was raised), and ends at once
+    (``os._exit``: this process's exit handlers, and the store it inherited, are not its own)."""
+    import pickle
+
+    import gc
+
+    gc.freeze()  # what it inherited is never collected here: its pages stay shared
+    code = 0
+    try:
+        with os.fdopen(back, "wb") as out:
+            try:
+                store = open_store(url, write=False)
+                try:
+                    service = MatchService(store)
+                    while (i := _next_share(queue)) is not None:
+                        pickle.dump([service._verified(m, None, observe) for m in todo[i]], out)
+                        out.flush()
+                finally:
+                    store.close()
+            except BaseException as exc:  # given to the process that forked this one, which raises it
+                code = 1
+                try:
+                    pickle.dump(exc, out)
+                except Exception:
+                    pickle.dump(RuntimeError(repr(exc)), out)
+    finally:
+        os._exit(code)
 
 
 def _same_action(done: StoredEvent, event: Any, key: str) -> None:

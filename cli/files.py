@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import click
@@ -80,6 +79,8 @@ def check(env: Env, file: str, catalog_file: str | None) -> None:
 @click.option("--catalog", "catalog_file", metavar="FILE", help=CATALOG_HELP)
 def import_(env: Env, file: str, match_id: str | None, catalog_file: str | None) -> None:
     """Store a whole match file, all or nothing (every line must be accepted)."""
+    from pathlib import Path
+
     from adjudicator.engine.words import outcome_text
     from adjudicator.presentation.render import plain
 
@@ -143,7 +144,8 @@ def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequ
 
     trusted = trusted_checkpoint(checkpoint_path, pubkeys)
     service = env.service()
-    ids = [match_id] if match_id else [m.match_id for m in env.store().matches()]
+    heads = {match_id: 0} if match_id else {m.match_id: m.head_seq for m in env.store().matches()}
+    ids = list(heads)
     rows, lines = [], []
     plan = None
     if not match_id:  # the audit of the whole store checks each match's events as they are read to verify it
@@ -151,7 +153,7 @@ def verify(env: Env, match_id: str | None, proof_path: str | None, pubkeys: Sequ
 
         plan = audit_plan(env)
     with progress(f"verifying {ids[0]}" if len(ids) == 1 else f"verifying {len(ids)} matches", env.as_json) as bar:
-        results = service.verify_each(ids, progress=bar, observe=plan)
+        results = service.verify_each(ids, progress=bar, observe=plan, heads=heads)
     for r in results:
         if not r.ok:
             rows.append({"match_id": r.match_id, "ok": False, "events": r.events, "error": r.error})
