@@ -126,8 +126,9 @@ def read_events(url: str, headers: dict[str, str], until: Any, *, seconds: float
                 if line == "":
                     if "event" in cur:
                         out.append(cur)
-                        if until(out) or len(out) >= most:
-                            return out
+                    # asked again at a keep-alive too: what it waits for may have come before it knew
+                    if until(out) or len(out) >= most:
+                        return out
                     cur = {}
                 elif line.startswith(":"):
                     pass
