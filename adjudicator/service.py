@@ -179,38 +179,44 @@ class MatchService:
         chain is verified from the snapshot's event on; the whole log when there is no snapshot
         that fits (adjudicator/engine/snapshot.py), or when an event after it needs what came before.
         Its ``events`` are then the events after the snapshot only."""
+        kept = self.store.snapshot(match_id)
+        match = self._resumed(match_id, kept) if kept is not None else None
+        return match if match is not None else self.load(match_id)
+
+    def _resumed(self, match_id: str, kept: tuple[int, bytes], upto: int | None = None) -> Match | None:
+        """The match folded from ``kept`` (a snapshot's seq and data, as the store keeps them) and
+        the events after it through ``upto`` (None: the head), their chain verified from the
+        snapshot's event on; None when the snapshot does not fit: not at a stored event of the
+        effective history (never a judge's call), not of this code or of that event, a state the
+        game cannot read (altered in the store: a snapshot is typed, not trusted), or an event
+        after it that needs what came before (a rewind, a correction)."""
         from adjudicator.engine import snapshot
 
-        kept = self.store.snapshot(match_id)
-        if kept is None:
-            return self.load(match_id)
-        seq, data = kept
-        events = self.store.read(match_id, seq)
-        if not events or events[0].seq != seq:
-            return self.load(match_id)
+        at, data = kept
+        events = self.store.read(match_id, at, upto)
+        if not events or events[0].seq != at or (upto is not None and events[-1].seq != upto) or events[0].type in CALL_TYPES:
+            return None
         try:
             game = registry.get(str(self.store.read(match_id, 1, 1)[0].fields.get("game", "")))
         except Malformed:
-            return self.load(match_id)
+            return None
         found = snapshot.decode(game, data)
-        if found is None or found[0].seq != seq or found[0].hash != events[0].hash:
-            return self.load(match_id)
+        if found is None or found[0].seq != at or found[0].hash != events[0].hash:
+            return None
         snap, state = found
-        verify_chain(events[1:], match_id, from_seq=seq + 1, prev=snap.hash)
-        effective = unrun_within(snap.effective, seq)
-        if not effective or effective[-1] != seq:
-            return self.load(match_id)
+        verify_chain(events[1:], match_id, from_seq=at + 1, prev=snap.hash)
+        effective = unrun_within(snap.effective, at)
+        if not effective or effective[-1] != at:
+            return None
         try:
-            # a snapshot is typed, not trusted: a state the game cannot read (altered in the
-            # store) is set aside, as one that does not fit is, and the whole log is folded
             game.outcome(state)
             game.legal(state)
             game.view(state)
-            fold = Fold.resumed(game, match_id, seq, state, snap.players, snap.penalties, effective)
+            fold = Fold.resumed(game, match_id, at, state, snap.players, snap.penalties, effective)
             fold.replay(events[1:])
         except Exception:  # noqa: BLE001 - NeedsHistory, or the game failing on it: the log decides
-            return self.load(match_id)
-        return Match(match_id, game, fold, events[1:], snapshot_seq=seq)
+            return None
+        return Match(match_id, game, fold, events[1:], snapshot_seq=at)
 
     def _keep_snapshot(self, match: Match, head: StoredEvent | None = None) -> None:
         """Keep a snapshot of ``match`` at its head (the event ``head``, by default the last of its
@@ -309,39 +315,16 @@ class MatchService:
         through ``seq``, its states after ``since`` and ``seq`` computed; None when there is no
         snapshot that fits (as for ``current``), or when what lies between needs the events
         before it (a rewind, a correction)."""
-        from adjudicator.engine import snapshot
-
         kept = self.store.snapshot_at(match_id, since)
-        if kept is None:
-            return None
-        at, data = kept
-        events = self.store.read(match_id, at, seq)
-        if not events or events[0].seq != at or events[-1].seq != seq or events[0].type in CALL_TYPES:
+        match = self._resumed(match_id, kept, seq) if kept is not None else None
+        if match is None:
             return None
         try:
-            game = registry.get(str(self.store.read(match_id, 1, 1)[0].fields.get("game", "")))
-        except Malformed:
-            return None
-        found = snapshot.decode(game, data)
-        if found is None or found[0].seq != at or found[0].hash != events[0].hash:
-            return None
-        snap, state = found
-        verify_chain(events[1:], match_id, from_seq=at + 1, prev=snap.hash)
-        effective = unrun_within(snap.effective, at)
-        if not effective or effective[-1] != at:
-            return None
-        try:
-            # a snapshot is typed, not trusted: as in ``current``
-            game.outcome(state)
-            game.legal(state)
-            game.view(state)
-            fold = Fold.resumed(game, match_id, at, state, snap.players, snap.penalties, effective)
-            fold.replay(events[1:])
-            fold.outcome(since)
-            fold.outcome(seq)
+            match.fold.outcome(since)
+            match.fold.outcome(seq)
         except Exception:  # noqa: BLE001 - NeedsHistory, or the game failing on it: the log decides
             return None
-        return Match(match_id, game, fold, events[1:], snapshot_seq=at)
+        return match
 
     # -- writing -----------------------------------------------------------------------------
     def new(
