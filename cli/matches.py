@@ -444,8 +444,7 @@ def log(env: Env, match_id: str, player: str | None) -> None:
     typed with --by); where none is signed, one line says so."""
     if remote.wanted(env, player):
         return remote.call(env, "GET", f"/matches/{match_id}/log")
-    from adjudicator.engine.words import outcome_text
-    from adjudicator.presentation.render import history, history_lines, milestones, plain, redacted, signature_marks
+    from adjudicator.presentation.render import history, log_text, plain, redacted
 
     service = env.service()
     match = service.load(match_id)
@@ -453,14 +452,7 @@ def log(env: Env, match_id: str, player: str | None) -> None:
     rows = redacted(history(match.events, match.fold.branches, service.store.rejections(match_id),
                             service.store.audit_signatures(match_id)), match.game, match.players, viewer, match.state)
     out = match.outcome()
-    marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
-    shown, note = signature_marks(rows)
-    body: list[str] = []
-    for row, line in zip(shown, history_lines(shown)):
-        body.append(line)
-        body.extend(f"  ── {m}" for m in marks.get(row.seq, ()))
-    lines = [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
-             *note, *body, f"outcome: {outcome_text(out)}"]
+    lines = log_text(match_id, match, rows)
     env.emit({"match_id": match_id, "game": match.game.name, "players": list(match.players), "head_seq": match.head,
               "as": player, "history": [r.to_json() for r in rows],
               "branches": [{"rewind_seq": b.rewind_seq, "to_seq": b.to_seq, "abandoned": list(b.abandoned)}

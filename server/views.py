@@ -253,19 +253,10 @@ def legal_text(match: Match, viewer: str | None, as_: str | None) -> list[str]:
 
 def log_lines(service: MatchService, match_id: str, viewer: str | None) -> list[str]:
     """What ``adj log [--as PLAYER]`` prints (the whole match: the reading thread)."""
-    from adjudicator.engine.words import outcome_text
-    from adjudicator.presentation.render import history_lines, milestones, signature_marks
+    from adjudicator.presentation.render import log_text
 
     match = service.load(match_id)
-    rows = _rows(service, match, viewer)
-    marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
-    shown, note = signature_marks(rows)
-    body: list[str] = []
-    for row, line in zip(shown, history_lines(shown)):
-        body.append(line)
-        body.extend(f"  ── {m}" for m in marks.get(row.seq, ()))
-    return [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
-            *note, *body, f"outcome: {outcome_text(match.outcome())}"]
+    return log_text(match_id, match, _rows(service, match, viewer))
 
 
 def matches_lines(rows: schema.Matches, filtered: bool = False) -> list[str]:

@@ -267,6 +267,22 @@ def milestones(game: Any, states: Mapping[int, Any], seqs: Iterable[int],
     return out
 
 
+def log_text(match_id: str, match: Any, rows: Sequence[Row]) -> list[str]:
+    """What ``adj log`` prints of ``match`` (its ``game``, ``players``, ``head``, ``fold`` and
+    ``outcome()``) from its history ``rows`` as one viewer may see them: a line an event, a
+    signature's mark, the results an event decided, and the outcome."""
+    from adjudicator.engine.words import outcome_text
+
+    marks = milestones(match.game, match.fold.history, (r.seq for r in rows if r.seq is not None))
+    shown, note = signature_marks(rows)
+    body: list[str] = []
+    for row, line in zip(shown, history_lines(shown)):
+        body.append(line)
+        body.extend(f"  ── {m}" for m in marks.get(row.seq, ()))
+    return [f"{match_id}: {match.game.name}, {' v '.join(match.players)}, {match.head} events",
+            *note, *body, f"outcome: {outcome_text(match.outcome())}"]
+
+
 #: The viewer of what is said aloud at the table: no player, so no private fact is in its view.
 PUBLIC = ""
 #: How many changes an accepted action lists (``adj replay`` shows them all).
