@@ -281,6 +281,16 @@ class Board(msgspec.Struct, frozen=True, kw_only=True):
     notes: tuple[str, ...] = ()  # what else the table shows: an attack under way, a chain, lasting effects
 
 
+def hand_zone(owner: str, known: Sequence[str], count: int, shown: bool) -> Zone:
+    """A hand as the table shows it: to a viewer it is ``shown`` to, the cards known by id and
+    the rest face down; to another, its count alone."""
+    if not shown:
+        return Zone(name="hand", owner=owner, count=count)
+    cards = tuple(BoardCard(id=c, label=c) for c in known)
+    hidden = tuple(BoardCard(face_up=False) for _ in range(max(0, count - len(cards))))
+    return Zone(name="hand", owner=owner, cards=cards + hidden, count=count)
+
+
 class Drawings:
     """What a game's ``board`` drew last for a part of a state, with what it drew it from, so that
     the page of a long match (a board at every event, every state sharing with the one before it

@@ -15,7 +15,7 @@ from adjudicator.games.demonbrave.ranking import is_reversed
 from adjudicator.games.demonbrave.match import match_score
 from adjudicator.games.demonbrave.state import PLAYER, Player, State
 from adjudicator.games.demonbrave.view import waiting
-from adjudicator.engine.kit import Board, BoardCard, Drawings, Zone
+from adjudicator.engine.kit import Board, BoardCard, Drawings, Zone, hand_zone
 from adjudicator.engine.protocol import JUDGE
 
 
@@ -35,11 +35,7 @@ def _rule_label(s: State, card: str) -> str:
 
 
 def _hand(p: Player, sees: bool) -> Zone:
-    if not sees:
-        return Zone(name="hand", owner=p.name, count=p.hand_count)
-    known = tuple(BoardCard(id=c, label=c) for c in p.hand_known)
-    unknown = tuple(BoardCard(face_up=False) for _ in range(max(0, p.hand_count - len(known))))
-    return Zone(name="hand", owner=p.name, cards=known + unknown, count=p.hand_count)
+    return hand_zone(p.name, p.hand_known, p.hand_count, sees)
 
 
 def _rules(s: State, p: Player, sees: bool) -> Zone:

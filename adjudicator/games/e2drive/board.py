@@ -20,7 +20,7 @@ from adjudicator.games.e2drive import order
 from adjudicator.games.e2drive.state import SEATS, PlayerState, State, limited, player, servant, slots_of
 from adjudicator.games.e2drive.stats import stats
 from adjudicator.games.e2drive.view import PHASE_WORDS, overdrive_view, result_text, seat_of_viewer, waiting
-from adjudicator.engine.kit import Board, BoardCard, Drawings, Zone
+from adjudicator.engine.kit import Board, BoardCard, Drawings, Zone, hand_zone
 
 
 #: What was drawn last for a slot, a seat's servants and a player's open zones, with what it was
@@ -95,11 +95,7 @@ def _open_zones(p: PlayerState, name: str) -> list[Zone]:
 
 
 def _hand(p: PlayerState, sees: bool) -> Zone:
-    if not sees:
-        return Zone(name="hand", owner=p.name, count=p.hand_count)
-    known = tuple(BoardCard(id=c, label=c) for c in p.hand_known)
-    unknown = tuple(BoardCard(face_up=False) for _ in range(max(0, p.hand_count - len(known))))
-    return Zone(name="hand", owner=p.name, cards=known + unknown, count=p.hand_count)
+    return hand_zone(p.name, p.hand_known, p.hand_count, sees)
 
 
 #: a status in the table's words, after the servant's slot (E2D-LIM-14, -15, -17, -18)
