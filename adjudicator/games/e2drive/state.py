@@ -304,13 +304,7 @@ def with_servant(g: GameState, ref: str, sv: Servant, **more: object) -> GameSta
 def update_servant(g: GameState, ref: str, **changes: object) -> GameState:
     """The servant at ``ref`` with ``changes`` replaced: one look-up of the slot where
     ``with_servant(g, ref, rep(servant(g, ref), ...))`` makes two."""
-    at = _SLOT_AT.get(ref)
-    s, i = at if at is not None else slot_at(ref)
-    players = g.players
-    p = players[s]
-    svs = p.servants
-    p = rep(p, servants=svs[:i] + (rep(svs[i], **changes),) + svs[i + 1:])
-    return rep(g, players=(p, players[1]) if s == 0 else (players[0], p))
+    return rep(g, players=players_updating(g, ref, **changes))
 
 
 def players_updating(g: GameState, ref: str, **changes: object) -> tuple[PlayerState, ...]:
