@@ -171,6 +171,22 @@ class Moved(msgspec.Struct, frozen=True):
 
 
 _CLOSE = object()
+#: What a stream sends after ``KEEPALIVE`` seconds without news: a comment, which a reader skips.
+KEEPALIVE_LINE = b": keep-alive\n\n"
+
+
+async def _waiting(q: asyncio.Queue) -> AsyncIterator[Any]:
+    """What ``q`` brings, until ``_CLOSE``; ``KEEPALIVE_LINE`` after each ``KEEPALIVE`` seconds
+    with nothing in it (a proxy between does not close a quiet connection)."""
+    while True:
+        try:
+            item = await asyncio.wait_for(q.get(), KEEPALIVE)
+        except asyncio.TimeoutError:
+            yield KEEPALIVE_LINE
+            continue
+        if item is _CLOSE:
+            return
+        yield item
 
 
 def sse(event: str, data: Any, id_: str | int | None = None) -> bytes:
@@ -325,14 +341,10 @@ class Hub:
                 sent = ev.seq
             table = await self.table(match_id)
             yield sse("table", _table(match_id, table, viewer))
-            while True:
-                try:
-                    item = await asyncio.wait_for(q.get(), KEEPALIVE)
-                except asyncio.TimeoutError:
-                    yield b": keep-alive\n\n"
+            async for item in _waiting(q):
+                if item is KEEPALIVE_LINE:
+                    yield item
                     continue
-                if item is _CLOSE:
-                    return
                 out = []
                 for ev in item.events:
                     if ev.seq > sent:
@@ -397,14 +409,10 @@ class Hub:
                 sent = kept[-1][0] if kept else 0
                 yield sse("floor", {"matches": [{"match_id": m.match_id, "head_seq": m.head_seq} for m in heads]},
                           f"{self.instance}.{sent}")
-            while True:
-                try:
-                    item = await asyncio.wait_for(q.get(), KEEPALIVE)
-                except asyncio.TimeoutError:
-                    yield b": keep-alive\n\n"
+            async for item in _waiting(q):
+                if item is KEEPALIVE_LINE:
+                    yield item
                     continue
-                if item is _CLOSE:
-                    return
                 if item[0] > sent:
                     yield item[pick]
                     sent = item[0]
