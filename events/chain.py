@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 
 import msgspec
 
-from events.digest import sha256 as _sha256
+from events.digest import BULK, sha256_for
 from events.envelope import ENVELOPE_KEYS, StoredEvent, envelope_problem
 
 _encoder = msgspec.json.Encoder(order="sorted")
@@ -34,6 +34,7 @@ def verify_chain(
     prev: str = "",
     last_hash: str | None = None,
     hashed: bool = False,
+    bulk: bool = False,
 ) -> int:
     """Check seq density, every ``prev`` link and every hash. Returns the number of events.
 
@@ -43,12 +44,14 @@ def verify_chain(
     when known from elsewhere (a head recorded earlier), closes that gap. ``hashed``: every
     event's own hash was computed or checked by the caller from its content just now (``seal``,
     or this function on each line of a sealed file): the envelope, seqs and links are checked,
-    the hashes are not computed a second time.
+    the hashes are not computed a second time. ``bulk``: the events are part of a longer run
+    (an import's lines, checked one at a time), hashed as many (``digest.sha256_for``).
     """
     expected = from_seq
     mid = match_id
     count = 0
-    sha, encode, reserved = _sha256, _encoder.encode, ENVELOPE_KEYS
+    sha = sha256_for(BULK if bulk else len(events) if isinstance(events, Sized) else 0)
+    encode, reserved = _encoder.encode, ENVELOPE_KEYS
     for ev in events:
         seq, fields, ev_prev = ev.seq, ev.fields, ev.prev
         if not (type(seq) is int and seq >= 1 and type(ev.match_id) is str and type(ev.type) is str and type(ev.by) is str

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from events.digest import BULK, sha256_for
 from events.digest import sha256 as _sha256
 
 #: Keys owned by the envelope. An event's own fields may not use them.
@@ -174,22 +175,24 @@ def decode_json(data: bytes | str) -> Any:
 
 
 def chain_hash(
-    *, match_id: str, seq: int, type: str, by: str, recorded_at: str, fields: dict[str, Any], prev: str
+    *, match_id: str, seq: int, type: str, by: str, recorded_at: str, fields: dict[str, Any], prev: str, bulk: bool = False
 ) -> str:
+    """``bulk``: one of a long run of events (``digest.sha256_for``)."""
     if not ENVELOPE_KEYS.isdisjoint(fields):
         raise ValueError(f"field {sorted(ENVELOPE_KEYS.intersection(fields))[0]!r} is reserved for the envelope")
     body = {**fields, "match_id": match_id, "seq": seq, "type": type, "by": by, "recorded_at": recorded_at, "prev": prev}
-    return _sha256(prev.encode("ascii") + _encoder.encode(body)).hexdigest()
+    sha = sha256_for(BULK) if bulk else _sha256
+    return sha(prev.encode("ascii") + _encoder.encode(body)).hexdigest()
 
 
-def seal(match_id: str, seq: int, prev: str, draft: Draft, *, fresh: bool = False) -> StoredEvent:
+def seal(match_id: str, seq: int, prev: str, draft: Draft, *, fresh: bool = False, bulk: bool = False) -> StoredEvent:
     """Turn a draft into the stored event at ``seq`` that follows ``prev``.
 
     The fields are checked (``ValueError`` naming the bad place) and copied through their
     canonical encoding, so the stored event holds exactly what a read gives back (lists, not
     tuples) and does not share a mutable mapping with the caller. ``fresh``: the fields were just
     decoded from JSON, with no envelope key among them, and are the caller's to give away (an
-    import's, from ``event_fields``): taken as they are.
+    import's, from ``event_fields``): taken as they are. ``bulk``: one of a long run (``chain_hash``).
     """
     for name, value in (("type", draft.type), ("by", draft.by), ("recorded_at", draft.recorded_at)):
         if type(value) is not str:
@@ -210,6 +213,7 @@ def seal(match_id: str, seq: int, prev: str, draft: Draft, *, fresh: bool = Fals
         recorded_at=draft.recorded_at,
         fields=fields,
         prev=prev,
+        bulk=bulk,
     )
     return StoredEvent(
         match_id=match_id,
@@ -226,10 +230,14 @@ def seal(match_id: str, seq: int, prev: str, draft: Draft, *, fresh: bool = Fals
 def split_flat(obj: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Split a flat wire object into (envelope keys, the event's own fields), each in the order of
     ``obj``."""
-    env = {k: v for k, v in obj.items() if k in ENVELOPE_KEYS}
-    fields = obj.copy()
-    for k in env:
-        del fields[k]
+    env: dict[str, Any] = {}
+    fields: dict[str, Any] = {}
+    reserved = ENVELOPE_KEYS
+    for k, v in obj.items():  # one pass (a line of every import goes through here)
+        if k in reserved:
+            env[k] = v
+        else:
+            fields[k] = v
     return env, fields
 
 

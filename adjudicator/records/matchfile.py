@@ -28,6 +28,7 @@ from adjudicator.engine.inputs import check_event, check_match_id, read_json
 from adjudicator.engine.kit import Game
 from adjudicator.engine.protocol import Malformed, Violation
 from events.chain import IntegrityError, verify_chain
+from events.digest import BULK
 from events.envelope import Draft, StoredEvent, seal, split_flat, utc_time_problem
 
 
@@ -195,7 +196,7 @@ class FileFold:
         seq = fold.head + 1
         if sealed:
             stored = stored_from_flat(no, env, fields, mid)
-            verify_chain((stored,), mid, from_seq=self.envelopes.lines, prev=self._prev)
+            verify_chain((stored,), mid, from_seq=self.envelopes.lines, prev=self._prev, bulk=self.envelopes.lines >= BULK)
         try:
             event = line_event(self.game, no, env, fields, seq, sealed)
             self._advance(event, seq)
@@ -210,7 +211,7 @@ class FileFold:
             return LineVerdict(no, env["type"], env["by"], False, v.rule_id, v.code, v.message, self.fold.head), None
         if not sealed:
             draft = Draft(type=env["type"], by=env["by"], recorded_at=env.get("recorded_at") or self._clock(), fields=event_fields(event))
-            stored = seal(mid, seq, self._prev, draft, fresh=True)
+            stored = seal(mid, seq, self._prev, draft, fresh=True, bulk=seq >= BULK)
         self.fold.sealed(seq, stored.hash)  # what a confirmation of this head is checked against
         self._prev = stored.hash
         self.last = stored
