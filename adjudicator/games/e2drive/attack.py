@@ -128,10 +128,10 @@ def can_evade(g: GameState, a: AttackSeq, options: Options) -> bool:
 
 def resolve(g: GameState, a: AttackSeq, options: Options) -> GameState:
     """Steps 6, 8, 9 and 10."""
-    if a.step != "evasion":
-        dt, da, why = damage.calculate(g, a, options)
-        a = rep(a, dmg_target=dt, dmg_attacker=da, why=tuple(why))
-    dt, da = a.dmg_target, a.dmg_attacker
+    if a.step != "evasion":  # else calculated when the evasion decision was asked for
+        dt, da, _ = damage.calculate(g, a, options)  # ``a`` closes below: its reasoning is not kept
+    else:
+        dt, da = a.dmg_target, a.dmg_attacker
     if a.evaded:
         dt = 10
     dt, da, extra = damage.buster_adjust(g, a, dt, da, options)
@@ -156,7 +156,11 @@ def close(g: GameState, a: AttackSeq, options: Options, void: bool = False) -> G
     """Step 10: the target's until-targeted effects end; the ATK counts (a void one too)."""
     # the until-targeted effects end (they read no ``attack``); the ATK closes in the copy below
     g = damage.end_until_targeted(g, [a.target], options, owner(a.attacker))
-    att = servant(g, a.attacker)
+    s, i = slot_at(a.attacker)
+    players = g.players
+    p = players[s]
+    svs = p.servants
+    att = svs[i]
     consumed = a.committed and bool(a.payment)
     od, taken = att.od, att.pool_atks
     count = att.atk_count + 1
@@ -165,10 +169,6 @@ def close(g: GameState, a: AttackSeq, options: Options, void: bool = False) -> G
     att = rep(att, atk_count=count, atk_paid=att.atk_paid or consumed, od=od, pool_atks=taken)
     ends = not att.destroyed and g.acting == a.attacker and atks_used_up(att)
     # the attacker, the closed ATK and the notes: one copy of the game state
-    s, i = slot_at(a.attacker)
-    players = g.players
-    p = players[s]
-    svs = p.servants
     p = rep(p, servants=svs[:i] + (rep(att, action="acted") if ends else att,) + svs[i + 1:])
     notes = g.notes
     if void:

@@ -13,6 +13,7 @@ from adjudicator.games.e2drive.state import (
     GameState,
     PlayerState,
     Overdrive,
+    Pool,
     Statuses,
     note,
     parse_slot,
@@ -78,6 +79,8 @@ def strip(g: GameState, ref: str, options: Options) -> GameState:
     """What leaves with a servant instance (destruction or change): equipment to each card's owner's
     trash (E2D-RUL-20), its bound effects, its Etherizer locks (E2D-RUL-11), the locks on its pool."""
     sv = servant(g, ref)
+    if not sv.equipment and not g.locks:  # nothing leaves with it: the servant stays as it is
+        return g
     for t in sv.equipment:
         g = to_trash(g, t.owner, t.card)
     if options.etherizer_lock_release_on_leave:
@@ -86,40 +89,55 @@ def strip(g: GameState, ref: str, options: Options) -> GameState:
     return with_servant(g, ref, rep(servant(g, ref), equipment=()))
 
 
+#: a destroyed servant's statuses and overdrive effects: none (E2D-RES-9)
+_NO_STATUS = Statuses()
+_NO_OVERDRIVE = Overdrive()
+
+
 def destroy(g: GameState, ref: str, options: Options) -> GameState:
     """E2D-RES-9: in one step, ether off and holds cleared, statuses end (face-up), equipment to
-    the owners' trash, bound effects end, an acting servant's action ends; slot and damage stay."""
+    the owners' trash, bound effects end, an acting servant's action ends; slot and damage stay.
+    The servant, the acting servant and the note are written in one copy of the game state."""
     g = strip(g, ref, options)
     sv = servant(g, ref)
     was_acting = sv.action == "acting"
-    sv = rep(sv, destroyed=True, pool=ether.off_pool(sv.pool), status=Statuses(), modifiers=(), od=Overdrive(),
-             action="acted" if was_acting else sv.action)
-    g = with_servant(g, ref, sv)
-    if was_acting or g.acting == ref:
-        g = rep(g, acting=None)
-    return note(g, f"{ref} ({sv.name}) destroyed: {sv.damage}D > DUR")
+    sv = rep(sv, destroyed=True, pool=Pool(size=sv.pool.size), status=_NO_STATUS, modifiers=(), od=_NO_OVERDRIVE,
+             action="acted" if was_acting else sv.action)  # the pool: ``ether.off_pool``
+    return with_servant(g, ref, sv, acting=None if was_acting or g.acting == ref else g.acting,
+                        notes=g.notes + (f"{ref} ({sv.name}) destroyed: {sv.damage}D > DUR",))
+
+
+#: the servants of a field before anything was checked: none of them is a servant of a checked state
+_UNCHECKED = (None, None, None)
 
 
 def destruction_check(g: GameState, options: Options, since: tuple[PlayerState, ...] = ()) -> GameState:
     """Every servant whose damage exceeds its current DUR is destroyed, all at once.
 
     ``since``: the players of a state already checked (the state an event started from). Whether
-    a servant is doomed depends on the servant alone, so a field whose servants are the very tuple
-    of that state holds none, and is not read again."""
-    doomed = []
-    for k, p in enumerate(g.players):
+    a servant is doomed depends on the servant alone, so a servant that is the very object of that
+    state (or a field that is its very tuple) is not doomed, and is not read again."""
+    doomed = None
+    k = 0
+    for p in g.players:
         svs = p.servants
-        if since and since[k].servants is svs:
-            continue
-        for i, sv in enumerate(svs):
-            if sv.destroyed:
-                continue
-            # without modifiers, the current DUR is the printed one, 10 less in heat (E2D-RES-14)
-            dur = stat(sv, "DUR", options) if sv.modifiers else sv.printed.DUR - 10 if sv.status.heat else sv.printed.DUR
-            if sv.damage > dur:
-                doomed.append(ALL_SLOTS[3 * k + i])
-    for r in doomed:
-        g = destroy(g, r, options)
+        old = since[k].servants if since else _UNCHECKED  # three servants a field (E2D-DECK-9)
+        if old is not svs:
+            ref = 3 * k  # the index of the field's first slot in ``ALL_SLOTS``
+            for sv, was in zip(svs, old):
+                if sv is not was and not sv.destroyed:
+                    # without modifiers, the current DUR is the printed one, 10 less in heat (E2D-RES-14)
+                    dur = (stat(sv, "DUR", options) if sv.modifiers else
+                           sv.printed.DUR - 10 if sv.status.heat else sv.printed.DUR)
+                    if sv.damage > dur:
+                        if doomed is None:
+                            doomed = []
+                        doomed.append(ALL_SLOTS[ref])
+                ref += 1
+        k += 1
+    if doomed is not None:
+        for r in doomed:
+            g = destroy(g, r, options)
     return g
 
 
@@ -128,12 +146,9 @@ def end_until_targeted(g: GameState, refs: list[str], options: Options, by_seat:
     resolution); an Etherizer's locks are released when it is next targeted (E2D-ACT-31)."""
     if not refs:
         return g
-    seen = []
-    for ref in refs:
-        if ref in seen:
-            continue
-        seen.append(ref)
-        if by_seat is not None and not options.until_targeted_counts_own_actions and parse_slot(ref)[0] == by_seat:
+    own_exempt = by_seat is not None and not options.until_targeted_counts_own_actions
+    for ref in (refs if len(refs) == 1 else dict.fromkeys(refs)):  # each servant once, in order
+        if own_exempt and parse_slot(ref)[0] == by_seat:
             continue
         sv = servant(g, ref)
         if sv.destroyed:

@@ -12,6 +12,7 @@ from adjudicator.games.e2drive.state import (
     GameRecord,
     GameState,
     Overdrive,
+    PlayerState,
     Pool,
     State,
     has_alive,
@@ -143,26 +144,38 @@ def finish(state: State, g: GameState) -> State:
     return rep(state, game=g, games=state.games + (GameRecord(number=g.number, result=result, reason=reason),))
 
 
-def settle(state: State, g: GameState, start: GameState | None = None) -> State:
-    """Run the state-based checks to a fixed point, then the action determination when due.
-
-    ``state`` is the handler's result, a state made by this step: when the checks change nothing,
-    it is returned itself. ``start`` is the game the step started from, settled by the step
-    before it: the first destruction check reads only the fields the event changed."""
-    options = state.options
-    if g.status != "in_progress":
-        return state if g is state.game else rep(state, game=g)
-    since = start.players if start is not None else ()
+def destructions(g: GameState, options: Options, since: tuple[PlayerState, ...] = ()) -> GameState:
+    """The destruction check and the forced revivals (E2D-LIM-16 (1), (2)) to a fixed point.
+    ``since``: the players of a settled state (``damage.destruction_check``)."""
     for _ in range(8):
         before = g
         g = damage.destruction_check(g, options, since)
         since = ()
         p1, p2 = g.players
-        if not (has_alive(p1) and has_alive(p2)):  # else no forced revival is due
+        # ``has_alive`` of both, its common case (a first servant not destroyed) read without a call
+        if not ((not p1.servants[0].destroyed or has_alive(p1)) and (not p2.servants[0].destroyed or has_alive(p2))):
             g = forced_revivals(g)
-            p1, p2 = g.players
         if before is g:  # both return their input itself when nothing is due (a change always adds a note)
             break
+    return g
+
+
+def settle(state: State, g: GameState, start: GameState | None = None) -> State:
+    """Run the state-based checks to a fixed point, then the action determination when due.
+
+    ``state`` is the handler's result, a state made by this step: when the checks change nothing,
+    it is returned itself. ``start`` is the game the step started from, settled by the step
+    before it: the first destruction check reads only the servants the event changed."""
+    if g.status != "in_progress":
+        return state if g is state.game else rep(state, game=g)
+    options = state.options
+    since = start.players if start is not None else ()
+    if since is g.players and start.forced_revival is g.forced_revival:  # type: ignore[union-attr]
+        # no servant changed since a settled state: none is doomed, no forced revival is newly due
+        p1, p2 = since
+    else:
+        g = destructions(g, options, since)
+        p1, p2 = g.players
     if p1.lost is not None or p2.lost is not None:
         return finish(state, g)
     if g.attack is not None:
@@ -170,14 +183,18 @@ def settle(state: State, g: GameState, start: GameState | None = None) -> State:
     if not options.overdrive_effects_survive_limited_exit:
         g = end_overdrives_outside_limited(g)
     acting = g.acting
-    if acting is not None and g.attack is None:  # ``slicer_check``, its common case in this frame
-        s, i = SLOT_AT[acting]
-        sv = g.players[s].servants[i]
-        if sv.atk_count > 0 and atks_used_up(sv):
-            g = end_action(g, acting)
-    if g.tie is not None and not set(g.tie.candidates) <= set(order.top_tied(g, options)):
+    if acting is not None:
+        if g.attack is None:  # ``slicer_check``, its common case in this frame
+            s, i = SLOT_AT[acting]
+            sv = g.players[s].servants[i]
+            if sv.atk_count > 0 and atks_used_up(sv):
+                g = end_action(g, acting)
+                acting = g.acting
+    tie = g.tie
+    if tie is not None and not set(tie.candidates) <= set(order.top_tied(g, options)):
         g = rep(g, tie=None)  # an effect changed the candidates: the determination is made afresh (E2D-RUL-46)
-    if g.phase == "main" and g.acting is None and g.attack is None and g.tie is None and not g.forced_revival:
+        tie = None
+    if acting is None and tie is None and g.phase == "main" and g.attack is None and not g.forced_revival:
         g = order.determine(g, options)
     return state if g is state.game else rep(state, game=g)
 
