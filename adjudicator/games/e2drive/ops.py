@@ -366,6 +366,15 @@ def apply_all(state: State, g: GameState, op_list: Sequence[E.AnyOp], c: OpConte
     return g, targeted
 
 
+def apply_text(state: State, g: GameState, op_list: Sequence[E.AnyOp], rank: int, source: str | None, seat: str | None,
+               overrides: frozenset[str] = frozenset()) -> tuple[GameState, list[str]]:
+    """``apply_all`` of a text's ops with the context of its source (E2D-RES-13's rank); a text with
+    no op leaves ``g`` as it is and targets nothing."""
+    if not op_list:
+        return g, []
+    return apply_all(state, g, op_list, OpContext(rank=rank, source=source, seat=seat, overrides=overrides))
+
+
 def close(state: State, g: GameState, targeted: list[str], seat: str | None) -> GameState:
     """E2D-RES-1: the until-targeted effects of each targeted servant end after the resolution."""
     return damage.end_until_targeted(g, targeted, state.options, seat)

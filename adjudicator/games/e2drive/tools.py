@@ -70,6 +70,14 @@ def hand_without(p: PlayerState, card_id: str, rule: str) -> tuple[str, ...]:
     return tuple(hand)
 
 
+def closed(state: State, g: GameState, targets: tuple[str, ...], targeted: list[str], seat: str | None) -> GameState:
+    """E2D-RES-1 after a card's or an effect's resolution: the until-targeted effects of its targets
+    and of the servants its ops targeted end (``ops.close``); with none, ``g`` as it is."""
+    if not targets and not targeted:
+        return g
+    return ops.close(state, g, list(targets) + targeted, seat)
+
+
 def check_targets(g: GameState, targets: tuple[str, ...]) -> None:
     for i, ref in enumerate(targets):
         parse_slot(ref, f"$.targets[{i}]")
@@ -105,8 +113,7 @@ def _play(state: State, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quic
     p = players[k]
     players[k] = rep(p, hand_count=p.hand_count - 1, hand_known=hand)
     g = rep(g, players=tuple(players), notes=g.notes + (f"{seat} plays {ev.card} (kind {card.kind})",))
-    ctx = ops.OpContext(rank=KIND_RANK[card.kind], source=ev.card, seat=seat)
-    g, targeted = ops.apply_all(state, g, ev.ops, ctx)
+    g, targeted = ops.apply_text(state, g, ev.ops, KIND_RANK[card.kind], ev.card, seat)
     if card.kind in (1, 4):
         g = ops.to_trash(g, seat, ev.card)
     elif card.kind == 2:
@@ -121,7 +128,7 @@ def _play(state: State, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quic
         p = player(g, seat)
         tool = InPlayTool(card=ev.card, owner=seat, kind=3, upkeep=card.upkeep, instance=g.next_instance)
         g = with_player(g, rep(p, tool_field=p.tool_field + (tool,)), next_instance=g.next_instance + 1)
-    return rep(state, game=ops.close(state, g, list(ev.targets) + targeted, seat))
+    return rep(state, game=closed(state, g, ev.targets, targeted, seat))
 
 
 def on_play_tool(state: State, ev: PlayTool, ctx) -> State:
@@ -160,8 +167,8 @@ def on_activate_field_tool(state: State, ev: ActivateFieldTool, ctx) -> State:
     units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, g.acting), ev.card,
                                 units=units)
     g = ether.pay(g, units, notes=g.notes + (f"{seat} declares {ev.card} from the tool field",))  # the note in the payment's copy
-    g, targeted = ops.apply_all(state, g, ev.ops, ops.OpContext(rank=5, source=ev.card, seat=seat))
-    return rep(state, game=ops.close(state, g, list(ev.targets) + targeted, seat))
+    g, targeted = ops.apply_text(state, g, ev.ops, 5, ev.card, seat)
+    return rep(state, game=closed(state, g, ev.targets, targeted, seat))
 
 
 def on_use_effect(state: State, ev: UseEffect, ctx) -> State:
@@ -179,8 +186,8 @@ def on_use_effect(state: State, ev: UseEffect, ctx) -> State:
     units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, ev.servant),
                                 f"{ev.servant}'s effect", units=units)
     g = ether.pay(g, units, notes=g.notes + (f"{ev.servant} uses its effect",))  # the note in the payment's copy
-    g, targeted = ops.apply_all(state, g, ev.ops, ops.OpContext(rank=7, source=ev.servant, seat=seat))
-    return rep(state, game=ops.close(state, g, list(ev.targets) + targeted, seat))
+    g, targeted = ops.apply_text(state, g, ev.ops, 7, ev.servant, seat)
+    return rep(state, game=closed(state, g, ev.targets, targeted, seat))
 
 
 def source_rank(state: State, g: GameState, source: str | None) -> tuple[int, str | None]:
