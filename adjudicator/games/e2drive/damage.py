@@ -14,6 +14,7 @@ from adjudicator.games.e2drive.state import (
     PlayerState,
     Overdrive,
     Pool,
+    Servant,
     Statuses,
     note,
     parse_slot,
@@ -117,27 +118,31 @@ def destruction_check(g: GameState, options: Options, since: tuple[PlayerState, 
     ``since``: the players of a state already checked (the state an event started from). Whether
     a servant is doomed depends on the servant alone, so a servant that is the very object of that
     state (or a field that is its very tuple) is not doomed, and is not read again."""
-    doomed = None
     k = 0
     for p in g.players:
         svs = p.servants
         old = since[k].servants if since else _UNCHECKED  # three servants a field (E2D-DECK-9)
         if old is not svs:
-            ref = 3 * k  # the index of the field's first slot in ``ALL_SLOTS``
             for sv, was in zip(svs, old):
-                if sv is not was and not sv.destroyed:
-                    # without modifiers, the current DUR is the printed one, 10 less in heat (E2D-RES-14)
-                    dur = (stat(sv, "DUR", options) if sv.modifiers else
-                           sv.printed.DUR - 10 if sv.status.heat else sv.printed.DUR)
-                    if sv.damage > dur:
-                        if doomed is None:
-                            doomed = []
-                        doomed.append(ALL_SLOTS[ref])
-                ref += 1
+                if sv is not was and not sv.destroyed and sv.damage > _dur(sv, options):
+                    return _destroy_doomed(g, options)  # seldom: every doomed servant, in slot order
         k += 1
-    if doomed is not None:
-        for r in doomed:
-            g = destroy(g, r, options)
+    return g
+
+
+def _dur(sv: Servant, options: Options) -> int:
+    """The current DUR: without modifiers, the printed one, 10 less in heat (E2D-RES-14)."""
+    if sv.modifiers:
+        return stat(sv, "DUR", options)
+    return sv.printed.DUR - 10 if sv.status.heat else sv.printed.DUR
+
+
+def _destroy_doomed(g: GameState, options: Options) -> GameState:
+    """Every servant of both fields whose damage exceeds its current DUR, destroyed all at once."""
+    doomed = [r for r, sv in zip(ALL_SLOTS, g.players[0].servants + g.players[1].servants)
+              if not sv.destroyed and sv.damage > _dur(sv, options)]
+    for r in doomed:
+        g = destroy(g, r, options)
     return g
 
 

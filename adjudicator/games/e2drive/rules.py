@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace as rep
 
-from adjudicator.games.e2drive import attack, flow, overdrive, sbc, servants, tools
+from adjudicator.games.e2drive import attack, flow, overdrive, servants, tools
 from adjudicator.games.e2drive import events as E
 from adjudicator.games.e2drive.common import reject
+from adjudicator.games.e2drive.sbc import settle
 from adjudicator.games.e2drive.state import GameRecord, GameState, State
 from adjudicator.engine.kit import event_type
 from adjudicator.engine.protocol import JUDGE, Action, Context, NotEffective
@@ -54,19 +55,23 @@ def gate(state: State, ev: Action) -> None:
     if isinstance(ev, UNGATED):
         return
     g = state.game
-    name = type(ev).__struct_config__.tag  # type: ignore[attr-defined]
     if g.status != "in_progress":
-        reject("E2D-TURN-9", f"{name}: game {g.number} is {'not started' if g.status == 'setup' else g.status}", "NOT_RUNNING")
+        reject("E2D-TURN-9", f"{_tag(ev)}: game {g.number} is {'not started' if g.status == 'setup' else g.status}", "NOT_RUNNING")
     if g.attack is None and g.tie is None and not g.forced_revival and not g.upkeep:
         pending = None  # what ``answers`` finds when nothing is pending, without building it
     else:
         pending = answers(state)
     if pending is not None:
         if not isinstance(ev, pending):
-            reject("E2D-ACT-6", f"{name} cannot be entered while {pending_text(g)} is pending", "PENDING")
+            reject("E2D-ACT-6", f"{_tag(ev)} cannot be entered while {pending_text(g)} is pending", "PENDING")
         return
     if g.phase != "main" and not isinstance(ev, OUTSIDE_MAIN.get(g.phase, ())):
-        reject("E2D-TURN-9", f"{name} cannot be entered outside the main phase (now: {g.phase})", "PHASE")
+        reject("E2D-TURN-9", f"{_tag(ev)} cannot be entered outside the main phase (now: {g.phase})", "PHASE")
+
+
+def _tag(ev: Action) -> str:
+    """The event's type as entered (its tag), for a rejection's message."""
+    return type(ev).__struct_config__.tag  # type: ignore[attr-defined,no-any-return]
 
 
 # -- corrections (§8) ----------------------------------------------------------------------------------
@@ -158,25 +163,27 @@ NO_SETTLE = (E.E2dRewind, E.E2dCorrect, E.VoidGame, E.VoidMatch)
 
 
 #: each E2Drive event class: (its handler, whether the gate lets it through unchecked, whether the
-#: state-based checks follow it), read in one look-up (the classes are final: none derives from another)
-PLAN = {cls: (handler, cls in UNGATED, cls not in NO_SETTLE) for cls, handler in HANDLERS.items()}
+#: state-based checks follow it, whether it starts from the notes of the event before cleared: all
+#: but game_started, which makes the game state afresh), read in one look-up (the classes are
+#: final: none derives from another)
+PLAN = {cls: (handler, cls in UNGATED, cls not in NO_SETTLE, cls is not E.GameStarted) for cls, handler in HANDLERS.items()}
 
 
 def step(state: State, ev: Action, ctx: Context) -> State:
     plan = PLAN.get(type(ev))
     if plan is None:
         return _step(state, ev, ctx)
-    handler, ungated, settled = plan
+    handler, ungated, settled, fresh = plan
     start = state.game
     if not ungated and not (start.status == "in_progress" and start.phase == "main" and start.attack is None
                             and start.tie is None and not start.forced_revival and not start.upkeep):
         gate(state, ev)  # else nothing is pending in a running main phase: the gate lets every event through
     if not settled:
         return handler(state, ev, ctx)
-    if start.notes and type(ev) is not E.GameStarted:
+    if fresh and start.notes:
         state = rep(state, game=rep(start, notes=()))
     new = handler(state, ev, ctx)
-    return sbc.settle(new, new.game, start if start.status == "in_progress" else None)
+    return settle(new, new.game, start if start.status == "in_progress" else None)
 
 
 def _step(state: State, ev: Action, ctx: Context) -> State:

@@ -148,15 +148,15 @@ def destructions(g: GameState, options: Options, since: tuple[PlayerState, ...] 
     """The destruction check and the forced revivals (E2D-LIM-16 (1), (2)) to a fixed point.
     ``since``: the players of a settled state (``damage.destruction_check``)."""
     for _ in range(8):
-        before = g
-        g = damage.destruction_check(g, options, since)
+        checked = damage.destruction_check(g, options, since)
         since = ()
-        p1, p2 = g.players
+        p1, p2 = checked.players
         # ``has_alive`` of both, its common case (a first servant not destroyed) read without a call
         if not ((not p1.servants[0].destroyed or has_alive(p1)) and (not p2.servants[0].destroyed or has_alive(p2))):
-            g = forced_revivals(g)
-        if before is g:  # both return their input itself when nothing is due (a change always adds a note)
+            checked = forced_revivals(checked)
+        if checked is g:  # both return their input itself when nothing is due (a change always adds a note)
             break
+        g = checked
     return g
 
 
