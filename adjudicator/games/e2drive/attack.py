@@ -40,7 +40,7 @@ def legal_targets(g: GameState, attacker: str, options: Options) -> list[str]:
 def able_to_attack(g: GameState, ref: str, options: Options) -> bool:
     """E2D-LIM-13: not frozen nor forbidden, an ATK still allowed, a legal target, the cost payable."""
     sv = servant(g, ref)
-    if sv.status.freeze or restricted(g, ref, "attack") or atks_used_up(sv):
+    if sv.status.freeze or g.restrictions and restricted(g, ref, "attack") or atks_used_up(sv):
         return False
     if not legal_targets(g, ref, options):
         return False
@@ -59,7 +59,7 @@ def on_attack(state: State, ev: Attack, ctx) -> State:
         reject("E2D-ACT-15", f"{ev.attacker} ({att.name}) is not the acting servant ({g.acting or 'none'})", "NOT_ACTING")
     if att.status.freeze:
         reject("E2D-LIM-14", f"{ev.attacker} ({att.name}) is frozen and cannot ATK", "FROZEN")
-    if restricted(g, ev.attacker, "attack"):
+    if g.restrictions and restricted(g, ev.attacker, "attack"):
         reject("E2D-ACT-15", f"an effect forbids {ev.attacker} to ATK", "RESTRICTED")
     if atks_used_up(att):
         reject("E2D-LIM-2", f"{ev.attacker} has made its ATK(s) in this action", "NO_ATK")
@@ -114,14 +114,14 @@ def evasion_cost(g: GameState, ref: str) -> int:
 
 def can_defend(g: GameState, a: AttackSeq, options: Options) -> bool:
     tgt = servant(g, a.target)
-    if tgt.status.freeze or restricted(g, a.target, "defense"):
+    if tgt.status.freeze or g.restrictions and restricted(g, a.target, "defense"):
         return False
     return ether.payable(g, defend_pools(owner(a.target), a.target, options)) >= 1
 
 
 def can_evade(g: GameState, a: AttackSeq, options: Options) -> bool:
     tgt = servant(g, a.target)
-    if tgt.status.freeze or restricted(g, a.target, "evasion"):
+    if tgt.status.freeze or g.restrictions and restricted(g, a.target, "evasion"):
         return False
     return ether.payable(g, defend_pools(owner(a.target), a.target, options)) >= (2 if tgt.status.wait else 1)
 
@@ -215,7 +215,7 @@ def on_defense(state: State, ev: Defense, ctx) -> State:
     tgt = servant(g, a.target)
     if tgt.status.freeze:
         reject("E2D-LIM-14", f"{a.target} ({tgt.name}) is frozen and cannot DEF", "FROZEN")
-    if restricted(g, a.target, "defense"):
+    if g.restrictions and restricted(g, a.target, "defense"):
         reject("E2D-ACT-17", f"an effect forbids {a.target} to DEF", "RESTRICTED")
     units = ether.check_payment(g, ev.payment, [1], defend_pools(seat, a.target, options), f"the DEF of {a.target}")
     g = ether.pay(g, units, notes=g.notes + (f"{a.target} DEFs",))  # the note in the payment's copy
@@ -237,7 +237,7 @@ def on_evasion(state: State, ev: Evasion, ctx) -> State:
     tgt = servant(g, a.target)
     if tgt.status.freeze:
         reject("E2D-LIM-14", f"{a.target} ({tgt.name}) is frozen and cannot evade", "FROZEN")
-    if restricted(g, a.target, "evasion"):
+    if g.restrictions and restricted(g, a.target, "evasion"):
         reject("E2D-ACT-18", f"an effect forbids {a.target} to evade", "RESTRICTED")
     cost = evasion_cost(g, a.target)
     units = ether.check_payment(g, ev.payment, [cost], defend_pools(seat, a.target, options),

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive.events import Pay
-from adjudicator.games.e2drive.state import POOL_REFS, GameState, PlayerState, Pool, pool_at, parse_pool, player, pool, servant, slots_of, with_pool, with_pools
+from adjudicator.games.e2drive.state import POOL_AT, POOL_REFS, GameState, PlayerState, Pool, pool_at, parse_pool, player, pool, servant, slots_of, with_pool, with_pools
 from adjudicator.engine.protocol import Malformed, Violation
 
 
@@ -51,7 +51,7 @@ def check_payment(g: GameState, payment: Sequence[Pay], costs: Iterable[int], el
         want = " or ".join(f"{c}e" for c in sorted(set(costs)))
         raise Violation("E2D-ACT-2", f"{what} costs {want}; the payment {shown(payment)} is {total}e", "PAYMENT")
     for ref, n in units.items():
-        s, i = pool_at(ref)
+        s, i = POOL_AT[ref]  # ``totals`` let only pool references through
         p = g.players[s]
         if i is None:
             pl = p.master
@@ -78,7 +78,7 @@ def paid_players(g: GameState, units: dict[str, int]) -> list[PlayerState]:
     further before its one copy of the game state."""
     players = list(g.players)
     for ref, n in units.items():  # each pool once (the keys of ``units``): read as ``g`` has it
-        s, i = pool_at(ref)
+        s, i = POOL_AT[ref]  # ``totals`` let only pool references through
         p = players[s]
         if i is None:
             pl = p.master
@@ -96,7 +96,7 @@ def payable(g: GameState, pools: Iterable[str]) -> int:
     total = 0
     players = g.players
     for ref in pools:
-        s, i = pool_at(ref)
+        s, i = POOL_AT.get(ref) or pool_at(ref)
         if i is None:
             pl = players[s].master
         else:

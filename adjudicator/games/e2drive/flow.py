@@ -136,7 +136,7 @@ def on_end_action(state: State, ev: EndAction, ctx) -> State:
         reject("E2D-ACT-34", f"{ev.servant} is not acting ({g.acting or 'none is'})", "NOT_ACTING")
     if compelled(g, ev.servant, state.options):
         reject("E2D-LIM-13", f"a Blocker overdrive compels {ev.servant} to ATK while it is able to", "COMPELLED")
-    if restricted(g, ev.servant, "end_action"):
+    if g.restrictions and restricted(g, ev.servant, "end_action"):
         reject("E2D-ACT-34", f"an effect forbids {ev.servant} to end its action", "RESTRICTED")
     return rep(state, game=sbc.end_action(g, ev.servant))
 

@@ -230,6 +230,8 @@ ALL_SLOTS = _SLOTS_OF["P1"] + _SLOTS_OF["P2"]
 #: the eight pool references (six slots, two masters), parsed once: ref -> (seat, slot index or None)
 _POOL_OF: dict[str, tuple[str, int | None]] = {**_SLOT_OF, "P1.M": ("P1", None), "P2.M": ("P2", None)}
 _POOL_AT = {ref: (seat_index(seat), i) for ref, (seat, i) in _POOL_OF.items()}
+#: ref -> (player index, slot index or None) of the eight pools: what ``pool_at`` gives them
+POOL_AT = _POOL_AT
 #: every well-formed pool reference (what ``parse_pool`` accepts)
 POOL_REFS = frozenset(_POOL_OF)
 

@@ -10,7 +10,9 @@ from adjudicator.games.e2drive import ether, ops
 from adjudicator.games.e2drive.common import owner, reject, require_judge, require_sender, restricted
 from adjudicator.games.e2drive.events import ActivateFieldTool, JudgeEffect, PlayQuickTool, PlayTool, ToolCard, UseEffect
 from adjudicator.games.e2drive.state import (
+    POOL_AT,
     SEATS,
+    SLOT_OF,
     GameState,
     InPlayTool,
     PlayerState,
@@ -19,7 +21,6 @@ from adjudicator.games.e2drive.state import (
     limited,
     note,
     other,
-    pool_at,
     parse_slot,
     player,
     servant,
@@ -90,45 +91,71 @@ def _play(state: State, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quic
     card = state.catalog.tools.get(ev.card)
     if card is None:
         reject(rule, f"{ev.card!r} is not a tool card of the catalog", "NOT_TOOL")
-    if quick and card.kind != 4:
-        reject("E2D-ACT-20", f"{ev.card} is a kind-{card.kind} tool; only quick tools (kind 4) are played in the "
+    kind = card.kind
+    if quick and kind != 4:
+        reject("E2D-ACT-20", f"{ev.card} is a kind-{kind} tool; only quick tools (kind 4) are played in the "
                              "opponent's action", "NOT_QUICK")
-    hand = hand_without(player(g, seat), ev.card, rule)  # checked first; the card leaves after the payment
-    check_targets(g, ev.targets)
-    if card.kind == 2:
+    k = 0 if seat == "P1" else 1
+    p = g.players[k]
+    hand = hand_without(p, ev.card, rule)  # checked first; the card leaves after the payment
+    if ev.targets:
+        check_targets(g, ev.targets)
+    if kind == 2:
         if len(ev.targets) != 1:
             reject(rule, f"an equipment card goes on exactly one servant; targets: {list(ev.targets)}", "TARGETS")
         if len(servant(g, ev.targets[0]).equipment) >= 2:
             reject("E2D-LIM-4", f"{ev.targets[0]} already carries 2 equipment cards; {ev.card} stays in hand", "EQUIPMENT_FULL")
-    if card.kind == 3 and len(player(g, seat).tool_field) >= 3:
+    if kind == 3 and len(p.tool_field) >= 3:
         reject("E2D-LIM-3", f"{seat}'s tool field already holds 3 cards; {ev.card} stays in hand", "TOOL_FIELD_FULL")
     pools = [f"{seat}.M"] if quick else ether.acting_pools(seat, g.acting or "")
     units = ether.totals(ev.payment)
-    master_only = all(pool_at(r)[1] is None for r in units)
+    master_only = True
+    for r in units:
+        if POOL_AT[r][1] is not None:  # ``totals`` let only pool references through
+            master_only = False
+            break
     costs = tool_costs(state, g, seat, ev.card, card, master_only)
     units = ether.check_payment(g, ev.payment, costs, pools, ev.card, units=units)
-    # the payment, the card leaving the hand, and the note: one copy of the game state
+    # the payment, the card leaving the hand, and the note: one copy of the game state; with no op
+    # to apply first, a single-use or quick card goes to the trash and a field tool to the tool field
+    # in that same copy
     players = ether.paid_players(g, units)
-    k = 0 if seat == "P1" else 1
     p = players[k]
-    players[k] = rep(p, hand_count=p.hand_count - 1, hand_known=hand)
-    g = rep(g, players=tuple(players), notes=g.notes + (f"{seat} plays {ev.card} (kind {card.kind})",))
-    g, targeted = ops.apply_text(state, g, ev.ops, KIND_RANK[card.kind], ev.card, seat)
-    if card.kind in (1, 4):
-        g = ops.to_trash(g, seat, ev.card)
-    elif card.kind == 2:
-        ref = ev.targets[0]
-        if not servant(g, ref).destroyed:
-            tool = InPlayTool(card=ev.card, owner=seat, kind=2, upkeep=card.upkeep, instance=g.next_instance)
-            sv = servant(g, ref)
-            g = with_servant(g, ref, rep(sv, equipment=sv.equipment + (tool,)), next_instance=g.next_instance + 1)
-        else:
-            g = ops.to_trash(g, seat, ev.card)
-    else:
-        p = player(g, seat)
+    more = {}
+    if ev.ops or kind == 2:
+        players[k] = rep(p, hand_count=p.hand_count - 1, hand_known=hand)
+    elif kind == 3:
         tool = InPlayTool(card=ev.card, owner=seat, kind=3, upkeep=card.upkeep, instance=g.next_instance)
-        g = with_player(g, rep(p, tool_field=p.tool_field + (tool,)), next_instance=g.next_instance + 1)
+        players[k] = rep(p, hand_count=p.hand_count - 1, hand_known=hand, tool_field=p.tool_field + (tool,))
+        more["next_instance"] = g.next_instance + 1
+    else:
+        players[k] = rep(p, hand_count=p.hand_count - 1, hand_known=hand, trash=p.trash + (ev.card,))
+    g = rep(g, players=tuple(players), notes=g.notes + (f"{seat} plays {ev.card} (kind {kind})",), **more)
+    if not ev.ops:
+        targeted: list[str] = []
+        if kind == 2:
+            g = _equip(g, ev, seat, card)
+    else:
+        g, targeted = ops.apply_text(state, g, ev.ops, KIND_RANK[kind], ev.card, seat)
+        if kind in (1, 4):
+            g = ops.to_trash(g, seat, ev.card)
+        elif kind == 2:
+            g = _equip(g, ev, seat, card)
+        else:
+            p = player(g, seat)
+            tool = InPlayTool(card=ev.card, owner=seat, kind=3, upkeep=card.upkeep, instance=g.next_instance)
+            g = with_player(g, rep(p, tool_field=p.tool_field + (tool,)), next_instance=g.next_instance + 1)
     return rep(state, game=closed(state, g, ev.targets, targeted, seat))
+
+
+def _equip(g: GameState, ev: PlayTool | PlayQuickTool, seat: str, card: ToolCard) -> GameState:
+    """An equipment card goes on its target, or to the trash when the target was destroyed meanwhile."""
+    ref = ev.targets[0]
+    sv = servant(g, ref)
+    if sv.destroyed:
+        return ops.to_trash(g, seat, ev.card)
+    tool = InPlayTool(card=ev.card, owner=seat, kind=2, upkeep=card.upkeep, instance=g.next_instance)
+    return with_servant(g, ref, rep(sv, equipment=sv.equipment + (tool,)), next_instance=g.next_instance + 1)
 
 
 def on_play_tool(state: State, ev: PlayTool, ctx) -> State:
@@ -137,7 +164,7 @@ def on_play_tool(state: State, ev: PlayTool, ctx) -> State:
         reject("E2D-ACT-19", "tool cards are played in one of your servant's actions; none is acting", "NOT_ACTING")
     seat = owner(g.acting)
     require_sender(state, ev, seat, "E2D-ACT-19", "play_tool (the active player's)")
-    if restricted(g, g.acting, "tool"):
+    if g.restrictions and restricted(g, g.acting, "tool"):
         reject("E2D-ACT-19", f"an effect forbids tool cards in {g.acting}'s action", "RESTRICTED")
     return _play(state, ev, seat, "E2D-ACT-19", quick=False)
 
@@ -162,7 +189,8 @@ def on_activate_field_tool(state: State, ev: ActivateFieldTool, ctx) -> State:
     if tool is None or card is None or not card.field_declared:
         reject("E2D-ACT-21", f"{ev.card} is not a field tool in {seat}'s tool field that is declared from the field",
                "NOT_DECLARABLE")
-    check_targets(g, ev.targets)
+    if ev.targets:
+        check_targets(g, ev.targets)
     units = ether.totals(ev.payment)
     units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, g.acting), ev.card,
                                 units=units)
@@ -173,15 +201,15 @@ def on_activate_field_tool(state: State, ev: ActivateFieldTool, ctx) -> State:
 
 def on_use_effect(state: State, ev: UseEffect, ctx) -> State:
     g = state.game
-    parse_slot(ev.servant, "$.servant")
-    require_sender(state, ev, owner(ev.servant), "E2D-ACT-22", f"the effect of {ev.servant}")
+    seat = (SLOT_OF.get(ev.servant) or parse_slot(ev.servant, "$.servant"))[0]
+    require_sender(state, ev, seat, "E2D-ACT-22", f"the effect of {ev.servant}")
     if g.acting != ev.servant:
         reject("E2D-ACT-22", f"{ev.servant}'s effect is used only in its own action (acting: {g.acting or 'none'})",
                "NOT_ACTING")
-    if restricted(g, ev.servant, "effect"):
+    if g.restrictions and restricted(g, ev.servant, "effect"):
         reject("E2D-ACT-22", f"an effect forbids {ev.servant} to use its effect", "RESTRICTED")
-    seat = owner(ev.servant)
-    check_targets(g, ev.targets)
+    if ev.targets:
+        check_targets(g, ev.targets)
     units = ether.totals(ev.payment)
     units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, ev.servant),
                                 f"{ev.servant}'s effect", units=units)
