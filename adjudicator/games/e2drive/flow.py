@@ -21,6 +21,8 @@ from adjudicator.games.e2drive.events import (
     TieBreak,
 )
 from adjudicator.games.e2drive.state import (
+    POOL_AT,
+    SLOTS_OF,
     new_servant,
     SEATS,
     GameState,
@@ -32,7 +34,6 @@ from adjudicator.games.e2drive.state import (
     note,
     parse_slot,
     pool,
-    pool_at,
     servant,
     slots_of,
 )
@@ -167,23 +168,24 @@ def on_designate_upkeep(state: State, ev: DesignateUpkeep, ctx) -> State:
     # the pools ``seat`` may designate (``designatable``), each read once for the checks and the writes below
     k = 0 if seat == "P1" else 1
     p = g.players[k]
-    pools = {r: sv.pool for r, sv in zip(slots_of(seat), p.servants) if not sv.destroyed}
+    pools = {r: sv.pool for r, sv in zip(SLOTS_OF[seat], p.servants) if not sv.destroyed}
     pools[f"{seat}.M"] = p.master
-    own = list(pools)
     for ref, n in units.items():
-        if ref not in pools:
-            reject("E2D-ACT-35", f"{ref} is not a pool {seat} may designate ({', '.join(own)})", "UPKEEP")
-        pl = pools[ref]
+        pl = pools.get(ref)
+        if pl is None:
+            reject("E2D-ACT-35", f"{ref} is not a pool {seat} may designate ({', '.join(pools)})", "UPKEEP")
         if n > pl.size - pl.held_lock - pl.held_invisible:
             reject("E2D-ACT-35", f"{ref} has only {pl.size - pl.held_lock - pl.held_invisible} unheld unit(s)", "UPKEEP")
-    unheld = {r: pl.on - pl.held for r, pl in pools.items()}  # unheld_on of each
+    # the unheld on units of each pool (``unheld_on``)
+    unheld = {r: pl.on - pl.held_upkeep - pl.held_lock - pl.held_invisible for r, pl in pools.items()}
     total_on = sum(unheld.values())
-    for ref, n in units.items():
-        if total_on >= due and n > unheld[ref]:
-            reject("E2D-ACT-35", f"{total_on} unheld on unit(s) exist, so only on units may be designated; "
-                                 f"{ref} has {unheld[ref]} on", "UPKEEP")
-    if total_on < due:
-        short = [r for r in own if units.get(r, 0) < unheld[r]]
+    if total_on >= due:
+        for ref, n in units.items():
+            if n > unheld[ref]:
+                reject("E2D-ACT-35", f"{total_on} unheld on unit(s) exist, so only on units may be designated; "
+                                     f"{ref} has {unheld[ref]} on", "UPKEEP")
+    else:
+        short = [r for r in pools if units.get(r, 0) < unheld[r]]
         if short:
             reject("E2D-ACT-35", f"every unheld on unit must be designated first ({short[0]} has {unheld[short[0]]})",
                    "UPKEEP")
@@ -192,7 +194,7 @@ def on_designate_upkeep(state: State, ev: DesignateUpkeep, ctx) -> State:
     for ref, n in units.items():
         pl = pools[ref]
         pl = rep(pl, held_upkeep=n, on=max(pl.on, pl.held_lock + pl.held_invisible + n))
-        i = pool_at(ref)[1]
+        i = POOL_AT[ref][1]  # one of ``pools``
         if i is None:
             master = pl
         else:

@@ -12,7 +12,6 @@ from adjudicator.games.e2drive.state import (
     GameRecord,
     GameState,
     Overdrive,
-    PlayerState,
     Pool,
     State,
     has_alive,
@@ -144,22 +143,6 @@ def finish(state: State, g: GameState) -> State:
     return rep(state, game=g, games=state.games + (GameRecord(number=g.number, result=result, reason=reason),))
 
 
-def destructions(g: GameState, options: Options, since: tuple[PlayerState, ...] = ()) -> GameState:
-    """The destruction check and the forced revivals (E2D-LIM-16 (1), (2)) to a fixed point.
-    ``since``: the players of a settled state (``damage.destruction_check``)."""
-    for _ in range(8):
-        checked = damage.destruction_check(g, options, since)
-        since = ()
-        p1, p2 = checked.players
-        # ``has_alive`` of both, its common case (a first servant not destroyed) read without a call
-        if not ((not p1.servants[0].destroyed or has_alive(p1)) and (not p2.servants[0].destroyed or has_alive(p2))):
-            checked = forced_revivals(checked)
-        if checked is g:  # both return their input itself when nothing is due (a change always adds a note)
-            break
-        g = checked
-    return g
-
-
 def settle(state: State, g: GameState, start: GameState | None = None) -> State:
     """Run the state-based checks to a fixed point, then the action determination when due.
 
@@ -173,9 +156,18 @@ def settle(state: State, g: GameState, start: GameState | None = None) -> State:
     if since is g.players and start.forced_revival is g.forced_revival:  # type: ignore[union-attr]
         # no servant changed since a settled state: none is doomed, no forced revival is newly due
         p1, p2 = since
-    else:
-        g = destructions(g, options, since)
-        p1, p2 = g.players
+    else:  # the destruction check and the forced revivals (E2D-LIM-16 (1), (2)) to a fixed point
+        for _ in range(8):
+            checked = damage.destruction_check(g, options, since)
+            since = ()
+            p1, p2 = checked.players
+            # ``has_alive`` of both, its common case (a first servant not destroyed) read without a call
+            if not ((not p1.servants[0].destroyed or has_alive(p1)) and (not p2.servants[0].destroyed or has_alive(p2))):
+                checked = forced_revivals(checked)
+                p1, p2 = checked.players
+            if checked is g:  # both return their input itself when nothing is due (a change always adds a note)
+                break
+            g = checked
     if p1.lost is not None or p2.lost is not None:
         return finish(state, g)
     if g.attack is not None:

@@ -227,6 +227,8 @@ SLOT_AT = _SLOT_AT
 #: the slot references of each seat and of both, in slot order (P1's first)
 _SLOTS_OF = {seat: tuple(f"{seat}.{s}" for s in SLOTS) for seat in SEATS}
 ALL_SLOTS = _SLOTS_OF["P1"] + _SLOTS_OF["P2"]
+#: seat -> its three slot references: what ``slots_of`` gives, without a copy (read it, never change it)
+SLOTS_OF = _SLOTS_OF
 #: the eight pool references (six slots, two masters), parsed once: ref -> (seat, slot index or None)
 _POOL_OF: dict[str, tuple[str, int | None]] = {**_SLOT_OF, "P1.M": ("P1", None), "P2.M": ("P2", None)}
 _POOL_AT = {ref: (seat_index(seat), i) for ref, (seat, i) in _POOL_OF.items()}
