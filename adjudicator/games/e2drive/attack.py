@@ -138,17 +138,21 @@ def resolve(g: GameState, a: AttackSeq, options: Options) -> GameState:
     before = g.players
     # ``add_damage`` to the target, then to the attacker, and the note: one copy of the game state
     players = list(before)
+    hit = False  # whether a servant that took damage is now doomed
     for ref, n in ((a.target, dt), (a.attacker, da)):
         if n:  # damage is never below 0: a servant taking 0 stays as it is
             s, i = slot_at(ref)
             p = players[s]
             svs = p.servants
-            sv = svs[i]
-            players[s] = rep(p, servants=svs[:i] + (rep(sv, damage=max(0, sv.damage + n)),) + svs[i + 1:])
+            sv = rep(svs[i], damage=max(0, svs[i].damage + n))
+            players[s] = rep(p, servants=svs[:i] + (sv,) + svs[i + 1:])
+            hit = hit or damage.doomed(sv, options)
     g = rep(g, players=tuple(players),
             notes=g.notes + (f"{a.target} takes {dt}D, {a.attacker} takes {da}D" + (f" ({extra})" if extra else ""),))
-    # only the two servants' damage changed since ``before``, a state the checks left with none doomed
-    g = damage.destruction_check(g, options, before)
+    # only the two servants' damage changed since ``before``, a state the checks left with none doomed:
+    # the destruction check destroys something only when one of them is doomed
+    if hit:
+        g = damage.destruction_check(g, options, before)
     return close(g, a, options)
 
 

@@ -130,6 +130,11 @@ def destruction_check(g: GameState, options: Options, since: tuple[PlayerState, 
     return g
 
 
+def doomed(sv: Servant, options: Options) -> bool:
+    """Whether the destruction check destroys this servant: not destroyed, damage over its DUR."""
+    return not sv.destroyed and sv.damage > _dur(sv, options)
+
+
 def _dur(sv: Servant, options: Options) -> int:
     """The current DUR: without modifiers, the printed one, 10 less in heat (E2D-RES-14)."""
     if sv.modifiers:
@@ -139,9 +144,8 @@ def _dur(sv: Servant, options: Options) -> int:
 
 def _destroy_doomed(g: GameState, options: Options) -> GameState:
     """Every servant of both fields whose damage exceeds its current DUR, destroyed all at once."""
-    doomed = [r for r, sv in zip(ALL_SLOTS, g.players[0].servants + g.players[1].servants)
-              if not sv.destroyed and sv.damage > _dur(sv, options)]
-    for r in doomed:
+    refs = [r for r, sv in zip(ALL_SLOTS, g.players[0].servants + g.players[1].servants) if doomed(sv, options)]
+    for r in refs:
         g = destroy(g, r, options)
     return g
 
