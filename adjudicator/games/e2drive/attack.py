@@ -89,11 +89,13 @@ def advance(g: GameState, a: AttackSeq, options: Options, said: str | None = Non
     if step == "coin_target":
         if servant(g, a.target).status.invisible:
             return rep(g, attack=a if a.step == step else rep(a, step=step), **more)
-        g = ether.pay(g, ether.totals(a.payment) if units is None else units, **more)  # step 4: commit
-        more = {}
         a = rep(a, committed=True, step="defense")
+        # step 4: commit; the ATK in that same copy of the game state (read by nothing before it
+        # closes or waits, and written again when it goes on)
+        g = ether.pay(g, ether.totals(a.payment) if units is None else units, attack=a, **more)
+        more = {}
         if a.target_was_unacted and can_defend(g, a, options):
-            return rep(g, attack=a)
+            return g
         if not a.target_was_unacted:
             dt, da, why = damage.calculate(g, a, options)
             a = rep(a, step="evasion", dmg_target=dt, dmg_attacker=da, why=tuple(why))

@@ -22,6 +22,7 @@ from adjudicator.games.e2drive.events import (
 )
 from adjudicator.games.e2drive.state import (
     POOL_AT,
+    SLOT_OF,
     SLOTS_OF,
     new_servant,
     SEATS,
@@ -122,7 +123,7 @@ def on_select_actor(state: State, ev: SelectActor, ctx) -> State:
 
 def compelled(g: GameState, ref: str, options) -> bool:
     """E2D-LIM-13: an active Blocker overdrive of the opponent and the servant is able to ATK."""
-    opp = g.players[1 if owner(ref) == "P1" else 0]
+    opp = g.players[1 if (SLOT_OF.get(ref) or parse_slot(ref))[0] == "P1" else 0]  # the opponent of ``owner(ref)``
     for sv in opp.servants:
         if sv.od.blocker > 0 and not sv.destroyed:
             return able_to_attack(g, ref, options)
@@ -131,7 +132,7 @@ def compelled(g: GameState, ref: str, options) -> bool:
 
 def on_end_action(state: State, ev: EndAction, ctx) -> State:
     g = state.game
-    seat = parse_slot(ev.servant, "$.servant")[0]
+    seat = (SLOT_OF.get(ev.servant) or parse_slot(ev.servant, "$.servant"))[0]
     require_sender(state, ev, seat, "E2D-ACT-34", f"the end of {ev.servant}'s action")
     if g.acting != ev.servant:
         reject("E2D-ACT-34", f"{ev.servant} is not acting ({g.acting or 'none is'})", "NOT_ACTING")
@@ -231,32 +232,35 @@ def on_end_turn(state: State, ev: EndTurn, ctx) -> State:
     g = state.game
     if g.phase != "end":
         reject("E2D-ACT-37", "the main phase is not over: servants are still to act", "MAIN_PHASE")
-    g = turn_end_sweep(g)
-    g = note(rep(g, phase="draw", upkeep_done=()), f"turn {g.turn} ends: ether reset, every servant unacted")
+    g = turn_end_sweep(g, phase="draw", upkeep_done=(),
+                       notes=g.notes + (f"turn {g.turn} ends: ether reset, every servant unacted",))
     if state.options.turn_limit is not None and g.turn >= state.options.turn_limit:
         g = rep(g, status="in_progress")
         return sbc.finish_turn_limit(state, g)
     return rep(state, game=g)
 
 
-def turn_end_sweep(g: GameState) -> GameState:
+def turn_end_sweep(g: GameState, **more: object) -> GameState:
     """E2D-TURN-8 in one copy of each servant: the end-of-turn modifiers, restrictions and cost
-    changes expire, every ether unit goes off except the held ones, every servant is unacted."""
+    changes expire, every ether unit goes off except the held ones, every servant is unacted.
+    ``more``: other fields of the game state changed in the same copy (the phase, the note)."""
     def sweep(sv: Servant) -> Servant:
         mods = sv.modifiers
         if mods and any(m.duration == "end_of_turn" for m in mods):
             mods = tuple(m for m in mods if m.duration != "end_of_turn")
         pl = sv.pool
-        return rep(sv, modifiers=mods, pool=pl if pl.on == pl.held else rep(pl, on=pl.held),
+        held = pl.held_upkeep + pl.held_lock + pl.held_invisible  # ``Pool.held``, read without a property call
+        return rep(sv, modifiers=mods, pool=pl if pl.on == held else rep(pl, on=held),
                    action="unacted", atk_count=0, atk_paid=False, pool_atks=0)
 
     def all_off(p: PlayerState) -> PlayerState:
         m = p.master
-        return rep(p, master=m if m.on == m.held else rep(m, on=m.held), servants=tuple(map(sweep, p.servants)))
+        held = m.held_upkeep + m.held_lock + m.held_invisible  # ``Pool.held``
+        return rep(p, master=m if m.on == held else rep(m, on=held), servants=tuple(map(sweep, p.servants)))
 
     return rep(g, players=tuple(map(all_off, g.players)),
                restrictions=tuple(r for r in g.restrictions if r.duration != "end_of_turn"),
-               costs=tuple(c for c in g.costs if c.duration != "end_of_turn"))
+               costs=tuple(c for c in g.costs if c.duration != "end_of_turn"), **more)
 
 
 def on_concede(state: State, ev: Concede, ctx) -> State:

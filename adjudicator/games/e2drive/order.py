@@ -43,7 +43,7 @@ def top_tied(g: GameState, options: Options) -> list[str]:
 def become_acting(g: GameState, ref: str) -> GameState:
     """E2D-TURN-5: the selected servant acts; its ATK count and paid flag start afresh."""
     sv = servant(g, ref)
-    who = ref if sv.face_down else f"{ref} ({sv.name})"  # a face-down card is not named (E2D-HID-1)
+    who = ref if sv.status.invisible else f"{ref} ({sv.name})"  # face down: not named (E2D-HID-1)
     return rep(g, players=players_updating(g, ref, action="acting", atk_count=0, atk_paid=False, pool_atks=0),
                acting=ref, tie=None, notes=g.notes + (f"{who} acts",))
 
