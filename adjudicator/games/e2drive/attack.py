@@ -128,8 +128,9 @@ def can_evade(g: GameState, a: AttackSeq, options: Options) -> bool:
     return ether.payable(g, defend_pools(owner(a.target), a.target, options)) >= (2 if tgt.status.wait else 1)
 
 
-def resolve(g: GameState, a: AttackSeq, options: Options) -> GameState:
-    """Steps 6, 8, 9 and 10."""
+def resolve(g: GameState, a: AttackSeq, options: Options, said: str | None = None) -> GameState:
+    """Steps 6, 8, 9 and 10; ``said``: a note to add first (written in the damage's copy of the
+    game state)."""
     if a.step != "evasion":  # else calculated when the evasion decision was asked for
         dt, da, _ = damage.calculate(g, a, options)  # ``a`` closes below: its reasoning is not kept
     else:
@@ -149,8 +150,9 @@ def resolve(g: GameState, a: AttackSeq, options: Options) -> GameState:
             sv = rep(svs[i], damage=max(0, svs[i].damage + n))
             players[s] = rep(p, servants=svs[:i] + (sv,) + svs[i + 1:])
             hit = hit or damage.doomed(sv, options)
+    notes = g.notes if said is None else g.notes + (said,)
     g = rep(g, players=tuple(players),
-            notes=g.notes + (f"{a.target} takes {dt}D, {a.attacker} takes {da}D" + (f" ({extra})" if extra else ""),))
+            notes=notes + (f"{a.target} takes {dt}D, {a.attacker} takes {da}D" + (f" ({extra})" if extra else ""),))
     # only the two servants' damage changed since ``before``, a state the checks left with none doomed:
     # the destruction check destroys something only when one of them is doomed
     if hit:
@@ -217,7 +219,7 @@ def on_defense(state: State, ev: Defense, ctx) -> State:
     if not ev.defend:
         if ev.payment:
             reject("E2D-ACT-2", "no DEF costs nothing; leave the payment empty", "PAYMENT")
-        return rep(state, game=resolve(note(g, f"{a.target} does not DEF"), a, options))
+        return rep(state, game=resolve(g, a, options, f"{a.target} does not DEF"))
     tgt = servant(g, a.target)
     if tgt.status.freeze:
         reject("E2D-LIM-14", f"{a.target} ({tgt.name}) is frozen and cannot DEF", "FROZEN")
@@ -239,7 +241,7 @@ def on_evasion(state: State, ev: Evasion, ctx) -> State:
     if not ev.evade:
         if ev.payment:
             reject("E2D-ACT-2", "no evasion costs nothing; leave the payment empty", "PAYMENT")
-        return rep(state, game=resolve(note(g, f"{a.target} does not evade"), a, options))
+        return rep(state, game=resolve(g, a, options, f"{a.target} does not evade"))
     tgt = servant(g, a.target)
     if tgt.status.freeze:
         reject("E2D-LIM-14", f"{a.target} ({tgt.name}) is frozen and cannot evade", "FROZEN")

@@ -89,7 +89,12 @@ def on_start_turn(state: State, ev: StartTurn, ctx) -> State:
     if g.phase != "draw":
         reject("E2D-ACT-12", f"turn {g.turn} has not ended (phase {g.phase})", "TURN_RUNNING")
     draws = {seat_of_name(state, k, f"$.draws.{k}"): v for k, v in (ev.draws or {}).items()}
-    g = rep(g, turn=g.turn + 1, phase="main", notes=(f"turn {g.turn + 1}: both players draw",))
+    said = (f"turn {g.turn + 1}: both players draw",)
+    p1, p2 = g.players
+    if p1.deck_count and p2.deck_count:  # both draw (``sbc.draw``) in the turn's one copy of the game state
+        return rep(state, game=rep(g, turn=g.turn + 1, phase="main", notes=said,
+                                   players=(sbc.drawn(p1, draws.get("P1")), sbc.drawn(p2, draws.get("P2")))))
+    g = rep(g, turn=g.turn + 1, phase="main", notes=said)
     for seat in SEATS:
         g = sbc.draw(g, seat, draws.get(seat))
     return rep(state, game=g)

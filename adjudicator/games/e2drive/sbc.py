@@ -12,6 +12,7 @@ from adjudicator.games.e2drive.state import (
     GameRecord,
     GameState,
     Overdrive,
+    PlayerState,
     Pool,
     State,
     has_alive,
@@ -51,8 +52,13 @@ def draw(g: GameState, seat: str, card: str | None = None) -> GameState:
     p = player(g, seat)
     if p.deck_count == 0:
         return lose(g, seat, "failed_draw")
+    return with_player(g, drawn(p, card))
+
+
+def drawn(p: PlayerState, card: str | None = None) -> PlayerState:
+    """``p`` once one card went from its deck (not empty) to its hand; ``card``: the card, when known."""
     known = tuple(sorted(p.hand_known + (card,))) if card else p.hand_known
-    return with_player(g, rep(p, deck_count=p.deck_count - 1, hand_count=p.hand_count + 1, hand_known=known))
+    return rep(p, deck_count=p.deck_count - 1, hand_count=p.hand_count + 1, hand_known=known)
 
 
 def damage_card(g: GameState, seat: str, card: str = "unknown") -> GameState:
