@@ -7,7 +7,7 @@ from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive import ether
 from adjudicator.games.e2drive.config import Options
-from adjudicator.games.e2drive.state import GameState, TiePending, both_fields, parse_slot, player, players_updating, servant
+from adjudicator.games.e2drive.state import ALL_SLOTS, GameState, TiePending, both_fields, parse_slot, player, players_updating, servant
 from adjudicator.games.e2drive.stats import stat
 
 
@@ -25,8 +25,9 @@ def ranked(g: GameState, options: Options) -> list[tuple[str, int]]:
 def top_tied(g: GameState, options: Options) -> list[str]:
     """The fastest candidates (E2D-TURN-4), in slot order: the head of ``ranked``, in one pass."""
     best, tied = 0, []
-    for r, sv in both_fields(g):
-        if sv.destroyed or sv.action != "unacted":
+    p1, p2 = g.players
+    for r, sv in zip(ALL_SLOTS, p1.servants + p2.servants):  # ``both_fields``, in this frame
+        if sv.action != "unacted" or sv.destroyed:  # most servants have acted: read that first
             continue
         st = sv.status
         if sv.modifiers or st.invisible or st.wait:
