@@ -72,22 +72,26 @@ def _zones(before: State, after: State) -> list[str]:
 
 
 def notes_of(before: State, after: State, event: Action) -> tuple[str, ...]:
-    out: list[str] = []
-    if isinstance(event, ResolveBattle):
-        out += _battle(before, event)
-    elif isinstance(event, Draw):
-        p, q = before.player(after.turn_player or ""), after.player(after.turn_player or "")
-        if p.trash and not q.trash:
-            out.append(f"{p.name}'s deck ran out: the trash ({len(p.trash)}) was shuffled into a new deck (DB-LIM-13)")
-    elif isinstance(event, ResolveChainEntry):
-        out += _chain(before, after, event)
-    out += _zones(before, after)
-    out += _phase(before, after)
+    kind = type(event)
+    if kind is ResolveChainEntry:
+        out = _chain(before, after, event)  # type: ignore[arg-type]
+    elif kind is ResolveBattle:
+        out = _battle(before, event)  # type: ignore[arg-type]
+    else:
+        out = []
+        if kind is Draw:
+            p, q = before.player(after.turn_player or ""), after.player(after.turn_player or "")
+            if p.trash and not q.trash:
+                out.append(f"{p.name}'s deck ran out: the trash ({len(p.trash)}) was shuffled into a new deck (DB-LIM-13)")
+    if before.players is not after.players:
+        out += _zones(before, after)
+    if before.phase != after.phase or before.turn_number != after.turn_number:
+        out += _phase(before, after)
     ended = ("FINISHED", "VOID")
     if after.status in ended and before.status not in ended:
-        attack = before.attack is not None and not isinstance(event, ResolveBattle)
-        chain = len(before.chain) > (1 if isinstance(event, ResolveChainEntry) else 0) or isinstance(event, ActivateEffect)
+        attack = before.attack is not None and kind is not ResolveBattle
+        chain = len(before.chain) > (1 if kind is ResolveChainEntry else 0) or kind is ActivateEffect
         if attack or chain:
             what = " and ".join(w for w, left in (("the open chain", chain), ("the attack in progress", attack)) if left)
             out.append(f"the game is over: {what} {'are' if attack and chain else 'is'} discarded (DB-RUL-25)")
-    return tuple(out)
+    return tuple(out) if out else ()

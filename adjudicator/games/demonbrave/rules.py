@@ -229,21 +229,29 @@ HANDLERS: dict[type, Handler] = {
 }
 
 
+#: the event types DB-ACT-18 refuses once the game is over (a new game's ``game_started`` is not one)
+_REFUSED_WHEN_OVER = frozenset(SETUP_EVENTS + PLAY_EVENTS) - {GameStarted}
+#: the event types that wait for the setup to close (DB-SETUP-1)
+_PLAY = frozenset(PLAY_EVENTS)
+
+
 def _gates(state: State, event: Action) -> None:
-    """What comes before every handler: DB-ACT-18 first, then play events wait for the setup."""
+    """What comes before every handler: DB-ACT-18 first, then play events wait for the setup.
+    Neither refuses anything while the game is in progress."""
     kind = type(event)
-    if (kind in SETUP_EVENTS or kind in PLAY_EVENTS) and kind is not GameStarted and state.status in ("FINISHED", "VOID"):
+    if state.status in ("FINISHED", "VOID") and kind in _REFUSED_WHEN_OVER:
         res = state.result
         how = f"won by {res.winner}" if res and res.winner else (res.outcome.lower() if res else "over")
         raise Violation("DB-ACT-18", f"game {state.match.game_index} is over ({how}); {event_type(event)} is not accepted", "GAME_OVER")
-    if kind in PLAY_EVENTS and state.status == "SETUP":
+    if state.status == "SETUP" and kind in _PLAY:
         raise Violation("DB-SETUP-1", f"{event_type(event)} comes after the setup; play has not started", "SETUP_ORDER")
 
 
 def step(state: State, event: Action, ctx: Context) -> State:
     """The one transition: the shared gates, the event's handler, the automatic consequences.
     A rewind's handler is only its gate (the fold returns to the state at ``to_seq``)."""
-    _gates(state, event)
+    if state.status != "IN_PROGRESS":
+        _gates(state, event)
     after = HANDLERS[type(event)](state, event, ctx)
     if isinstance(event, DbRewind):
         return after
@@ -289,11 +297,12 @@ def _same_zones(before: State, after: State) -> bool:
 
 def settle(before: State, after: State, event: Action, ctx: Context) -> State:
     state = after
-    ends_turn = isinstance(event, AdvancePhase) and before.phase == "END"
-    if not ends_turn and not state.turn_progress and state.status == "IN_PROGRESS" and not _same_zones(before, state):
+    if (not state.turn_progress and state.status == "IN_PROGRESS" and not (isinstance(event, AdvancePhase) and before.phase == "END")
+            and not _same_zones(before, state)):
         state = Z.rep(state, turn_progress=True)  # DB-LIM-12: not an idle turn
-    state = _forget_left_field(state)
-    if state.status == "IN_PROGRESS":
+    if state.statuses or state.modifiers:
+        state = _forget_left_field(state)
+    if state.status == "IN_PROGRESS" and (state.players[0].life <= 0 or state.players[1].life <= 0):
         state = _life_check(state)
     ended = ("FINISHED", "VOID")
     if state.status in ended and state.result is not None and (before.status not in ended or before.result != state.result):
@@ -313,8 +322,6 @@ def settle(before: State, after: State, event: Action, ctx: Context) -> State:
 
 def _forget_left_field(state: State) -> State:
     """Statuses and modifiers on cards or units end when they leave the field (§10.1)."""
-    if not state.statuses and not state.modifiers:
-        return state
 
     def here(owner: str | None, target: str) -> bool:
         if owner is None:
@@ -330,9 +337,7 @@ def _forget_left_field(state: State) -> State:
 
 
 def _life_check(state: State) -> State:
-    """DB-LIM-11 (2), DB-RUL-23."""
-    if state.players[0].life > 0 and state.players[1].life > 0:
-        return state
+    """DB-LIM-11 (2), DB-RUL-23: a life at 0 or below ends the game."""
     zero = [p.name for p in state.players if p.life <= 0]
     if not zero:
         return state
