@@ -133,7 +133,8 @@ def _check_activation(state: State, ev: ActivateEffect, who: str) -> EffectUse |
 def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
     who = actor(state, ev, state.turn_player)
     used = _check_activation(state, ev, who)  # the costs' ops leave effect uses as they are
-    state = O.apply_ops(state, ev.cost_ops, ctx.seq)  # the costs are paid at once
+    if ev.cost_ops:
+        state = O.apply_ops(state, ev.cost_ops, ctx.seq)  # the costs are paid at once
     entry = ChainEntry(
         entry_id=f"E{state.entry_counter}",
         controller=who,
@@ -142,14 +143,17 @@ def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
         targets=tuple(ev.targets),
         source_seq=ctx.seq,
     )
-    if used is None:
-        new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=state.turn_number, this_turn=1, this_game=1)
-    else:
-        this_turn = used.this_turn + 1 if used.turn_number == state.turn_number else 1
-        new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=state.turn_number, this_turn=this_turn, this_game=used.this_game + 1)
+    turn = state.turn_number
     p = state.player(who)
-    p = Z.rep(p, effect_uses=tuple(u for u in p.effect_uses if u is not used) + (new_use,))
-    return Z.rep(state.with_player(p), chain=state.chain + (entry,), entry_counter=state.entry_counter + 1)
+    if used is None:
+        new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=turn, this_turn=1, this_game=1)
+        kept = p.effect_uses
+    else:
+        this_turn = used.this_turn + 1 if used.turn_number == turn else 1
+        new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=turn, this_turn=this_turn, this_game=used.this_game + 1)
+        kept = tuple([u for u in p.effect_uses if u is not used])
+    p = Z.rep(p, effect_uses=kept + (new_use,))
+    return Z.rep(state, players=state.players_with(p), chain=state.chain + (entry,), entry_counter=state.entry_counter + 1)
 
 
 def entry_ops(state: State, ev: ResolveChainEntry) -> tuple[AnyOp, ...]:

@@ -182,10 +182,14 @@ class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     def opponent(self, name: str) -> str:
         return self.players[1].name if self.players[0].name == name else self.players[0].name
 
-    def with_player(self, p: Player) -> "State":
+    def players_with(self, p: Player) -> tuple[Player, Player]:
+        """The players with ``p`` in the place of the player of its name."""
         if self.players[0].name == p.name:
-            return msgspec.structs.replace(self, players=(p, self.players[1]))
-        return msgspec.structs.replace(self, players=(self.players[0], p))
+            return (p, self.players[1])
+        return (self.players[0], p)
+
+    def with_player(self, p: Player) -> "State":
+        return msgspec.structs.replace(self, players=self.players_with(p))
 
     def rule_card(self, card_id: str) -> RuleCard | None:
         for rc in self.catalog:
