@@ -83,8 +83,9 @@ def notes_of(before: State, after: State, event: Action) -> tuple[str, ...]:
             p, q = before.player(after.turn_player or ""), after.player(after.turn_player or "")
             if p.trash and not q.trash:
                 out.append(f"{p.name}'s deck ran out: the trash ({len(p.trash)}) was shuffled into a new deck (DB-LIM-13)")
-    if before.players is not after.players:
-        out += _zones(before, after)
+    b, a = before.players, after.players
+    if b is not a and (b[0].field is not a[0].field or b[1].field is not a[1].field or b[0].life != a[0].life or b[1].life != a[1].life):
+        out += _zones(before, after)  # a field or a life changed (an activation changes neither: only its effect uses)
     if before.phase != after.phase or before.turn_number != after.turn_number:
         out += _phase(before, after)
     ended = ("FINISHED", "VOID")
