@@ -10,7 +10,7 @@ from adjudicator.games.demonbrave import ops as O
 from adjudicator.games.demonbrave import zones as Z
 from adjudicator.games.demonbrave.events import ActivateEffect, AnyOp, Effect, ResolveChainEntry, RuleCard
 from adjudicator.games.demonbrave.guards import actor, illegal
-from adjudicator.games.demonbrave.state import ChainEntry, EffectUse, State
+from adjudicator.games.demonbrave.state import ChainEntry, EffectUse, Player, State
 from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 PLACEHOLDERS = ("$TARGET", "$CONTROLLER", "$OPPONENT")  # what ``entry_ops`` fills (DB-EFF-10)
@@ -81,39 +81,42 @@ def canonical_ops(effect: Effect, values: dict[str, str | None]) -> tuple[AnyOp,
     return ops
 
 
-def owned_rule_cards(state: State, who: str) -> tuple[str, ...]:
-    """The rule cards ``who`` may activate: their own, or the shared pool (DB-RUL-14)."""
-    return state.shared_rule_cards if state.config.rule_card_pool == "shared" else state.player(who).rule_cards
+def owned_rule_cards(state: State, p: Player) -> tuple[str, ...]:
+    """The rule cards player ``p`` may activate: their own, or the shared pool (DB-RUL-14)."""
+    return state.shared_rule_cards if state.config.rule_card_pool == "shared" else p.rule_cards
+
+
+def _use_index(p: Player, rule_card: str, effect_id: str) -> int:
+    """Where ``p``'s uses of the effect are in ``p.effect_uses`` (-1: not used yet)."""
+    for i, u in enumerate(p.effect_uses):
+        if u.rule_card == rule_card and u.effect_id == effect_id:
+            return i
+    return -1
 
 
 def uses(state: State, who: str, rule_card: str, effect_id: str) -> EffectUse | None:
-    for u in state.player(who).effect_uses:
-        if u.rule_card == rule_card and u.effect_id == effect_id:
-            return u
-    return None
+    p = state.player(who)
+    i = _use_index(p, rule_card, effect_id)
+    return p.effect_uses[i] if i >= 0 else None
 
 
-def _check_limits(state: State, ev: ActivateEffect, who: str, effect: Effect) -> EffectUse | None:
-    """DB-LIM-7: the catalog's limits per turn and per game. Returns the uses so far."""
-    used = uses(state, who, ev.rule_card, ev.effect_id)
-    if used is None:
-        return None
+def _check_limits(state: State, ev: ActivateEffect, who: str, effect: Effect, used: EffectUse) -> None:
+    """DB-LIM-7: the catalog's limits per turn and per game, against the uses so far."""
     this_turn = used.this_turn if used.turn_number == state.turn_number else 0
     if effect.limit_per_turn is not None and this_turn >= effect.limit_per_turn:
         raise Violation("DB-LIM-7", f"{who} has used {ev.effect_id} {this_turn} time(s) this turn; the limit is {effect.limit_per_turn}", "EFFECT_LIMIT")
     if effect.limit_per_game is not None and used.this_game >= effect.limit_per_game:
         raise Violation("DB-LIM-7", f"{who} has used {ev.effect_id} {used.this_game} time(s) this game; the limit is {effect.limit_per_game}", "EFFECT_LIMIT")
-    return used
 
 
-def _check_activation(state: State, ev: ActivateEffect, who: str) -> EffectUse | None:
-    """The preconditions of an activation, in the chapter's order; returns ``who``'s uses of the
-    effect so far (``uses``)."""
+def _check_activation(state: State, ev: ActivateEffect, who: str, p: Player) -> int:
+    """The preconditions of an activation by ``p`` (named ``who``), in the chapter's order;
+    returns where ``p``'s uses of the effect so far are (``_use_index``)."""
     if state.phase == "DRAW" and not state.draw_done:
         raise Violation("DB-TURN-4", f"no effect is activated before {state.turn_player}'s draw", "DRAW_NOT_DONE")
     if state.chain_resolving and not state.config.activations_during_resolution:
         raise Violation("DB-RES-43", f"{who} cannot activate {ev.rule_card} while the chain is resolving; wait until it is empty", "CHAIN_RESOLVING")
-    owned = owned_rule_cards(state, who)
+    owned = owned_rule_cards(state, p)
     if ev.rule_card not in owned:
         raise Violation("DB-ACT-12", f"{who} has not selected the rule card {ev.rule_card} (selected: {', '.join(owned) or 'none'})", "RULE_CARD_NOT_OWNED")
     effect = find_effect(state, ev.rule_card, ev.effect_id)
@@ -127,14 +130,19 @@ def _check_activation(state: State, ev: ActivateEffect, who: str) -> EffectUse |
             raise Violation("DB-RES-40", f"{who} cannot activate {ev.effect_id} in {state.turn_player}'s turn: it {why}", "NOT_ALLOWED_IN_OPPONENT_TURN")
     if state.statuses and any(s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE" for s in state.statuses):
         raise illegal(ev, f"{who} cannot activate effects now (CANNOT_ACTIVATE)")
-    return _check_limits(state, ev, who, effect)
+    i = _use_index(p, ev.rule_card, ev.effect_id)
+    if i >= 0:
+        _check_limits(state, ev, who, effect, p.effect_uses[i])
+    return i
 
 
 def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
     who = actor(state, ev, state.turn_player)
-    used = _check_activation(state, ev, who)  # the costs' ops leave effect uses as they are
+    p = state.player(who)
+    i = _check_activation(state, ev, who, p)
     if ev.cost_ops:
         state = O.apply_ops(state, ev.cost_ops, ctx.seq)  # the costs are paid at once
+        p = state.player(who)  # the costs' ops leave effect uses as they are
     entry = ChainEntry(
         entry_id=f"E{state.entry_counter}",
         controller=who,
@@ -144,14 +152,14 @@ def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
         source_seq=ctx.seq,
     )
     turn = state.turn_number
-    p = state.player(who)
-    if used is None:
+    kept = p.effect_uses
+    if i < 0:
         new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=turn, this_turn=1, this_game=1)
-        kept = p.effect_uses
     else:
+        used = kept[i]
         this_turn = used.this_turn + 1 if used.turn_number == turn else 1
         new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=turn, this_turn=this_turn, this_game=used.this_game + 1)
-        kept = tuple([u for u in p.effect_uses if u is not used])
+        kept = kept[:i] + kept[i + 1:]
     p = Z.rep(p, effect_uses=kept + (new_use,))
     return Z.rep(state, players=state.players_with(p), chain=state.chain + (entry,), entry_counter=state.entry_counter + 1)
 
@@ -190,7 +198,8 @@ def on_resolve_chain_entry(state: State, ev: ResolveChainEntry, ctx: Context) ->
         raise illegal(ev, f"{top.entry_id} was negated: it resolves with no ops (ops=[])")
     ops = entry_ops(state, ev)
     chain = state.chain[:-1]  # the entry leaves the chain before its ops run (R-DB-8)
-    return O.apply_ops(Z.rep(state, chain=chain, chain_resolving=bool(chain)), ops, ctx.seq)
+    state = Z.rep(state, chain=chain, chain_resolving=bool(chain))
+    return O.apply_ops(state, ops, ctx.seq) if ops else state
 
 
 def resolves_as_catalogued(state: State) -> bool:

@@ -268,11 +268,16 @@ def _recent(before: State, after: State, ctx: Context) -> tuple[int, ...]:
         return (ctx.seq,)
     eff = ctx.effective  # in increasing seq order: the turn's part is found by bisection
     kept = before.recent
-    if kept and kept[0] >= start and eff and kept[-1] == eff[-1]:
-        # ``before`` is the state of the last effective event, stepped in this turn: its list is
-        # already the turn's part of ``eff`` (the state of a rewind ends at its target, that of an
-        # inserted event at the correction's seq, neither of which ends ``eff``), so no scan
-        return kept + (ctx.seq,)
+    if kept and kept[0] >= start:
+        try:
+            last = eff[-1]
+        except IndexError:  # nothing effective yet
+            last = None
+        if kept[-1] == last:
+            # ``before`` is the state of the last effective event, stepped in this turn: its list is
+            # already the turn's part of ``eff`` (the state of a rewind ends at its target, that of
+            # an inserted event at the correction's seq, neither of which ends ``eff``), so no scan
+            return kept + (ctx.seq,)
     return tuple(eff[bisect_left(eff, start):]) + (ctx.seq,)
 
 

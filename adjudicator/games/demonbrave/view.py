@@ -319,7 +319,7 @@ def _open_effects(state: State, who: str) -> list[tuple[str, list[str], bool]]:
         return []
     turn = who == state.turn_player
     out = []
-    for rc in dict.fromkeys(owned_rule_cards(state, who)):
+    for rc in dict.fromkeys(owned_rule_cards(state, state.player(who))):
         card = state.rule_card(rc)
         open_ids, asserted = [], False
         for e in card.effects if card is not None else ():
