@@ -70,16 +70,18 @@ def actor(state: State, event: Action, default: str | None) -> str:
     """The acting player: ``player`` if given (entered by that player or the judge), else the
     author, else (the judge without ``player``) ``default``."""
     named = getattr(event, "player", None)
+    first, second = state.players  # the names compared one by one: no tuple of them made at every event
     if named is not None:
-        if named not in state.names:
+        if named != first.name and named != second.name:
             raise illegal(event, f"{named!r} is not a player of this match ({', '.join(state.names)})")
         if event.by not in (JUDGE, named):
             raise illegal(event, f"{event.by} cannot enter {event_type(event)} for {named}")
         return named
-    if event.by != JUDGE:
-        if event.by not in state.names:
-            raise illegal(event, f"{event.by!r} is neither a player of this match ({', '.join(state.names)}) nor the judge")
-        return event.by
+    by = event.by
+    if by != JUDGE:
+        if by != first.name and by != second.name:
+            raise illegal(event, f"{by!r} is neither a player of this match ({', '.join(state.names)}) nor the judge")
+        return by
     if default is None:
         raise illegal(event, f"the judge entering {event_type(event)} must name the player (player=...)")
     return default
