@@ -255,7 +255,11 @@ def step(state: State, event: Action, ctx: Context) -> State:
     after = HANDLERS[type(event)](state, event, ctx)
     if isinstance(event, DbRewind):
         return after
-    after = settle(state, after, event, ctx)
+    # the automatic consequences (``settle``), in this frame when there are none: the turn already
+    # counts as progress (DB-LIM-12), no status or modifier to forget, both lives above 0
+    if (not after.turn_progress or after.statuses or after.modifiers or after.status != "IN_PROGRESS"
+            or after.players[0].life <= 0 or after.players[1].life <= 0):
+        after = settle(state, after, event, ctx)
     return Z.rep(after, recent=_recent(state, after, ctx), notes=notes_of(state, after, event))
 
 
