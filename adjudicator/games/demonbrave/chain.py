@@ -196,7 +196,7 @@ def on_resolve_chain_entry(state: State, ev: ResolveChainEntry, ctx: Context) ->
         raise Violation("DB-RES-41", f"{ev.entry_id} is not the top of the chain; entries resolve last in, first out: {order}", "NOT_TOP_OF_CHAIN")
     if top.negated and ev.ops:
         raise illegal(ev, f"{top.entry_id} was negated: it resolves with no ops (ops=[])")
-    ops = entry_ops(state, ev)
+    ops = ev.ops if ev.ops is not None else entry_ops(state, ev)  # as entered, or the catalog's
     chain = state.chain[:-1]  # the entry leaves the chain before its ops run (R-DB-8)
     state = Z.rep(state, chain=chain, chain_resolving=bool(chain))
     return O.apply_ops(state, ops, ctx.seq) if ops else state
