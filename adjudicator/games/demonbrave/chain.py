@@ -131,7 +131,7 @@ def _check_activation(state: State, ev: ActivateEffect, who: str, p: Player) -> 
     if state.statuses and any(s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE" for s in state.statuses):
         raise illegal(ev, f"{who} cannot activate effects now (CANNOT_ACTIVATE)")
     i = _use_index(p, ev.rule_card, ev.effect_id)
-    if i >= 0:
+    if i >= 0 and (effect.limit_per_turn is not None or effect.limit_per_game is not None):
         _check_limits(state, ev, who, effect, p.effect_uses[i])
     return i
 
