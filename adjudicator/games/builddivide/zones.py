@@ -14,12 +14,28 @@ from adjudicator.engine.protocol import Violation
 
 # -- lookups --------------------------------------------------------------------------------------
 def player(s: State, name: str) -> Player:
-    return next(p for p in s.game.players if p.name == name)
+    for p in s.game.players:
+        if p.name == name:
+            return p
+    raise StopIteration  # as ``next`` of an exhausted search: no such player is seated
 
 
-def put(s: State, *changed: Player) -> State:
-    by = {p.name: p for p in changed}
-    return replace(s, game=replace(s.game, players=tuple(by.get(p.name, p) for p in s.game.players)))
+def seated(players: tuple[Player, ...], changed: Player) -> tuple[Player, ...]:
+    """``players`` with the one of ``changed``'s name replaced by it (none replaced when no player has it)."""
+    name = changed.name
+    if len(players) == 2:  # the table of two (BD-OVR-1), without building a generator
+        a, b = players
+        return (changed, b) if a.name == name else (a, changed) if b.name == name else players
+    return tuple(changed if p.name == name else p for p in players)
+
+
+def put(s: State, *changed: Player, **game: object) -> State:
+    """``s`` with each of ``changed`` in its seat, and ``game``'s fields of the game changed too: one
+    copy of the game state for all of them."""
+    players = s.game.players
+    for p in changed:
+        players = seated(players, p)
+    return replace(s, game=replace(s.game, players=players, **game))
 
 
 def set_game(s: State, **changes) -> State:
