@@ -150,9 +150,9 @@ def shot_play(s: State, ev: E.ShotPlay, ctx: Context) -> State:
     c = s.catalog[name]
     cost = card_cost(c)
     p = pay(s, Z.player(s, victim), ev.payment, cost, f"the shot {name}")
-    s = Z.set_game(Z.put(s, p), last_payment=note(victim, f"the shot {name}", ev.payment, cost))
-    s = onto_stack(s, victim, card=name, targets=targets(s, ev.targets, "$.targets"), from_shot=True)
-    return Z.set_game(s, damage=replace(s.game.damage, waiting="STACK", shot_card=None))
+    item = {"card": name, "targets": targets(s, ev.targets, "$.targets"), "from_shot": True}
+    return onto_stack(s, p, item, last_payment=note(victim, f"the shot {name}", ev.payment, cost),
+                      damage=replace(s.game.damage, waiting="STACK", shot_card=None))
 
 
 def shot_decline(s: State, ev: E.ShotDecline, ctx: Context) -> State:

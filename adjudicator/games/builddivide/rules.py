@@ -13,7 +13,7 @@ from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.ops import OpContext, apply_ops, release_territory
 from adjudicator.games.builddivide.payment import card_cost, check_entries, note, pay
-from adjudicator.games.builddivide.state import StackItem, State, Unit, replace
+from adjudicator.games.builddivide.state import Player, StackItem, State, Unit, replace
 from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 PHASES = ("STAND", "DRAW", "MAIN", "ATTACK", "END")
@@ -186,16 +186,18 @@ def play_card(s: State, ev: E.PlayCard, ctx: Context) -> State:
     p = Z.take_from_hand(s, Z.player(s, who), ev.card, "BD-ACT-12", "play")
     cost = card_cost(c, ev.cost_adjustment)
     p = pay(s, p, ev.payment, cost, ev.card)
-    s = Z.set_game(Z.put(s, p), last_payment=note(who, ev.card, ev.payment, cost))
-    return onto_stack(s, who, card=ev.card, targets=targets(s, ev.targets, "$.targets"), hand_play=True)
+    item = {"card": ev.card, "targets": targets(s, ev.targets, "$.targets"), "hand_play": True}
+    return onto_stack(s, p, item, last_payment=note(who, ev.card, ev.payment, cost))
 
 
-def onto_stack(s: State, controller: str, **item: Any) -> State:
-    """A played card or an ability goes on top of the resolution zone (BD-RES-2), numbered as it
-    enters play (§15)."""
-    p, k = Z.enter_play(Z.player(s, controller), item.get("card") or item.get("ability_id") or "")
-    top = StackItem(id=s.game.next_item, controller=controller, k=k, kind="CARD" if item.get("card") else "ABILITY", **item)
-    return Z.set_game(Z.put(s, p), stack=s.game.stack + (top,), next_item=top.id + 1)
+def onto_stack(s: State, p: Player, item: dict[str, Any], **game: Any) -> State:
+    """A played card or an ability of ``p`` (the controller as the event left it: hand and energy
+    paid) goes on top of the resolution zone (BD-RES-2), numbered as it enters play (§15);
+    ``game``: the game's other changes that come with it, in the same copy of the state."""
+    p, k = Z.enter_play(p, item.get("card") or item.get("ability_id") or "")
+    g = s.game
+    top = StackItem(id=g.next_item, controller=p.name, k=k, kind="CARD" if item.get("card") else "ABILITY", **item)
+    return Z.put(s, p, stack=g.stack + (top,), next_item=top.id + 1, **game)
 
 
 def targets(s: State, given: tuple[str, ...], path: str) -> tuple[str, ...]:
@@ -253,8 +255,8 @@ def activate_ability(s: State, ev: E.ActivateAbility, ctx: Context) -> State:
         s = apply_ops(s, ev.cost_ops, OpContext("BD-ACT-14", who, "$.cost_ops"))
     except Violation as v:
         raise Violation("BD-ACT-14", f"the cost of {ev.ability_id} cannot be paid: {v.message}", "COST_UNPAID") from None
-    s = Z.put(s, check_entries(s, Z.player(s, who), ev.payment, f"{ev.source}'s {ev.ability_id}"))
-    return onto_stack(s, who, ability_id=ev.ability_id, source=ev.source)
+    p = check_entries(s, Z.player(s, who), ev.payment, f"{ev.source}'s {ev.ability_id}")
+    return onto_stack(s, p, {"ability_id": ev.ability_id, "source": ev.source})
 
 
 def trigger(s: State, ev: E.Trigger, ctx: Context) -> State:
@@ -266,8 +268,8 @@ def trigger(s: State, ev: E.Trigger, ctx: Context) -> State:
                                     f"({s.options.trigger_order}, BD-RUL-20) {late}'s go in after {ev.controller}'s, "
                                     f"and {late}'s were already put in", "TRIGGER_ORDER")
     R.find(ev.source, R.in_play(s, (ev.controller,)), s.names, "$.source")  # unambiguous; a source out of play is not checked
-    s = onto_stack(s, ev.controller, ability_id=ev.ability_id, source=ev.source)
-    return Z.set_game(s, last_trigger=(ctx.seq, ev.controller))
+    item = {"ability_id": ev.ability_id, "source": ev.source}
+    return onto_stack(s, Z.player(s, ev.controller), item, last_trigger=(ctx.seq, ev.controller))
 
 
 def trigger_out_of_order(s: State, controller: str) -> str | None:

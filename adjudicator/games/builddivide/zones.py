@@ -98,14 +98,22 @@ def enter_field(s: State, owner: str, name: str, standing: bool = True, k: int |
 
 def power(s: State, u: Unit) -> int:
     c = s.catalog.get(u.name)
-    base = u.printed.get("POWER", c.power if c else 0)
-    return base + sum(m.delta for m in u.modifiers if m.stat == "POWER")
+    return _derived(u, "POWER", c.power if c else 0)
 
 
 def hit(s: State, u: Unit) -> int:
     c = s.catalog.get(u.name)
-    base = u.printed.get("HIT", c.hit if c else 0)
-    return base + sum(m.delta for m in u.modifiers if m.stat == "HIT")
+    return _derived(u, "HIT", c.hit if c else 0)
+
+
+def _derived(u: Unit, stat: str, printed: int) -> int:
+    """A unit's ``stat`` now (BD-STATE-6): the catalog's ``printed`` figure, or a judge's PATCH of
+    it (BD-EFF-27), plus the unit's modifiers of that stat; most units have neither."""
+    if u.printed:
+        printed = u.printed.get(stat, printed)
+    if not u.modifiers:
+        return printed
+    return printed + sum(m.delta for m in u.modifiers if m.stat == stat)
 
 
 def has_status(u: Unit, tag: str) -> bool:
