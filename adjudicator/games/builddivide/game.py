@@ -118,22 +118,27 @@ class BuildDivide(Game):
         if isinstance(event, E.BdCorrect):
             correct_gate(state, event, ctx)
             return state
+        g = state.game
         if state.match_result is not None and not isinstance(event, E.JudgeVoidMatch):
             raise Violation("BD-OVR-8", "the match is void: nothing more is entered", "MATCH_OVER")
-        if state.game.status == "ENDED" and not isinstance(event, AFTER_RESULT):
-            r = state.game.result
-            raise Violation("BD-OVR-8", f"game {state.game.game_no} is over ({r.detail if r else ''}): "
+        if g.status == "ENDED" and not isinstance(event, AFTER_RESULT):
+            r = g.result
+            raise Violation("BD-OVR-8", f"game {g.game_no} is over ({r.detail if r else ''}): "
                                         f"{event_type(event)} is not entered any more", "GAME_OVER")
-        owed = state.game.shuffle_owed
+        owed = g.shuffle_owed
         if owed and not (isinstance(event, E.Shuffle) and event.player in owed):
             raise Violation("BD-REW-8", f"the rewind put cards drawn by the abandoned events back into {' and '.join(owed)}'s deck "
                                         f"(rewind_card_return SHUFFLE, BD-RUL-43): a shuffle of that deck comes first, "
                                         f"not {event_type(event)}", "SHUFFLE_OWED")
-        window = state.game.release_window
-        P.check(state, event)
-        new = P.after(HANDLERS[type(event)](state, event, ctx), event)
+        window = g.release_window
+        strict = state.options.strict_priority  # priority is tracked with strict_priority alone (BD-RES-3)
+        if strict:
+            P.check(state, event)
+        new = HANDLERS[type(event)](state, event, ctx)
+        if strict:
+            new = P.after(new, event)
         if window is not None and new.game.release_window == window and not isinstance(event, E.ReleaseTerritory):
-            new = replace(new, game=replace(new.game, release_window=None))  # BD-RUL-45
+            return replace(new, game=replace(new.game, release_window=None), seq=ctx.seq)  # BD-RUL-45
         return replace(new, seq=ctx.seq)
 
     def judge_only_text(self, event: Action) -> str:

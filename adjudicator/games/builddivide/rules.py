@@ -115,12 +115,18 @@ def next_turn(s: State, tp: str, seq: int) -> State:
     """The opponent's turn starts with its stand phase: every rested card of theirs stands."""
     nxt = Z.opponent(s, tp)
     p = Z.player(s, nxt)
-    p = replace(p, field=tuple(replace(u, standing=True) for u in p.field),
-                energy=tuple(replace(e, standing=True) for e in p.energy),
-                territory=replace(p.territory, standing=True) if p.territory else None, energy_placed_this_turn=False)
-    s = Z.put(s, p)
-    return Z.set_game(s, turn_number=s.game.turn_number + 1, turn_player=nxt, phase="STAND", end_step=None,
-                      drawn_this_phase=False, turn_started_at=seq)
+    ter = p.territory
+    p = replace(p, field=_stood(p.field), energy=_stood(p.energy),
+                territory=ter if ter is None or ter.standing else replace(ter, standing=True), energy_placed_this_turn=False)
+    return Z.put(s, p, turn_number=s.game.turn_number + 1, turn_player=nxt, phase="STAND", end_step=None,
+                 drawn_this_phase=False, turn_started_at=seq)
+
+
+def _stood(cards: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Units or energy cards, every one standing: the cards already standing are kept as they are."""
+    if all(c.standing for c in cards):
+        return cards
+    return tuple(c if c.standing else replace(c, standing=True) for c in cards)
 
 
 def draw(s: State, ev: E.Draw, ctx: Context) -> State:
@@ -292,11 +298,12 @@ def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:
         raise Violation("BD-ACT-17", "the resolution zone is empty: nothing to resolve", "EMPTY_STACK")
     item = g.stack[-1]
     s = Z.set_game(s, stack=g.stack[:-1])
-    s = apply_ops(s, ev.ops, OpContext("BD-ACT-17", item.controller, "$.ops"))
+    s = apply_ops(s, ev.ops, OpContext("BD-ACT-17", item.controller, "$.ops"))  # the state checks included
     if Z.over(s):
         return s
-    s = _settle(s, item)
-    s = Z.state_checks(s)
+    settled = _settle(s, item)
+    if settled is not s:  # a card left the zone: the checks again, for a unit that entered (BD-LIM-12)
+        s = Z.state_checks(settled)
     d = s.game.damage
     if d is not None and d.waiting != "SHOT" and not s.game.stack:
         s = B.proceed(s)  # BD-RES-12 step 8: the zone is empty again; the damage goes on (its total recomputed)

@@ -93,7 +93,7 @@ def enter_field(s: State, owner: str, name: str, standing: bool = True, k: int |
     if k is None:
         p, k = enter_play(p, name)
     unit = Unit(name=name, k=k, iid=s.game.next_item, standing=standing, entered_turn=s.game.turn_number)
-    return set_game(put(s, replace(p, field=p.field + (unit,))), next_item=s.game.next_item + 1)
+    return put(s, replace(p, field=p.field + (unit,)), next_item=s.game.next_item + 1)
 
 
 def power(s: State, u: Unit) -> int:
