@@ -18,6 +18,8 @@ from adjudicator.engine.protocol import Violation
 class Cost:
     """A cost to pay: the colour parts and the total (generic part = total - colour parts)."""
 
+    __slots__ = ("total", "colours")
+
     def __init__(self, total: int, colours: Mapping[str, int]):
         self.total = max(0, total)
         self.colours = {c: n for c, n in colours.items() if n > 0}
@@ -28,8 +30,9 @@ class Cost:
 
     def text(self) -> str:
         parts = [f"{c} {n}" for c, n in sorted(self.colours.items())]
-        if self.generic:
-            parts.append(f"{self.generic} generic")
+        generic = self.generic
+        if generic:
+            parts.append(f"{generic} generic")
         return f"{self.total} ({' + '.join(parts) or 'free'})"
 
 
@@ -71,20 +74,23 @@ def pay(s: State, player: Player, payment: Sequence[Pay], cost: Cost, what: str,
     def bad(why: str) -> Violation:
         return Violation("BD-ACT-0", f"{player.name} cannot pay {what} (cost {cost.text()}) with {_show(payment)}: {why}", "BAD_PAYMENT")
 
-    scope = R.of_player(player, ("ENERGY",))
-    standing = {(e.name, e.k) for e in player.energy if e.standing}
+    names, catalog = s.names, s.catalog
     paid: dict[tuple[str, int], str] = {}
     for i, p in enumerate(payment):
-        card = R.find(p.energy, scope, s.names, f"{path}[{i}].energy")
-        if card is None:
+        found = R.energy_named(player, p.energy, names)
+        if len(found) > 1:  # malformed: the error lists the cards it could mean
+            R.find(p.energy, R.of_player(player, ("ENERGY",)), names, f"{path}[{i}].energy")
+        if not found:
             raise bad(f"{p.energy} is not in {player.name}'s energy zone")
+        card = found[0]
         key = (card.name, card.k)
-        if key not in standing:
+        if not card.standing:
             raise bad(f"{p.energy} is rested")
         if key in paid:
             raise bad(f"{p.energy} is listed twice ({paid[key]} and {p.energy}): each entry rests one energy card")
         paid[key] = p.energy
-        colours = s.catalog[card.name].colours if card.name in s.catalog else ()
+        entry = catalog.get(card.name)
+        colours = entry.colours if entry is not None else ()
         if p.as_ == "GENERIC" and colours:
             raise bad(f"{p.energy} is {'/'.join(colours)}: it pays as one of its colours, not GENERIC")
         if p.as_ != "GENERIC" and p.as_ not in colours:
@@ -115,18 +121,22 @@ def check_entries(s: State, player: Player, payment: Sequence[Pay], what: str) -
 
 
 def note(payer: str, what: str, payment: Sequence[Pay], cost: Cost) -> PaymentNote:
-    return PaymentNote(payer=payer, what=what, cost=cost.text(),
-                       entries=tuple((e["energy"], e["as"], e["pays"]) for e in split(payment, cost)))
+    return PaymentNote(payer=payer, what=what, cost=cost.text(), entries=_parts(payment, cost))
 
 
 def split(payment: Sequence[Pay], cost: Cost) -> list[dict[str, Any]]:
     """Which energy pays which part of the cost: colour parts first, the rest generic."""
+    return [{"energy": energy, "as": as_, "pays": pays} for energy, as_, pays in _parts(payment, cost)]
+
+
+def _parts(payment: Sequence[Pay], cost: Cost) -> tuple[tuple[str, str, str], ...]:
+    """(energy, as, the part it pays) of each entry: colour parts first, the rest generic."""
     need = dict(cost.colours)
     out = []
     for p in payment:
         if need.get(p.as_, 0) > 0:
             need[p.as_] -= 1
-            out.append({"energy": p.energy, "as": p.as_, "pays": f"{p.as_} part"})
+            out.append((p.energy, p.as_, f"{p.as_} part"))
         else:
-            out.append({"energy": p.energy, "as": p.as_, "pays": "generic part"})
-    return out
+            out.append((p.energy, p.as_, "generic part"))
+    return tuple(out)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import NamedTuple
 
-from adjudicator.games.builddivide.state import Player, State
+from adjudicator.games.builddivide.state import Energy, Player, State
 from adjudicator.engine.protocol import Malformed
 
 PLAY_ZONES = ("ENERGY", "FIELD", "TERRITORY")
@@ -58,6 +58,15 @@ def in_play(s: State, owners: Iterable[str] | None = None, zones: Collection[str
     if "STACK" in zones:
         out += [Placed(i.controller, "STACK", i.card or i.ability_id or "", i.k, i.id) for i in s.game.stack if i.controller in names]
     return out
+
+
+def energy_named(p: Player, text: str, players: Sequence[str]) -> list[Energy]:
+    """The energy cards of ``p`` that ``text`` could mean: ``matching`` over ``p``'s energy zone
+    alone, without listing its cards first."""
+    owner, name, k = parse(text, players)
+    if owner is not None and owner != p.name:
+        return []
+    return [e for e in p.energy if e.name == name and (k is None or e.k == k)]
 
 
 def parse(text: str, players: Sequence[str]) -> tuple[str | None, str, int | None]:

@@ -132,15 +132,16 @@ def life_text(p: Player) -> str:
 
 
 # -- the unseen pool (BD-HID-5) -------------------------------------------------------------------------
-def reveal(s: State, p: Player, name: str, where: str) -> Player:
-    """A card of ``p`` becomes public from deck, hand or life: it must be in the unseen pool."""
+def reveal(s: State, p: Player, name: str, where: str, **changes: object) -> Player:
+    """A card of ``p`` becomes public from deck, hand or life: it must be in the unseen pool.
+    ``changes``: the player's other changes that come with it (the hand it left)."""
     left = p.unseen.get(name, 0)
     if left <= 0:
         if s.options.identity_check == "REJECT":
             raise Violation("BD-HID-5", f"{name!r} cannot come from {p.name}'s {where}: every {name!r} of "
                                         f"{p.name}'s registered main deck is already known elsewhere", "UNKNOWN_IDENTITY")
-        return replace(p, revealed=p.revealed + (name,))
-    return replace(p, unseen={**p.unseen, name: left - 1}, revealed=p.revealed + (name,))
+        return replace(p, revealed=p.revealed + (name,), **changes)
+    return replace(p, unseen={**p.unseen, name: left - 1}, revealed=p.revealed + (name,), **changes)
 
 
 def keep_disclosures(current: State, target: State) -> State:
@@ -169,14 +170,13 @@ def unreveal(p: Player, name: str) -> Player:
 def hand_without(hand: tuple[str | None, ...], name: str) -> tuple[str | None, ...] | None:
     """The hand after ``name`` leaves it: that card if known, else one card whose name nobody
     recorded (None); None when neither is there."""
-    rest = list(hand)
-    if name in rest:
-        rest.remove(name)
-    elif None in rest:
-        rest.remove(None)
+    if name in hand:
+        i = hand.index(name)
+    elif None in hand:
+        i = hand.index(None)
     else:
         return None
-    return tuple(rest)
+    return hand[:i] + hand[i + 1:]
 
 
 def take_from_hand(s: State, p: Player, name: str, rule: str, what: str) -> Player:
@@ -185,7 +185,7 @@ def take_from_hand(s: State, p: Player, name: str, rule: str, what: str) -> Play
     if hand is None:
         shown = f"hand of {len(p.hand)}" + (f" ({', '.join(h for h in p.hand if h)})" if p.hand else "")
         raise Violation(rule, f"{p.name} cannot {what} {name!r}: it is not in {p.name}'s {shown}", "NOT_IN_HAND")
-    return reveal(s, replace(p, hand=hand), name, "hand")
+    return reveal(s, p, name, "hand", hand=hand)
 
 
 # -- drawing (§6.5) -----------------------------------------------------------------------------------------
