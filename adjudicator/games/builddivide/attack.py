@@ -121,17 +121,16 @@ def life_check(s: State, ev: E.LifeCheck, ctx: Context) -> State:
         raise Violation("BD-ACT-22", f"{ev.card_name!r} is not in the catalog" + (f"; did you mean {near[0]!r}?" if near else "")
                         + " (a card the catalog lacks is entered by its icons instead, BD-RUL-40)", "UNKNOWN_CARD")
     icons = tuple(ev.icons) if ev.icons is not None else c.icons
-    p = Z.player(s, d.victim)
-    if ev.card_name:
-        p = Z.reveal(s, p, ev.card_name, "life zone")
     name = ev.card_name or "(" + "+".join(icons or ("no icon",)) + " card)"
-    p = replace(p, life=p.life[:-1])
-    d = replace(d, dealt=d.dealt + 1)
-    if "BUSTER" in icons:
-        d = replace(d, bonus=d.bonus + s.options.buster_extra_damage)
-    if "SHOT" in icons and s.options.shot_mode == "PLAY_WITH_COST" and c is not None:
-        return Z.set_game(Z.put(s, p), damage=replace(d, waiting="SHOT", shot_card=name))
-    s = Z.set_game(Z.put(s, replace(p, graveyard=p.graveyard + (name,))), damage=d)
+    shot = "SHOT" in icons and s.options.shot_mode == "PLAY_WITH_COST" and c is not None
+    p = Z.player(s, d.victim)
+    # the top life card leaves; a shot waits for its decision, any other card goes to the graveyard
+    moved = {"life": p.life[:-1]} if shot else {"life": p.life[:-1], "graveyard": p.graveyard + (name,)}
+    p = Z.reveal(s, p, ev.card_name, "life zone", **moved) if ev.card_name else replace(p, **moved)
+    bonus = d.bonus + s.options.buster_extra_damage if "BUSTER" in icons else d.bonus
+    if shot:
+        return Z.put(s, p, damage=replace(d, dealt=d.dealt + 1, bonus=bonus, waiting="SHOT", shot_card=name))
+    s = Z.put(s, p, damage=replace(d, dealt=d.dealt + 1, bonus=bonus))
     return B.proceed(Z.state_checks(s))
 
 

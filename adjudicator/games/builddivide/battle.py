@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adjudicator.games.builddivide import zones as Z
-from adjudicator.games.builddivide.state import DamageProc, State, replace
+from adjudicator.games.builddivide.state import DamageProc, State, Unit, replace
 from adjudicator.engine.protocol import Violation
 
 
@@ -14,14 +14,15 @@ def battle(s: State) -> State:
     if a is None:
         return s
     att, tgt = Z.by_iid(s, a.attacker_iid), Z.by_iid(s, a.target_iid)
-    if att is not None and tgt is not None:
-        (ap, au), (tp, tu) = att, tgt
-        dealt_by_attacker, dealt_by_target = max(0, Z.power(s, au)), max(0, Z.power(s, tu))
-        s = Z.put(s, replace(ap, field=tuple(replace(u, damage=u.damage + dealt_by_target) if u is au else u for u in ap.field)))
-        tp = Z.player(s, tp.name)
-        s = Z.put(s, replace(tp, field=tuple(replace(u, damage=u.damage + dealt_by_attacker) if u is tu else u for u in tp.field)))
-        s = Z.state_checks(s)
-    return Z.set_game(s, attack=None)
+    if att is None or tgt is None:
+        return Z.set_game(s, attack=None)
+    (ap, au), (tp, tu) = att, tgt
+    dealt_by_attacker, dealt_by_target = max(0, Z.power(s, au)), max(0, Z.power(s, tu))
+    ap = replace(ap, field=tuple(replace(u, damage=u.damage + dealt_by_target) if u is au else u for u in ap.field))
+    if tp.name == ap.name:
+        tp = ap
+    tp = replace(tp, field=tuple(replace(u, damage=u.damage + dealt_by_attacker) if u is tu else u for u in tp.field))
+    return Z.state_checks(Z.put(s, ap, tp, attack=None))
 
 
 def start_damage(s: State, victim: str, source: str, amount: int, attack: bool, source_iid: int = 0) -> State:
@@ -29,10 +30,14 @@ def start_damage(s: State, victim: str, source: str, amount: int, attack: bool, 
     return proceed(Z.set_game(s, damage=DamageProc(victim=victim, source=source, attack=attack, amount=amount, source_iid=source_iid)))
 
 
-def total(s: State, d: DamageProc) -> int:
+def total(s: State, d: DamageProc, attacker: Unit | None = None) -> int:
+    """The points this damage deals: the attacker's hit now (BD-RUL-5; ``attacker``: the attacking
+    unit when the caller has found it) or the amount fixed at the start, and the buster bonus."""
     if d.attack and s.options.recompute_hit_each_point:
-        found = Z.by_iid(s, d.source_iid)
-        base = max(0, Z.hit(s, found[1])) if found else 0
+        if attacker is None:
+            found = Z.by_iid(s, d.source_iid)
+            attacker = found[1] if found else None
+        base = max(0, Z.hit(s, attacker)) if attacker is not None else 0
     else:
         base = d.amount
     return base + d.bonus
@@ -44,14 +49,20 @@ def proceed(s: State) -> State:
     d = s.game.damage
     if d is None:
         return s
-    if d.attack and Z.by_iid(s, d.source_iid) is None:
-        return finish(s)
-    if d.dealt >= total(s, d):
+    attacker = None
+    if d.attack:
+        found = Z.by_iid(s, d.source_iid)
+        if found is None:
+            return finish(s)
+        attacker = found[1]
+    if d.dealt >= total(s, d, attacker):
         return finish(s)
     victim = Z.player(s, d.victim)
     if not victim.life:
         return Z.end_game(s, Z.opponent(s, d.victim), "zero_life_damage",
                           f"{d.victim} takes a point of damage with no life card left (point {d.dealt + 1})")
+    if d.waiting == "REVEAL" and d.shot_card is None:
+        return s  # already waiting for the reveal
     return Z.set_game(s, damage=replace(d, waiting="REVEAL", shot_card=None))
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import NamedTuple
 
-from adjudicator.games.builddivide.state import Energy, Player, State
+from adjudicator.games.builddivide.state import Energy, Player, State, Unit
 from adjudicator.engine.protocol import Malformed
 
 PLAY_ZONES = ("ENERGY", "FIELD", "TERRITORY")
@@ -67,6 +67,14 @@ def energy_named(p: Player, text: str, players: Sequence[str]) -> list[Energy]:
     if owner is not None and owner != p.name:
         return []
     return [e for e in p.energy if e.name == name and (k is None or e.k == k)]
+
+
+def units_named(s: State, text: str, owners: Collection[str] | None = None) -> list[tuple[Player, Unit]]:
+    """The units on the fields of ``owners`` (every player's when None) that ``text`` could mean,
+    with their owners, in seat order: ``matching`` over those fields, without listing them first."""
+    owner, name, k = parse(text, s.names)
+    return [(p, u) for p in s.game.players if (owners is None or p.name in owners) and (owner is None or p.name == owner)
+            for u in p.field if u.name == name and (k is None or u.k == k)]
 
 
 def parse(text: str, players: Sequence[str]) -> tuple[str | None, str, int | None]:

@@ -54,8 +54,11 @@ def card(s: State, name: str) -> Card | None:
 def find_unit(s: State, ref: str, path: str, owner: str | None = None) -> tuple[Player, Unit] | None:
     """The unit on ``owner``'s field (either field when None) that the instance reference ``ref``
     names (§15), None when it names none; ``Malformed`` at ``path`` when it could mean several."""
-    found = R.find(ref, R.in_play(s, None if owner is None else (owner,), ("FIELD",)), s.names, path)
-    return None if found is None else by_iid(s, found.key)
+    owners = None if owner is None else (owner,)
+    found = R.units_named(s, ref, owners)
+    if len(found) > 1:  # malformed: the error lists the units it could mean
+        R.find(ref, R.in_play(s, owners, ("FIELD",)), s.names, path)
+    return found[0] if found else None
 
 
 def unit_ref(s: State, unit: Unit, owner: str | None = None) -> str:
@@ -261,10 +264,22 @@ def leave_field(s: State, owner: Player, unit: Unit, to: str = "graveyard") -> S
 
 
 def state_checks(s: State) -> State:
-    """SC1: every unit whose marked damage is at least its power is destroyed, all at once."""
+    """SC1: every unit whose marked damage is at least its power is destroyed, all at once. The
+    check runs after most events over every unit on the table: ``power`` is written out here, the
+    catalog's figure read once a unit and ``_derived`` asked only for a unit with a PATCH or a
+    modifier."""
     if over(s):
         return s
-    doomed = [(p, u) for p in s.game.players for u in p.field if u.damage >= power(s, u)]
+    catalog = s.catalog
+    doomed = []
+    for p in s.game.players:
+        for u in p.field:
+            c = catalog.get(u.name)
+            printed = c.power if c else 0
+            if u.damage >= (_derived(u, "POWER", printed) if u.printed or u.modifiers else printed):
+                doomed.append((p, u))
+    if not doomed:
+        return s
     for p, u in doomed:
         s = leave_field(s, player(s, p.name), u)
     return s
