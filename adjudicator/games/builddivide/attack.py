@@ -40,9 +40,9 @@ def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:
             raise Violation("BD-LIM-5", f"{ev.target} stands: only a rested unit of {opp} may be attacked", "BAD_TARGET")
         target_iid = tgt[1].iid
     p = found[0]
-    s = Z.put(s, replace(p, field=tuple(replace(u, standing=False) if u is unit else u for u in p.field)))
-    return Z.set_game(s, attack=Attack(attacker=ev.attacker, original_target=ev.target, current_target=ev.target,
-                                       attacker_iid=unit.iid, target_iid=target_iid))
+    return Z.put(s, replace(p, field=tuple(replace(u, standing=False) if u is unit else u for u in p.field)),
+                 attack=Attack(attacker=ev.attacker, original_target=ev.target, current_target=ev.target,
+                               attacker_iid=unit.iid, target_iid=target_iid))
 
 
 def _block_turn(s: State, ev: E.Action, rule: str) -> str:
@@ -84,9 +84,8 @@ def declare_block(s: State, ev: E.DeclareBlock, ctx: Context) -> State:
         raise Violation("BD-LIM-4", f"{ev.blocker} is rested: only a standing unit blocks", "RESTED")
     if Z.has_status(unit, "CANNOT_BLOCK"):
         raise Violation("BD-LIM-4", f"{ev.blocker} cannot block (CANNOT_BLOCK)", "CANNOT_BLOCK")
-    s = Z.put(s, replace(p, field=tuple(replace(u, standing=False) if u is unit else u for u in p.field)))
-    a = s.game.attack
-    s = Z.set_game(s, attack=replace(a, current_target=ev.blocker, target_iid=unit.iid, block_used=True))
+    s = Z.put(s, replace(p, field=tuple(replace(u, standing=False) if u is unit else u for u in p.field)),
+              attack=replace(s.game.attack, current_target=ev.blocker, target_iid=unit.iid, block_used=True))
     return after_block(s)
 
 

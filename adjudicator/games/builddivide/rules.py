@@ -95,20 +95,16 @@ def _end_of_turn(u: Unit) -> Unit:
 
 
 def end_steps(s: State, tp: str) -> State:
-    """BD-TURN-7 steps 2-4: all damage removed, end-of-turn effects expire, the hand-limit check."""
+    """BD-TURN-7 steps 2-4: all damage removed, end-of-turn effects expire, the hand-limit check
+    (the state checks that follow move no card of a hand or a territory: it is made first)."""
+    owed = len(Z.player(s, tp).hand) > hand_limit(s, tp)
     players = []
-    changed = False
     for p in s.game.players:
         field = tuple(map(_end_of_turn, p.field))
         if any(map(operator.is_not, field, p.field)):  # a unit with damage or an end-of-turn effect
             p = replace(p, field=field)
-            changed = True
         players.append(p)
-    if changed:
-        s = Z.set_game(s, players=tuple(players))
-    s = Z.state_checks(s)
-    owed = len(Z.player(s, tp).hand) > hand_limit(s, tp)
-    return Z.set_game(s, end_step="DISCARD" if owed else "END_CLOSE")
+    return Z.state_checks(Z.set_game(s, players=tuple(players), end_step="DISCARD" if owed else "END_CLOSE"))
 
 
 def next_turn(s: State, tp: str, seq: int) -> State:
@@ -143,10 +139,9 @@ def draw(s: State, ev: E.Draw, ctx: Context) -> State:
         raise Violation("BD-TURN-4", f"{tp} has already drawn this draw phase", "ALREADY_DRAWN")
     name = ev.private.get("card")
     got = Z.draw_one(s, Z.player(s, tp), True, name)
-    s = Z.set_game(s, drawn_this_phase=True)
     if got is None:
-        return Z.lose(s, [tp], "deck_out", "has to draw with an empty deck and an empty life zone")
-    return Z.put(s, got)
+        return Z.lose(Z.set_game(s, drawn_this_phase=True), [tp], "deck_out", "has to draw with an empty deck and an empty life zone")
+    return Z.put(s, got, drawn_this_phase=True)
 
 
 # -- main-phase actions -------------------------------------------------------------------------------------
