@@ -112,12 +112,14 @@ class BuildDivide(Game):
         return S.initial(started, ctx)
 
     def step(self, state: State, event: Action, ctx: Context) -> State:
-        if isinstance(event, E.BdRewind):
-            rewind_gate(state, event, ctx)
-            return state
-        if isinstance(event, E.BdCorrect):
-            correct_gate(state, event, ctx)
-            return state
+        handler = HANDLERS.get(type(event))
+        if handler is None:  # a rewind or a correction: its gate alone (the kit carries it out)
+            if isinstance(event, E.BdRewind):
+                rewind_gate(state, event, ctx)
+                return state
+            if isinstance(event, E.BdCorrect):
+                correct_gate(state, event, ctx)
+                return state
         g = state.game
         if state.match_result is not None and not isinstance(event, E.JudgeVoidMatch):
             raise Violation("BD-OVR-8", "the match is void: nothing more is entered", "MATCH_OVER")
@@ -134,7 +136,9 @@ class BuildDivide(Game):
         strict = state.options.strict_priority  # priority is tracked with strict_priority alone (BD-RES-3)
         if strict:
             P.check(state, event)
-        new = HANDLERS[type(event)](state, event, ctx)
+        if handler is None:
+            raise KeyError(type(event))  # not an event of this game
+        new = handler(state, event, ctx)
         if strict:
             new = P.after(new, event)
         if window is not None and new.game.release_window == window and not isinstance(event, E.ReleaseTerritory):
