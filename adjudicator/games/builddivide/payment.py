@@ -5,7 +5,7 @@ quoting what was tried; ``split`` is the judge's explanation of a payment."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.games.builddivide import refs as R
@@ -38,7 +38,7 @@ class Cost:
 
 def card_cost(card: Card, adjustment: int = 0) -> Cost:
     """A card's play cost; a judge's ``cost_adjustment`` changes the generic part (never below 0)."""
-    colours = dict(card.colour_cost)
+    colours = card.colour_cost  # Cost keeps a copy of its own
     total = card.total_cost + adjustment
     return Cost(max(total, sum(colours.values())), colours)
 
@@ -76,6 +76,7 @@ def pay(s: State, player: Player, payment: Sequence[Pay], cost: Cost, what: str,
 
     names, catalog = s.names, s.catalog
     paid: dict[tuple[str, int], str] = {}
+    by_colour: dict[str, int] = {}  # how many entries pay as each colour
     for i, p in enumerate(payment):
         found = R.energy_named(player, p.energy, names)
         if len(found) > 1:  # malformed: the error lists the cards it could mean
@@ -95,7 +96,7 @@ def pay(s: State, player: Player, payment: Sequence[Pay], cost: Cost, what: str,
             raise bad(f"{p.energy} is {'/'.join(colours)}: it pays as one of its colours, not GENERIC")
         if p.as_ != "GENERIC" and p.as_ not in colours:
             raise bad(f"{p.energy} is {'/'.join(colours) or 'colourless'}, not {p.as_}")
-    by_colour = _count(p.as_ for p in payment)
+        by_colour[p.as_] = by_colour.get(p.as_, 0) + 1
     for c, n in cost.colours.items():
         if by_colour.get(c, 0) < n:
             raise bad(f"{c} {n} needs {n} energy paid as {c}, {by_colour.get(c, 0)} given")
@@ -103,14 +104,6 @@ def pay(s: State, player: Player, payment: Sequence[Pay], cost: Cost, what: str,
     if len(payment) < cost.total or (len(payment) > cost.total and not overpay):
         raise bad(f"{len(payment)} entries for a total cost of {cost.total}")
     return replace(player, energy=tuple(replace(e, standing=False) if (e.name, e.k) in paid else e for e in player.energy))
-
-
-def _count(names: Iterable[str]) -> dict[str, int]:
-    """How many times each name comes (a plain dict: cheaper than a Counter here)."""
-    out: dict[str, int] = {}
-    for n in names:
-        out[n] = out.get(n, 0) + 1
-    return out
 
 
 def check_entries(s: State, player: Player, payment: Sequence[Pay], what: str) -> Player:

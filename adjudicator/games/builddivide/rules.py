@@ -67,7 +67,7 @@ def advance_phase(s: State, ev: E.AdvancePhase, ctx: Context) -> State:
         raise Violation("BD-TURN-8", f"the phase cannot advance: {why}", "NOT_NOW")
     if g.phase != "END":
         nxt = PHASES[PHASES.index(g.phase or "STAND") + 1]
-        return Z.set_game(s, phase=nxt, drawn_this_phase=False, end_step="END_OPEN" if nxt == "END" else None)
+        return replace(s, game=replace(g, phase=nxt, drawn_this_phase=False, end_step="END_OPEN" if nxt == "END" else None))
     if g.end_step == "END_OPEN":
         return end_steps(s, tp)
     return next_turn(s, tp, ctx.seq)
