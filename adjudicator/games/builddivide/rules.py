@@ -296,9 +296,7 @@ def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:
     s = apply_ops(s, ev.ops, OpContext("BD-ACT-17", item.controller, "$.ops"))  # the state checks included
     if Z.over(s):
         return s
-    settled = _settle(s, item)
-    if settled is not s:  # a card left the zone: the checks again, for a unit that entered (BD-LIM-12)
-        s = Z.state_checks(settled)
+    s = _settle(s, item)
     d = s.game.damage
     if d is not None and d.waiting != "SHOT" and not s.game.stack:
         s = B.proceed(s)  # BD-RES-12 step 8: the zone is empty again; the damage goes on (its total recomputed)
@@ -307,7 +305,8 @@ def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:
 
 def _settle(s: State, item: StackItem) -> State:
     """Where a resolved card goes: a unit enters the field standing (an ace may open the release
-    window, BD-ACT-13); a command goes to its owner's graveyard."""
+    window, BD-ACT-13); a command goes to its owner's graveyard. The state checks have just been
+    made (``apply_ops``): the unit that enters is the only one they could destroy now (BD-LIM-12)."""
     if item.kind != "CARD" or item.card is None:
         return s
     c = s.catalog[item.card]
@@ -318,7 +317,8 @@ def _settle(s: State, item: StackItem) -> State:
     ter = s.catalog.get(p.territory.name) if p.territory else None
     if c.is_ace and item.hand_play and ter is not None and p.territory.face == "CHARACTER" and ter.title in c.titles:
         s = Z.set_game(s, release_window=(item.controller, Z.player(s, p.name).field[-1].iid))
-    return s
+    unit = Z.player(s, p.name).field[-1]
+    return Z.state_checks(s) if unit.damage >= Z.power(s, unit) else s
 
 
 def end_discard(s: State, ev: E.EndDiscard, ctx: Context) -> State:
