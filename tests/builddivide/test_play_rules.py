@@ -366,3 +366,18 @@ def test_BD_HID_5_a_card_from_the_D_deck_is_checked_against_the_D_deck_list_and_
     assert (d["hand"], d["d_deck"]) == (["?"] * 5 + ["U6k"], ["ACE2"])
     d = view(accepted(lines + [ev("place_energy", A, card="U6k")]))["players"][A]
     assert ([e["name"] for e in d["energy"]], d["hand_count"], d["energy_placed_this_turn"]) == (["PLN", "U1k", "U6k"], 5, True)
+
+
+def test_BD_LIM_12_a_unit_of_no_power_is_destroyed_as_it_resolves():
+    """The state checks follow a resolution: a unit whose power is 0 enters the field and goes to
+    the graveyard at once; the unit already there stays."""
+    from tests.builddivide.helpers import catalog, clone
+
+    cat = catalog(clone("PLN", "ZERO", power=0))
+    play = ev("play_card", A, card="ZERO", payment=[{"energy": "PLN", "as": "WHITE"}])
+    m = accepted(to_main(a=["ZERO"], cat=cat) + [ops(field("U5k")), play, ev("resolve_top", "judge", ops=[])])
+    p = view(m)["players"][A]
+    assert [u["name"] for u in p["field"]] == ["U5k"] and p["graveyard"] == ["ZERO"]
+    m = accepted(to_main(a=["ZERO"], cat=cat) + [ops(field("U5k")), ev("play_card", A, card="U1k", payment=[{"energy": "U1k", "as": "RED"}]),
+                                                  ev("resolve_top", "judge", ops=[])])
+    assert [u["name"] for u in view(m)["players"][A]["field"]] == ["U5k", "U1k"]
