@@ -49,8 +49,10 @@ def settle(s: State, strict: str | None = None) -> None:
             return
         if t.work:
             work(s, t, strict)
-        elif not ADVANCE[t.step](s):
-            return
+        else:
+            advance = ADVANCE[t.step]
+            if advance is None or not advance(s):
+                return
     raise RuntimeError("BACDEF engine did not settle")
 
 
@@ -76,11 +78,6 @@ def _standby(s: State) -> bool:
             return False
     t.step = "action"
     return True
-
-
-def _table_decides(s: State) -> bool:
-    """Action, Counter and End: the table acts (the judge confirms the End phase)."""
-    return False
 
 
 def build_queue(t: TurnState) -> None:
@@ -164,25 +161,27 @@ def _drop(s: State) -> bool:
 def drop_phase(s: State) -> None:
     """BAC-TURN-8 / BAC-RES-17: skill-used (and, under the option, knocked) field cards drop."""
     t = s.set.turn
-    instances = t.instances
-    moved: list[Card] = []
-    # The defender's cards enter the pile first; one player's in declaration order (I1 first), as
-    # BAC-EX-14 lists them, and the cards never declared after them, by id.
-    declared: dict[str, int] = {}
-    for n, inst in enumerate(instances):
-        declared.setdefault(inst.card_id, n)
-    last, d = len(instances), t.defender
-    on_field = [c for c in s.set.cards.values() if c.zone == "field"]
-    on_field.sort(key=lambda c: (c.owner != d, declared.get(c.id, last), c.id))
     drop_knocked = s.options.knock_card_fate == "drop"
-    for c in on_field:
-        if c.skill_used or (c.knocked and drop_knocked):
-            c = change_card(s, c, zone="discard", orientation="upright")
-            ps = s.set.players[c.owner]
-            ps.discard = (*ps.discard, c.id)
-            moved.append(c)
-            what = c.id if c.face == "up" else f"{c.owner}'s knocked card (face-down)"  # BAC-HID-2
-            note(s, f"auto: {what} dropped in the Drop phase")
+    dropping = [c for c in s.set.cards.values() if c.zone == "field" and (c.skill_used or (c.knocked and drop_knocked))]
+    if not dropping:
+        return
+    if len(dropping) > 1:
+        # The defender's cards enter the pile first; one player's in declaration order (I1
+        # first), as BAC-EX-14 lists them, and the cards never declared after them, by id.
+        instances = t.instances
+        declared: dict[str, int] = {}
+        for n, inst in enumerate(instances):
+            declared.setdefault(inst.card_id, n)
+        last, d = len(instances), t.defender
+        dropping.sort(key=lambda c: (c.owner != d, declared.get(c.id, last), c.id))
+    moved: list[Card] = []
+    for c in dropping:
+        c = change_card(s, c, zone="discard", orientation="upright")
+        ps = s.set.players[c.owner]
+        ps.discard = (*ps.discard, c.id)
+        moved.append(c)
+        what = c.id if c.face == "up" else f"{c.owner}'s knocked card (face-down)"  # BAC-HID-2
+        note(s, f"auto: {what} dropped in the Drop phase")
     triggered = [c for c in moved if c.letter == "F" and not special_used(s, c.owner, "F")]
     if not triggered:
         return
@@ -210,15 +209,16 @@ def end_phase_returns(s: State) -> None:
         hand_sorted(s, p)
 
 
-#: the automatic work of each step when nothing is pending; False: the table must act
-ADVANCE: dict[str, Callable[[State], bool]] = {
+#: the automatic work of each step when nothing is pending; False: the table must act. None: in
+#: the Action, Counter and End steps the table acts (the judge confirms the End phase)
+ADVANCE: dict[str, Callable[[State], bool] | None] = {
     "standby": _standby,
-    "action": _table_decides,
-    "counter": _table_decides,
+    "action": None,
+    "counter": None,
     "resolution": _resolution,
     "damage": _damage,
     "fall": _fall,
     "remaining": _remaining,
     "drop": _drop,
-    "end": _table_decides,
+    "end": None,
 }

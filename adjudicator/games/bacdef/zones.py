@@ -24,8 +24,10 @@ def note(s: State, text: str) -> None:
 
 
 def hand_sorted(s: State, player: str) -> None:
+    """The hand in card order. Its ids are ``<player>-<n>``, all of one owner: a shorter number
+    comes first, and numbers of one length sort as text (two sorts in C, no key per card)."""
     ps = s.set.players[player]
-    ps.hand = tuple(sorted(ps.hand, key=lambda cid: int(cid.rsplit("-", 1)[1])))
+    ps.hand = tuple(sorted(sorted(ps.hand), key=len))
 
 
 def mark_special(s: State, player: str, letter: str) -> None:
