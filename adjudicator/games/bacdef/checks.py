@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games.bacdef.state import Stage, State, TurnState, in_turn
+from adjudicator.games.bacdef.state import Stage, State, TurnState
 from adjudicator.engine.protocol import JUDGE, Action, Violation
 
 STEP_LABELS = {
@@ -48,12 +48,14 @@ def setup_step(s: State, stage: Stage, what: str) -> None:
 
 
 def turn_step(s: State, what: str) -> TurnState:
-    """The current turn; a turn event outside a turn is refused."""
-    if not in_turn(s):
-        if s.set is not None and s.set.stage in ("deck", "guards", "first_player"):
-            raise reject("BAC-SETUP-5", "E_WRONG_STEP", f"{what} is a turn event; the set is still in setup ({s.set.stage.replace('_', '-')} step)")
+    """The current turn; a turn event outside a turn is refused (``state.in_turn``, asked here
+    without a call of its own: every turn event asks it)."""
+    st = s.set
+    if st is None or st.stage != "turns" or st.turn is None:
+        if st is not None and st.stage in ("deck", "guards", "first_player"):
+            raise reject("BAC-SETUP-5", "E_WRONG_STEP", f"{what} is a turn event; the set is still in setup ({st.stage.replace('_', '-')} step)")
         raise reject("BAC-TURN-10", "E_WRONG_STEP", f"{what} is not allowed now")
-    return s.set.turn
+    return st.turn
 
 
 def wrong_step(t: TurnState, what: str) -> Violation:

@@ -32,6 +32,7 @@ from adjudicator.games.bacdef.zones import change_card, f_decision, hand_sorted,
 from adjudicator.engine.protocol import JUDGE
 
 MAX_STEPS = 10_000  # a bound on automatic steps per event: more is a bug, not a rule
+_BOUND = range(MAX_STEPS)  # made once: a range of 10,000 made at every event costs more than its loop
 
 
 def settle(s: State, strict: str | None = None) -> None:
@@ -40,7 +41,7 @@ def settle(s: State, strict: str | None = None) -> None:
     ``strict`` is the source of the op list the current event entered (an instance id,
     ``F:<card>``, ``end:<source>``): its ops are checked strictly (``effects``). A plain loop over
     the state, with no object of its own: it runs once for every event."""
-    for _ in range(MAX_STEPS):
+    for _ in _BOUND:
         st = s.set
         if st is None or st.stage != "turns" or st.turn is None:  # not in a turn (state.in_turn)
             return
@@ -81,11 +82,13 @@ def _standby(s: State) -> bool:
 
 
 def build_queue(t: TurnState) -> None:
-    """BAC-RES-3: the defender's instances first, each player's in the order chosen."""
-    queue: list[str] = []
-    for p in (t.defender, t.attacker):
-        queue.extend(t.order.get(p) or [i.id for i in t.instances if i.controller == p])
-    t.queue = tuple(queue)
+    """BAC-RES-3: the defender's instances first, each player's in the order chosen (else in
+    declaration order)."""
+    d, a = t.defender, t.attacker
+    own: dict[str, list[str]] = {d: [], a: []}
+    for i in t.instances:
+        own[i.controller].append(i.id)
+    t.queue = (*(t.order.get(d) or own[d]), *(t.order.get(a) or own[a]))
     t.queue_fixed = True
 
 
@@ -131,11 +134,16 @@ def _damage(s: State) -> bool:
                 return True
     t.step = "fall"
     if t.fall_queue:
-        queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
-        t.fall_queue = ()
-        for cid in reversed(queued):
-            push(t, f_decision(s.set.cards[cid]))
+        _fall_decisions(s, t)
     return True
+
+
+def _fall_decisions(s: State, t: TurnState) -> None:
+    """The F triggers queued during the Resolution and Damage steps, the attacker's first."""
+    queued = sorted(t.fall_queue, key=lambda cid: 0 if s.set.cards[cid].owner == t.attacker else 1)
+    t.fall_queue = ()
+    for cid in reversed(queued):
+        push(t, f_decision(s.set.cards[cid]))
 
 
 def _fall(s: State) -> bool:
@@ -166,14 +174,7 @@ def drop_phase(s: State) -> None:
     if not dropping:
         return
     if len(dropping) > 1:
-        # The defender's cards enter the pile first; one player's in declaration order (I1
-        # first), as BAC-EX-14 lists them, and the cards never declared after them, by id.
-        instances = t.instances
-        declared: dict[str, int] = {}
-        for n, inst in enumerate(instances):
-            declared.setdefault(inst.card_id, n)
-        last, d = len(instances), t.defender
-        dropping.sort(key=lambda c: (c.owner != d, declared.get(c.id, last), c.id))
+        _pile_order(t, dropping)
     moved: list[Card] = []
     for c in dropping:
         c = change_card(s, c, zone="discard", orientation="upright")
@@ -182,13 +183,27 @@ def drop_phase(s: State) -> None:
         moved.append(c)
         what = c.id if c.face == "up" else f"{c.owner}'s knocked card (face-down)"  # BAC-HID-2
         note(s, f"auto: {what} dropped in the Drop phase")
-    triggered = [c for c in moved if c.letter == "F" and not special_used(s, c.owner, "F")]
+    triggered = []
+    for c in moved:
+        if c.letter == "F" and not special_used(s, c.owner, "F"):
+            triggered.append(c)
     if not triggered:
         return
     first = t.defender if s.options.drop_phase_f_order == "defender_first" else t.attacker
     triggered.sort(key=lambda c: 0 if c.owner == first else 1)
     for c in reversed(triggered):
         push(t, f_decision(c))
+
+
+def _pile_order(t: TurnState, dropping: list[Card]) -> None:
+    """The defender's cards enter the pile first; one player's in declaration order (I1 first),
+    as BAC-EX-14 lists them, and the cards never declared after them, by id."""
+    instances = t.instances
+    declared: dict[str, int] = {}
+    for n, inst in enumerate(instances):
+        declared.setdefault(inst.card_id, n)
+    last, d = len(instances), t.defender
+    dropping.sort(key=lambda c: (c.owner != d, declared.get(c.id, last), c.id))
 
 
 def end_phase_returns(s: State) -> None:

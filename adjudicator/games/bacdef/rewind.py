@@ -79,6 +79,11 @@ def check_replay(s: State, ev: E.PlayerDecision, ctx: Context, category: str) ->
     equal the k-th such decision of attempt 1 of the same turn."""
     if not s.options.replay_must_repeat or not in_turn(s) or s.set.turn.replays_used < 1 or not ctx.log:
         return
+    _same_as_attempt_1(s, ev, ctx, category)
+
+
+def _same_as_attempt_1(s: State, ev: E.PlayerDecision, ctx: Context, category: str) -> None:
+    """``check_replay`` in a replay (a function of its own: its closure's cells are made only here)."""
     t = s.set.turn
     log = ctx.log  # in seq order: this turn's part is read from its start, not from seq 1
     turn_log = log[bisect_left(log, t.start_seq, key=lambda p: p[0]):]

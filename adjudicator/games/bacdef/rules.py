@@ -418,12 +418,12 @@ def on_confirm_end(s: State, ev: E.ConfirmEndPhase, ctx: Context) -> None:
     require_judge(ev, "BAC-ACT-18", "confirm_end_phase")
     nothing_pending(t, "confirm_end_phase", "BAC-ACT-18")
     a, d = t.attacker, t.defender
-    lose = {p: losing(s.set.players[p]) for p in s.players}
+    lose_a, lose_d = losing(s.set.players[a]), losing(s.set.players[d])
     set_floor(s, ctx.seq)
-    if lose[a] and lose[d]:
+    if lose_a and lose_d:
         return end_set(s, "win", d, f"both players took the 5th point in turn {t.no}; the defender wins (BAC-RUL-12)", ctx.seq)
-    if lose[a] or lose[d]:
-        loser = a if lose[a] else d
+    if lose_a or lose_d:
+        loser = a if lose_a else d
         return end_set(s, "win", other(s, loser), f"{loser} had no guard left and took damage (turn {t.no})", ctx.seq)
     if not s.set.players[a].hand and not s.set.players[d].hand:
         if s.options.both_hands_empty_rule == "void_set":
@@ -489,9 +489,7 @@ def step(state: State, ev: Action, ctx: Context) -> State:
         handler = HANDLERS[type(ev)]
     elif state.status != "in_progress":
         raise reject("BAC-OVR-7", "E_MATCH_OVER", f"the match is over ({state.status})")
-    s = clone(state)
-    if s.set is not None and s.set.turn is not None:
-        s.set.turn.notes = ()
+    s = clone(state, fresh=True)
     strict = handler(s, ev, ctx)
     settle(s, strict)
     return s

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec.structs import replace
 
 from adjudicator.games.bacdef.catalog import CardRule
 from adjudicator.games.bacdef.config import Options
@@ -205,8 +206,9 @@ SHARED_DICTS = frozenset({
 })
 
 
-def clone(state: State) -> State:
-    """A working copy: every mutable part copied, the immutable parts shared.
+def clone(state: State, fresh: bool = False) -> State:
+    """A working copy: every mutable part copied, the immutable parts shared; ``fresh``: for a
+    transition, its turn's notes emptied (they say what the last event set off, BAC-GEN-3).
 
     Written out field by field, in one function (it runs on every event): ``__copy__`` copies a
     Struct's fields shallowly, so each dict and mutable Struct below it that an event may change in
@@ -215,20 +217,19 @@ def clone(state: State) -> State:
     are frozen, held in tuples, and a change replaces one (``replace_in``, ``set_guard``, ``push``,
     ``pop``); the small dicts of ``SHARED_DICTS`` are replaced whole (``put``).
     ``tests/bacdef/test_clone.py`` checks that a clone equals its original and shares nothing
-    mutable with it but those dicts: a mutable field added to a Struct must be copied here too."""
-    copy = state.__copy__()
+    mutable with it but those dicts: a mutable field added to a Struct must be copied here too.
+    A copy with changed fields is made by ``msgspec.structs.replace``, in one call (setting a
+    field of a Struct afterwards costs more)."""
     st = state.set
     if st is None:
-        return copy
-    copy.set = cs = st.__copy__()
-    cs.cards = st.cards.copy()
+        return state.__copy__()
     players = {}
     for p, ps in st.players.items():
         players[p] = ps.__copy__()
-    cs.players = players
-    if st.turn is not None:
-        cs.turn = st.turn.__copy__()
-    return copy
+    t = st.turn
+    if t is not None:
+        t = replace(t, notes=()) if fresh else t.__copy__()
+    return replace(state, set=replace(st, cards=st.cards.copy(), players=players, turn=t))
 
 
 # -- changes to the shared parts --------------------------------------------------------------------
@@ -243,8 +244,9 @@ def put(d: dict, key: str, value: object) -> dict:
 
 def replace_in(items: tuple, old: msgspec.Struct, **changes: object) -> tuple:
     """``items`` with ``old`` (the very object) replaced by a copy of it with ``changes``."""
-    i = items.index(old)  # an equal item before it would give the same tuple
-    return (*items[:i], msgspec.structs.replace(old, **changes), *items[i + 1 :])
+    new = list(items)
+    new[items.index(old)] = msgspec.structs.replace(old, **changes)  # an equal item before it would give the same tuple
+    return tuple(new)
 
 
 def set_instance(t: TurnState, inst: Instance, **changes: object) -> None:
@@ -319,9 +321,14 @@ def instances_of(t: TurnState, player: str) -> list[Instance]:
 
 
 def orders_missing(t: TurnState) -> list[str]:
+    """The players who have 2 instances or more and have not chosen their order (BAC-ACT-10),
+    the defender first."""
     if len(t.instances) < 2:  # a player with fewer than 2 instances has no order to choose
         return []
-    return [p for p in (t.defender, t.attacker) if len(instances_of(t, p)) >= 2 and not t.order.get(p)]
+    count = {t.defender: 0, t.attacker: 0}
+    for i in t.instances:
+        count[i.controller] += 1
+    return [p for p, n in count.items() if n >= 2 and not t.order.get(p)]
 
 
 def resolves_with_effect(s: State, inst: Instance) -> bool:

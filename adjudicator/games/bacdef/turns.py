@@ -14,20 +14,21 @@ def set_floor(s: State, seq: int) -> None:
 
 def start_turn(s: State, no: int, seq: int) -> None:
     st = s.set
+    a, b = s.players  # the dicts by player, written out: a new turn comes at every turn's end
     attacker = st.first_player if no % 2 == 1 else other(s, st.first_player)
-    handless = {p: not st.players[p].hand for p in s.players}
+    handless = {a: not st.players[a].hand, b: not st.players[b].hand}
     t = TurnState(
         no=no,
         attacker=attacker,
-        defender=other(s, attacker),
+        defender=b if attacker == a else a,
         start_seq=seq,
         handless=handless,
-        placed=dict.fromkeys(s.players),
-        declared=dict.fromkeys(s.players, False),
-        closed=dict.fromkeys(s.players, False),
-        extra_allowance=dict.fromkeys(s.players, 0),
+        placed={a: None, b: None},
+        declared={a: False, b: False},
+        closed={a: False, b: False},
+        extra_allowance={a: 0, b: 0},
         order={},
-        damage_received=dict.fromkeys(s.players, 0),
+        damage_received={a: 0, b: 0},
     )
     st.turn = t
     if handless[attacker]:
