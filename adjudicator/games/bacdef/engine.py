@@ -40,12 +40,15 @@ def settle(s: State, strict: str | None = None) -> None:
 
     ``strict`` is the source of the op list the current event entered (an instance id,
     ``F:<card>``, ``end:<source>``): its ops are checked strictly (``effects``). A plain loop over
-    the state, with no object of its own: it runs once for every event."""
+    the state, with no object of its own: it runs once for every event.
+
+    The turn is looked up once: the automatic steps never end a turn or a set (the table's events
+    do: the End phase confirmed, a void, a concession)."""
+    st = s.set
+    if st is None or st.stage != "turns" or st.turn is None:  # not in a turn (state.in_turn)
+        return
+    t = st.turn
     for _ in _BOUND:
-        st = s.set
-        if st is None or st.stage != "turns" or st.turn is None:  # not in a turn (state.in_turn)
-            return
-        t = st.turn
         if t.awaiting is not None:
             return
         if t.work:

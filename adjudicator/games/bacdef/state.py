@@ -223,9 +223,9 @@ def clone(state: State, fresh: bool = False) -> State:
     st = state.set
     if st is None:
         return state.__copy__()
-    players = {}
-    for p, ps in st.players.items():
-        players[p] = ps.__copy__()
+    a, b = state.players  # the set's dict of players is in this order (``turns.new_set``)
+    pl = st.players
+    players = {a: pl[a].__copy__(), b: pl[b].__copy__()}
     t = st.turn
     if t is not None:
         t = replace(t, notes=()) if fresh else t.__copy__()
