@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from itertools import product
 
+from msgspec.structs import replace
+
 from adjudicator.games.bacdef.state import Await, DamageKind, Packet, Shield, State, capacity, live_slots, put, set_guard, without
-from adjudicator.games.bacdef.zones import change_card, note, to_discard
+from adjudicator.games.bacdef.zones import note, set_card, to_discard
 from adjudicator.engine.protocol import Violation
 
 CAP = 3  # BAC-LIM-1: points a player can receive in one turn
@@ -70,7 +72,7 @@ def hit(s: State, target: str, slot: int | None) -> None:
     c = s.set.cards[g.card_id]
     if g.state == "U":
         set_guard(ps, slot, "S")
-        change_card(s, c, orientation="sideways")
+        set_card(s, replace(c, orientation="sideways"))
     elif g.state == "S":
         set_guard(ps, slot, "X")
         to_discard(s, c)
@@ -138,11 +140,11 @@ def restore(s: State, target: str, slot: int) -> None:
     c = s.set.cards[g.card_id]
     if g.state == "S":
         set_guard(ps, slot, "U")
-        change_card(s, c, orientation="upright")
+        set_card(s, replace(c, orientation="upright"))
     elif g.state == "X":
         set_guard(ps, slot, "S")
         ps.discard = without(ps.discard, c.id)
-        change_card(s, c, zone="guard", face="down", orientation="sideways")
+        set_card(s, replace(c, zone="guard", face="down", orientation="sideways"))
     note(s, f"auto: {target} slot {slot} healed to {ps.guards[slot - 1].state}")
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from adjudicator.games.bacdef.damage import damage, heal, packet
 from adjudicator.games.bacdef.ops import (
@@ -35,7 +36,7 @@ from adjudicator.games.bacdef.ops import (
     tag,
 )
 from adjudicator.games.bacdef.state import Await, Frame, LastingEffect, Shield, State, find_instance, other, set_guard, set_instance
-from adjudicator.games.bacdef.zones import change_card, note, return_to_hand, to_discard
+from adjudicator.games.bacdef.zones import note, return_to_hand, set_card, to_discard
 from adjudicator.engine.protocol import Violation
 
 
@@ -178,13 +179,13 @@ def _pending_instance(s: State, op: Negate | Convert):
 
 def _negate(s: State, op: Negate, frame: Frame, strict: bool) -> None:
     inst = _pending_instance(s, op)
-    set_instance(s.set.turn, inst, status="negated")
+    set_instance(s.set.turn, inst, replace(inst, status="negated"))
     note(s, f"auto: {inst.id} negated")
 
 
 def _convert(s: State, op: Convert, frame: Frame, strict: bool) -> None:
     inst = _pending_instance(s, op)
-    set_instance(s.set.turn, inst, converted=True)
+    set_instance(s.set.turn, inst, replace(inst, converted=True))
     note(s, f"auto: {inst.id} converted; its new content is entered when it resolves")
 
 
@@ -194,7 +195,7 @@ def _lose(s: State, op: Lose, frame: Frame, strict: bool) -> None:
     hand = s.set.players[victim].hand
     if len(hand) <= op.count:
         for cid in list(hand):
-            to_discard(s, change_card(s, s.set.cards[cid], face="down"))
+            to_discard(s, set_card(s, replace(s.set.cards[cid], face="down")))
         note(s, f"auto: {victim} loses every hand card")
     else:
         s.set.turn.awaiting = Await(kind="lost", player=chooser, victim=victim, points=op.count)
@@ -228,7 +229,7 @@ def _return(s: State, op: Return, frame: Frame, strict: bool) -> None:
 
 
 def _reveal(s: State, op: Reveal, frame: Frame, strict: bool) -> None:
-    change_card(s, s.set.cards[op.card_id], face="up")
+    set_card(s, replace(s.set.cards[op.card_id], face="up"))
 
 
 def _turn_guard(s: State, op: TurnGuard, frame: Frame, strict: bool) -> None:
@@ -238,7 +239,7 @@ def _turn_guard(s: State, op: TurnGuard, frame: Frame, strict: bool) -> None:
             raise bad(op, f"{op.player}'s slot {op.slot} is destroyed")
         return
     set_guard(s.set.players[op.player], op.slot, op.to)
-    change_card(s, s.set.cards[g.card_id], orientation="upright" if op.to == "U" else "sideways")
+    set_card(s, replace(s.set.cards[g.card_id], orientation="upright" if op.to == "U" else "sideways"))
 
 
 def _prevent(s: State, op: Prevent, frame: Frame, strict: bool) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import msgspec
+from msgspec.structs import replace
 
 from adjudicator.games.bacdef.damage import damage, packet
 from adjudicator.games.bacdef.effects import apply_op
@@ -28,7 +28,7 @@ from adjudicator.games.bacdef.state import (
     set_instance,
     special_used,
 )
-from adjudicator.games.bacdef.zones import change_card, f_decision, hand_sorted, note
+from adjudicator.games.bacdef.zones import f_decision, hand_sorted, note, set_card
 from adjudicator.engine.protocol import JUDGE
 
 MAX_STEPS = 10_000  # a bound on automatic steps per event: more is a bug, not a rule
@@ -69,7 +69,7 @@ def work(s: State, t: TurnState, strict: str | None) -> None:
         pop(t)
     else:
         # the frame is frozen: the one with the rest of its ops replaces it before its first op runs
-        op, f = f.ops[0], msgspec.structs.replace(f, ops=f.ops[1:])
+        op, f = f.ops[0], replace(f, ops=f.ops[1:])
         t.work = (*t.work[:-1], f)
         apply_op(s, op, f, strict=f.source == strict)
 
@@ -111,11 +111,11 @@ def _resolution(s: State) -> bool:
             return False
         elif inst.kind == "knock":
             t.queue = t.queue[1:]
-            set_instance(t, inst, status="resolved")
+            set_instance(t, inst, replace(inst, status="resolved"))
             packet(s, inst.controller, inst.id, t.defender, 1, "knock")
         else:
             t.queue = t.queue[1:]
-            set_instance(t, inst, status="resolved")
+            set_instance(t, inst, replace(inst, status="resolved"))
             note(s, f"auto: {inst.id} resolves with no effect")
     t.step = "damage"
     return True
@@ -132,7 +132,7 @@ def _damage(s: State) -> bool:
             if p.applied or p.source_side != side:
                 continue
             nullified = damage(s, p.target, p.amount, p.kind, p.id)  # recorded (BAC-RES-10)
-            t.packets = replace_in(t.packets, p, applied=True, nullified=nullified)
+            t.packets = replace_in(t.packets, p, replace(p, applied=True, nullified=nullified))
             if t.awaiting is not None or t.work:
                 return True
     t.step = "fall"
@@ -180,7 +180,7 @@ def drop_phase(s: State) -> None:
         _pile_order(t, dropping)
     moved: list[Card] = []
     for c in dropping:
-        c = change_card(s, c, zone="discard", orientation="upright")
+        c = set_card(s, replace(c, zone="discard", orientation="upright"))
         ps = s.set.players[c.owner]
         ps.discard = (*ps.discard, c.id)
         moved.append(c)
@@ -216,7 +216,7 @@ def end_phase_returns(s: State) -> None:
     and is sorted again once."""
     back: dict[str, list[str]] = {}
     for c in [c for c in s.set.cards.values() if c.zone == "field"]:
-        change_card(s, c, zone="hand", orientation="upright", knocked=False)
+        set_card(s, replace(c, zone="hand", orientation="upright", knocked=False))
         back.setdefault(c.owner, []).append(c.id)
         # a knocked or through card going back is never revealed (BAC-HID-2)
         what = c.id if c.face == "up" else f"{c.owner}'s field card"

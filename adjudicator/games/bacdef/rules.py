@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from msgspec.structs import replace
+
 from adjudicator.games.bacdef import events as E
 from adjudicator.games.bacdef.catalog import build_catalog
 from adjudicator.games.bacdef.checks import (
@@ -60,7 +62,7 @@ from adjudicator.games.bacdef.state import (
     without,
 )
 from adjudicator.games.bacdef.turns import end_set, new_set, set_floor, start_turn
-from adjudicator.games.bacdef.zones import change_card, mark_special, note, to_discard
+from adjudicator.games.bacdef.zones import mark_special, note, set_card, to_discard
 from adjudicator.engine.protocol import Action, Context, Malformed, Violation
 
 Handler = Callable[[State, Any, Context], str | None]
@@ -109,7 +111,7 @@ def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
     if len(ids) != 2 or len(set(ids)) != 2 or any(cid not in ps.hand for cid in ids):
         raise reject("BAC-SETUP-2", "E_GUARD_COUNT", f"{ev.player} must choose 2 different cards of their own deck as guards, not {ids}")
     for n, cid in enumerate(ids, 1):
-        change_card(s, s.set.cards[cid], zone="guard", slot=n)
+        set_card(s, replace(s.set.cards[cid], zone="guard", slot=n))
         ps.hand = without(ps.hand, cid)
         ps.guards = (*ps.guards, Slot(card_id=cid, state="U"))
     if all(s.set.players[p].guards for p in s.players):
@@ -155,7 +157,7 @@ def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
     check_replay(s, ev, ctx, "place")
     c = s.set.cards[ev.card_id]
     ps.hand = without(ps.hand, c.id)
-    change_card(s, c, zone="field", face="down", orientation="upright")
+    set_card(s, replace(c, zone="field", face="down", orientation="upright"))
     t.placed = put(t.placed, ev.player, c.id)
 
 
@@ -174,7 +176,7 @@ def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
     if not cid or s.set.cards[cid].zone != "field":
         raise reject("BAC-ACT-6", "E_CARD_ZONE", f"{ev.player} has no field card to knock with")
     check_replay(s, ev, ctx, "declare")
-    change_card(s, s.set.cards[cid], orientation="sideways", knocked=True)
+    set_card(s, replace(s.set.cards[cid], orientation="sideways", knocked=True))
     iid = f"I{len(t.instances) + 1}"
     t.instances = (*t.instances, Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None))
     t.declared = put(t.declared, ev.player, True)
@@ -224,7 +226,7 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
         ps = s.set.players[ev.player]
         ps.hand = without(ps.hand, c.id)
         t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance[ev.player] - 1)
-    c = change_card(s, c, zone="field", face="up", orientation="upright", skill_used=True)
+    c = set_card(s, replace(c, zone="field", face="up", orientation="upright", skill_used=True))
     iid = f"I{len(t.instances) + 1}"
     side = "attacker" if ev.player == t.attacker else "defender"
     t.instances = (*t.instances, Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of))
@@ -320,7 +322,7 @@ def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
         raise reject("BAC-RES-4", "E_NOT_HEAD", f"{ev.instance_id} is not next to resolve; the head of the queue is {head}")
     if not inst.converted and not resolves_with_effect(s, inst):
         raise reject("BAC-RES-5", "E_AUTO_INSTANCE", f"{inst.id} resolves automatically")
-    set_instance(t, inst, status="resolved")
+    set_instance(t, inst, replace(inst, status="resolved"))
     t.queue = t.queue[1:]
     t.awaiting = None
     validate_ops(s, ev.ops, "resolution", inst.controller)
@@ -361,7 +363,7 @@ def on_choose_lost(s: State, ev: E.ChooseLostCards, ctx: Context) -> None:
     check_replay(s, ev, ctx, "lost")
     t.awaiting = None
     for cid in ids:
-        to_discard(s, change_card(s, s.set.cards[cid], face="down"))
+        to_discard(s, set_card(s, replace(s.set.cards[cid], face="down")))
     note(s, f"auto: {a.victim} lost {len(ids)} card(s)")
 
 
@@ -375,7 +377,7 @@ def on_activate_fall(s: State, ev: E.ActivateFallSkill, ctx: Context) -> str:
     check_replay(s, ev, ctx, "fall")
     pop(t)
     t.awaiting = None
-    c = change_card(s, s.set.cards[ev.card_id], face="up")
+    c = set_card(s, replace(s.set.cards[ev.card_id], face="up"))
     mark_special(s, ev.player, "F")
     note(s, f"auto: {ev.player}'s F ({c.id}) activated")
     push(t, Frame(kind="ops", controller=ev.player, source=f"F:{c.id}", ops=tuple(ev.ops)))

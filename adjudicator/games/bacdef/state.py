@@ -6,7 +6,7 @@ shares every immutable part with the state it was made from and copies the rest:
 
 - shared: what never changes after ``match_started`` (the options, the catalog), what only grows
   by new values (set results, the registered decks), the cards (frozen: a move replaces the card
-  in the set's dict, ``zones.change_card``), and every sequence of strings or frozen Structs (a
+  in the set's dict, ``zones.set_card``), and every sequence of strings or frozen Structs (a
   hand, a discard pile, the guard slots, the queues, the notes, the lasting effects, the turn's
   instances, packets, pending work and shields: tuples, which an event replaces instead of
   changing, ``replace_in``, ``set_guard``, ``push``, ``pop``), and the small dicts by player or
@@ -51,7 +51,7 @@ Stage = Literal["deck", "guards", "first_player", "turns", "over"]
 
 
 class Card(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """A card where it is now; frozen, so states share it until a move replaces it (``zones.change_card``)."""
+    """A card where it is now; frozen, so states share it until a move replaces it (``zones.set_card``)."""
 
     id: str
     owner: str
@@ -242,20 +242,23 @@ def put(d: dict, key: str, value: object) -> dict:
     return new
 
 
-def replace_in(items: tuple, old: msgspec.Struct, **changes: object) -> tuple:
-    """``items`` with ``old`` (the very object) replaced by a copy of it with ``changes``."""
-    new = list(items)
-    new[items.index(old)] = msgspec.structs.replace(old, **changes)  # an equal item before it would give the same tuple
-    return tuple(new)
+def replace_in(items: tuple, old: msgspec.Struct, new: msgspec.Struct) -> tuple:
+    """``items`` with ``old`` (the very object) replaced by ``new``, its copy with changes
+    (``replace(old, ...)``, made by the caller: no ``**changes`` passed on)."""
+    out = list(items)
+    out[items.index(old)] = new  # an equal item before it would give the same tuple
+    return tuple(out)
 
 
-def set_instance(t: TurnState, inst: Instance, **changes: object) -> None:
-    t.instances = replace_in(t.instances, inst, **changes)
+def set_instance(t: TurnState, inst: Instance, new: Instance) -> None:
+    """The turn's instance ``inst`` replaced by ``new`` (``replace(inst, status=...)``)."""
+    t.instances = replace_in(t.instances, inst, new)
 
 
 def set_guard(ps: PlayerState, slot: int, mark: Mark) -> None:
     """Guard slot ``slot`` (1-based) marked ``mark``."""
-    ps.guards = replace_in(ps.guards, ps.guards[slot - 1], state=mark)
+    g = ps.guards[slot - 1]
+    ps.guards = replace_in(ps.guards, g, replace(g, state=mark))
 
 
 def push(t: TurnState, frame: Frame) -> None:

@@ -3,17 +3,18 @@
 
 from __future__ import annotations
 
-import msgspec
+from msgspec.structs import replace
 
 from adjudicator.games.bacdef.state import Card, Frame, State, push, put, special_used, without
 
 
-def change_card(s: State, c: Card, **changes: object) -> Card:
-    """``c`` with ``changes``, put in its place in the set, and returned: a card is frozen and
-    shared by the states it has not changed in, so a move replaces it (use the card returned)."""
-    new = msgspec.structs.replace(c, **changes)
-    s.set.cards[c.id] = new
-    return new
+def set_card(s: State, card: Card) -> Card:
+    """``card`` put in its place in the set, and returned: a card is frozen and shared by the
+    states it has not changed in, so a move replaces it by a copy with its changes,
+    ``set_card(s, replace(c, zone=...))`` (use the card returned). The copy is made by the
+    caller: a function that passed ``**changes`` on would build and unpack a dict at every move."""
+    s.set.cards[card.id] = card
+    return card
 
 
 def note(s: State, text: str) -> None:
@@ -57,7 +58,7 @@ def to_discard(s: State, c: Card) -> None:
     ps = s.set.players[c.owner]
     if c.id in ps.hand:
         ps.hand = without(ps.hand, c.id)
-    c = change_card(s, c, zone="discard", orientation="upright")
+    c = set_card(s, replace(c, zone="discard", orientation="upright"))
     ps.discard = (*ps.discard, c.id)
     dropped(s, c)
 
@@ -68,6 +69,6 @@ def return_to_hand(s: State, c: Card) -> None:
     ps = s.set.players[c.owner]
     if c.zone == "discard":
         ps.discard = without(ps.discard, c.id)
-    change_card(s, c, zone="hand", face="down", orientation="upright", skill_used=False, knocked=False)
+    set_card(s, replace(c, zone="hand", face="down", orientation="upright", skill_used=False, knocked=False))
     ps.hand = (*ps.hand, c.id)
     hand_sorted(s, c.owner)
