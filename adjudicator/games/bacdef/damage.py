@@ -83,7 +83,7 @@ def packet(s: State, ctrl: str, source: str, target: str, amount: int, kind: Dam
     t = s.set.turn
     side = "attacker" if ctrl == t.attacker else "defender"
     pid = f"Q{len(t.packets) + 1}"
-    t.packets = (*t.packets, Packet(id=pid, source_side=side, source_instance=source, target=target, amount=amount, kind=kind))
+    t.packets = t.packets + (Packet(id=pid, source_side=side, source_instance=source, target=target, amount=amount, kind=kind),)
     note(s, f"auto: packet {pid} ({ctrl}->{target}, {amount}, {kind})")
 
 

@@ -245,19 +245,19 @@ def _turn_guard(s: State, op: TurnGuard, frame: Frame, strict: bool) -> None:
 def _prevent(s: State, op: Prevent, frame: Frame, strict: bool) -> None:
     remaining = None if op.amount == "all" else op.amount
     t = s.set.turn
-    t.shields = (*t.shields, Shield(player=op.player, remaining=remaining, kind=op.kind))
+    t.shields = t.shields + (Shield(player=op.player, remaining=remaining, kind=op.kind),)
 
 
 def _defer(s: State, op: Defer, frame: Frame, strict: bool) -> None:
     t = s.set.turn
-    t.deferred = (*t.deferred, Frame(kind="ops", controller=frame.controller, source=f"deferred:{frame.source}", ops=tuple(op.ops)))
+    t.deferred = t.deferred + (Frame(kind="ops", controller=frame.controller, source=f"deferred:{frame.source}", ops=tuple(op.ops)),)
 
 
 def _lasting(s: State, op: Lasting, frame: Frame, strict: bool) -> None:
     st = s.set
     st.lasting_counter += 1
     expires = st.turn.no + (1 if op.until == "end_of_next_turn" else 0)
-    st.lasting = (*st.lasting, LastingEffect(id=f"L{st.lasting_counter}", source=frame.source, controller=frame.controller, text=op.text, expires_turn=expires))
+    st.lasting = st.lasting + (LastingEffect(id=f"L{st.lasting_counter}", source=frame.source, controller=frame.controller, text=op.text, expires_turn=expires),)
 
 
 def _note(s: State, op: Note, frame: Frame, strict: bool) -> None:

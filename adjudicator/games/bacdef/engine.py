@@ -70,7 +70,7 @@ def work(s: State, t: TurnState, strict: str | None) -> None:
     else:
         # the frame is frozen: the one with the rest of its ops replaces it before its first op runs
         op, f = f.ops[0], replace(f, ops=f.ops[1:])
-        t.work = (*t.work[:-1], f)
+        t.work = t.work[:-1] + (f,)
         apply_op(s, op, f, strict=f.source == strict)
 
 
@@ -182,7 +182,7 @@ def drop_phase(s: State) -> None:
     for c in dropping:
         c = set_card(s, replace(c, zone="discard", orientation="upright"))
         ps = s.set.players[c.owner]
-        ps.discard = (*ps.discard, c.id)
+        ps.discard = ps.discard + (c.id,)
         moved.append(c)
         what = c.id if c.face == "up" else f"{c.owner}'s knocked card (face-down)"  # BAC-HID-2
         note(s, f"auto: {what} dropped in the Drop phase")

@@ -43,6 +43,7 @@ from adjudicator.games.bacdef.state import (
     SPECIALS,
     Frame,
     Instance,
+    LastingEffect,
     Slot,
     State,
     TurnState,
@@ -113,7 +114,7 @@ def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
     for n, cid in enumerate(ids, 1):
         set_card(s, replace(s.set.cards[cid], zone="guard", slot=n))
         ps.hand = without(ps.hand, cid)
-        ps.guards = (*ps.guards, Slot(card_id=cid, state="U"))
+        ps.guards = ps.guards + (Slot(card_id=cid, state="U"),)
     if all(s.set.players[p].guards for p in s.players):
         s.set.stage = "first_player"
 
@@ -178,7 +179,7 @@ def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
     check_replay(s, ev, ctx, "declare")
     set_card(s, replace(s.set.cards[cid], orientation="sideways", knocked=True))
     iid = f"I{len(t.instances) + 1}"
-    t.instances = (*t.instances, Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None))
+    t.instances = t.instances + (Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None),)
     t.declared = put(t.declared, ev.player, True)
     note(s, f"auto: knock instance {iid}")
     close_step(s, t, ev.player)
@@ -229,7 +230,7 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     c = set_card(s, replace(c, zone="field", face="up", orientation="upright", skill_used=True))
     iid = f"I{len(t.instances) + 1}"
     side = "attacker" if ev.player == t.attacker else "defender"
-    t.instances = (*t.instances, Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of))
+    t.instances = t.instances + (Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of),)
     if c.letter in SPECIALS and entry.battle_effect:
         mark_special(s, ev.player, c.letter)
     t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance.get(ev.player, 0) + entry.extra_deploys)
@@ -399,13 +400,25 @@ def end_sources(s: State) -> list[tuple[str, str]]:
     return [(i.id, i.controller) for i in t.instances] + [(l.id, l.controller) for l in s.set.lasting]
 
 
+def end_source_controller(s: State, source: str) -> str | None:
+    """The controller of ``source`` among ``end_sources`` (their ids are unique: I1.., L1..),
+    found without building the list."""
+    for i in s.set.turn.instances:
+        if i.id == source:
+            return i.controller
+    for l in s.set.lasting:
+        if l.id == source:
+            return l.controller
+    return None
+
+
 def on_end_effect(s: State, ev: E.ApplyEndPhaseEffect, ctx: Context) -> str:
     t = turn_step(s, "apply_end_phase_effect")
     if t.step != "end":
         raise wrong_step(t, "apply_end_phase_effect")
     require_judge(ev, "BAC-ACT-17", "end-phase effects")
     nothing_pending(t, "apply_end_phase_effect", "BAC-ACT-17")
-    controller = dict(end_sources(s)).get(ev.source)
+    controller = end_source_controller(s, ev.source)
     if controller is None:
         raise reject("BAC-ACT-17", "E_BAD_OP", f"source {ev.source!r} is neither an instance of this turn nor a lasting effect")
     validate_ops(s, ev.ops, "end", controller)
@@ -431,8 +444,14 @@ def on_confirm_end(s: State, ev: E.ConfirmEndPhase, ctx: Context) -> None:
         if s.options.both_hands_empty_rule == "void_set":
             return end_set(s, "void", None, f"both hands empty at the end of turn {t.no} (BAC-RUL-14)", ctx.seq)
         return end_set(s, "win", d, f"both hands empty at the end of turn {t.no}; the defender wins (BAC-RUL-14)", ctx.seq)
-    s.set.lasting = tuple(l for l in s.set.lasting if l.expires_turn > t.no)
+    if s.set.lasting:
+        s.set.lasting = still_lasting(s.set.lasting, t.no)
     start_turn(s, t.no + 1, ctx.seq)
+
+
+def still_lasting(lasting: tuple[LastingEffect, ...], turn_no: int) -> tuple[LastingEffect, ...]:
+    """The lasting effects that outlive turn ``turn_no`` (BAC-EFF-13)."""
+    return tuple(l for l in lasting if l.expires_turn > turn_no)
 
 
 def on_declare_void(s: State, ev: E.DeclareSetVoid, ctx: Context) -> None:

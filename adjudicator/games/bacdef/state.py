@@ -263,7 +263,7 @@ def set_guard(ps: PlayerState, slot: int, mark: Mark) -> None:
 
 def push(t: TurnState, frame: Frame) -> None:
     """``frame`` on top of the turn's stack of pending work."""
-    t.work = (*t.work, frame)
+    t.work = t.work + (frame,)
 
 
 def pop(t: TurnState) -> Frame:

@@ -60,7 +60,7 @@ def match_over(s: State) -> bool:
 
 def end_set(s: State, outcome: str, winner: str | None, reason: str, seq: int) -> None:
     st = s.set
-    s.set_results = (*s.set_results, SetResult(set_no=st.set_no, outcome=outcome, winner=winner, reason=reason))
+    s.set_results = s.set_results + (SetResult(set_no=st.set_no, outcome=outcome, winner=winner, reason=reason),)
     if outcome == "win":
         s.set_wins = put(s.set_wins, winner, s.set_wins[winner] + 1)
     else:

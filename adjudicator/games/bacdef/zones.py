@@ -21,7 +21,7 @@ def note(s: State, text: str) -> None:
     """Record an automatic step the current event carried out (BAC-GEN-3)."""
     t = s.set.turn if s.set else None
     if t is not None:
-        t.notes = (*t.notes, text)
+        t.notes = t.notes + (text,)
 
 
 def hand_sorted(s: State, player: str) -> None:
@@ -47,7 +47,7 @@ def dropped(s: State, c: Card) -> None:
     if c.letter != "F" or special_used(s, c.owner, "F") or t is None:
         return
     if t.step in ("resolution", "damage"):
-        t.fall_queue = (*t.fall_queue, c.id)
+        t.fall_queue = t.fall_queue + (c.id,)
         if c.face == "up":  # a face-down F's trigger must not show in public (BAC-HID-4)
             note(s, f"auto: {c.owner}'s F queued for the Fall step")
     else:
@@ -59,7 +59,7 @@ def to_discard(s: State, c: Card) -> None:
     if c.id in ps.hand:
         ps.hand = without(ps.hand, c.id)
     c = set_card(s, replace(c, zone="discard", orientation="upright"))
-    ps.discard = (*ps.discard, c.id)
+    ps.discard = ps.discard + (c.id,)
     dropped(s, c)
 
 
@@ -70,5 +70,5 @@ def return_to_hand(s: State, c: Card) -> None:
     if c.zone == "discard":
         ps.discard = without(ps.discard, c.id)
     set_card(s, replace(c, zone="hand", face="down", orientation="upright", skill_used=False, knocked=False))
-    ps.hand = (*ps.hand, c.id)
+    ps.hand = ps.hand + (c.id,)
     hand_sorted(s, c.owner)
