@@ -173,7 +173,10 @@ def drop_phase(s: State) -> None:
     """BAC-TURN-8 / BAC-RES-17: skill-used (and, under the option, knocked) field cards drop."""
     t = s.set.turn
     drop_knocked = s.options.knock_card_fate == "drop"
-    dropping = [c for c in s.set.cards.values() if c.zone == "field" and (c.skill_used or (c.knocked and drop_knocked))]
+    dropping = []  # a loop, not a comprehension: drop_knocked would be a closure cell
+    for c in s.set.cards.values():
+        if c.zone == "field" and (c.skill_used or (c.knocked and drop_knocked)):
+            dropping.append(c)
     if not dropping:
         return
     if len(dropping) > 1:
@@ -190,8 +193,12 @@ def drop_phase(s: State) -> None:
     for c in moved:
         if c.letter == "F" and not special_used(s, c.owner, "F"):
             triggered.append(c)
-    if not triggered:
-        return
+    if triggered:
+        _drop_triggers(s, t, triggered)
+
+
+def _drop_triggers(s: State, t: TurnState, triggered: list[Card]) -> None:
+    """The F decisions of the Fs dropped, the first player's per ``drop_phase_f_order`` first (BAC-RUL-17)."""
     first = t.defender if s.options.drop_phase_f_order == "defender_first" else t.attacker
     triggered.sort(key=lambda c: 0 if c.owner == first else 1)
     for c in reversed(triggered):

@@ -286,11 +286,26 @@ def other(state: State, player: str) -> str:
 
 
 def live_slots(ps: PlayerState) -> list[int]:
-    return [i + 1 for i, s in enumerate(ps.guards) if s.state != "X"]
+    """The guard slots (1-based) not destroyed; loops, not comprehensions, here and in
+    ``capacity``: damage asks them at every point placed."""
+    live = []
+    n = 0
+    for g in ps.guards:
+        n += 1
+        if g.state != "X":
+            live.append(n)
+    return live
 
 
 def capacity(ps: PlayerState) -> int:
-    return sum(2 if s.state == "U" else 1 for s in ps.guards if s.state != "X")
+    """The points the live guards can still take: 2 for an upright guard, 1 for a sideways one."""
+    points = 0
+    for g in ps.guards:
+        if g.state == "U":
+            points += 2
+        elif g.state == "S":
+            points += 1
+    return points
 
 
 def damage_level(ps: PlayerState) -> int:
@@ -307,9 +322,13 @@ def in_turn(s: State) -> bool:
 
 
 def special_used(s: State, player: str, letter: str) -> bool:
+    players = s.set.players
     if s.options.special_once_scope == "global":
-        return any(s.set.players[p].special_used.get(letter, False) for p in s.players)
-    return s.set.players[player].special_used.get(letter, False)
+        for ps in players.values():  # a loop, not any(): no closure cells at every call
+            if ps.special_used.get(letter, False):
+                return True
+        return False
+    return players[player].special_used.get(letter, False)
 
 
 def find_instance(t: TurnState, iid: str) -> Instance | None:
@@ -331,7 +350,11 @@ def orders_missing(t: TurnState) -> list[str]:
     count = {t.defender: 0, t.attacker: 0}
     for i in t.instances:
         count[i.controller] += 1
-    return [p for p, n in count.items() if n >= 2 and not t.order.get(p)]
+    missing = []
+    for p, n in count.items():
+        if n >= 2 and not t.order.get(p):
+            missing.append(p)
+    return missing
 
 
 def resolves_with_effect(s: State, inst: Instance) -> bool:
