@@ -373,6 +373,9 @@ class _Due(NamedTuple):
     equipped: bool  # (5): a character with two or more items (one item is never over a limit)
 
 
+#: ``_due`` when no check (1)-(5) has anything to do (nearly every event), always this one object
+_CLEAR = _Due(False, False, (), False, False)
+
 #: the last ``_due`` answer and the (immutable) characters it is for: most events leave the
 #: characters tuple as it was, so the next state's checks find it here
 _last_due: tuple[tuple[Character, ...], _Due] | None = None
@@ -400,16 +403,27 @@ def _due(characters: tuple[Character, ...]) -> _Due:
     orphaned = bool(masters) and not set(masters) <= {c.card for c in characters}
     lone = tuple(m[0] for m in pcs.values() if len(m) == 1)
     due = _Due(incapacitated, orphaned, lone, over_cap, equipped)
+    if due == _CLEAR:
+        due = _CLEAR
     _last_due = (characters, due)
     return due
 
 
-def state_checks(s: State, seq: int, active: Callable[[], str | None]) -> State:
+def state_checks(s: State, seq: int, before: State) -> State:
     """PBW-LIM-20 in its order, after every event. Nearly every event leaves the characters as
-    they were: a check runs only when ``_due`` found something for it. ``active`` gives the
-    active player (PBW-RUL-3) when (6) needs it."""
+    they were: a check runs only when ``_due`` found something for it. ``before``: the state
+    before the event, whose active player (PBW-RUL-3) (6) asks for when both HP are down."""
     chars = s.characters
-    due = _due(chars)
+    last = _last_due  # ``_due``'s own memo, read here first: the characters of nearly every event are in it
+    due = last[1] if last is not None and last[0] is chars else _due(chars)
+    if due is not _CLEAR:
+        s = _character_checks(s, due)
+    return decide(s, seq, before)
+
+
+def _character_checks(s: State, due: _Due) -> State:
+    """(1) to (5), each only when ``due`` found something for it."""
+    chars = s.characters
     if due.incapacitated:  # (1)
         for c in s.characters:
             if c.endurance <= 0:
@@ -436,12 +450,12 @@ def state_checks(s: State, seq: int, active: Callable[[], str | None]) -> State:
             if part is not None:
                 s = msgspec.structs.replace(s, pending_choice=PendingChoice(kind="equipment", player=c.controller, subject=c.card, part=part))
                 break
-    return decide(s, seq, active)
+    return s
 
 
-def decide(s: State, seq: int, active: Callable[[], str | None]) -> State:
+def decide(s: State, seq: int, before: State) -> State:
     """(6) PBW-OVR-3, PBW-OVR-6, PBW-RUL-3, PBW-RUL-47: HP <= 0 puts a player out; it decides the
-    battle when at most one player is left."""
+    battle when at most one player is left (the active player of ``before`` asked only then)."""
     if s.result is not None or not s.battle_started:
         return s
     for p in s.players:
@@ -449,7 +463,18 @@ def decide(s: State, seq: int, active: Callable[[], str | None]) -> State:
             break
     else:  # every HP above 0: nearly every event
         return s
-    return eliminate(s, [p.name for p in s.players if p.hp <= 0 and p.name not in s.out], seq, "hp_zero", active)
+    return eliminate(s, [p.name for p in s.players if p.hp <= 0 and p.name not in s.out], seq, "hp_zero",
+                     lambda: active_player(before))
+
+
+def active_player(s: State) -> str | None:
+    """PBW-RUL-3: the controller of the acting character or the PL-turn player; none in T1, T2, T5, T7."""
+    if s.step == "MAIN" and s.main is not None:
+        c = s.char(s.main.actor)
+        return c.controller if c is not None else None
+    if s.step == "PL":
+        return s.pl_order[s.pl_index]
+    return None
 
 
 def eliminate(s: State, down: list[str], seq: int, reason: str, active: Callable[[], str | None]) -> State:

@@ -69,16 +69,6 @@ def initial(started: E.PbwMatchStarted, ctx: Context) -> State:
                  wins={p: 0 for p in players}, battle_seq=ctx.seq, last_seq=ctx.seq)
 
 
-def active_player(s: State) -> str | None:
-    """PBW-RUL-3: the controller of the acting character or the PL-turn player; none in T1, T2, T5, T7."""
-    if s.step == "MAIN" and s.main is not None:
-        c = s.char(s.main.actor)
-        return c.controller if c is not None else None
-    if s.step == "PL":
-        return s.pl_order[s.pl_index]
-    return None
-
-
 def step(s: State, event: Action, ctx: Context) -> State:
     if s.out and not isinstance(event, E.NextBattle):  # PBW-RUL-47, §15: a player out of the battle enters nothing more
         who = event.by if event.by in s.out else getattr(event, "player", None)
@@ -109,7 +99,7 @@ def step(s: State, event: Action, ctx: Context) -> State:
         s = F.close_open(s, "TRIG", seq)  # PBW-COR-2: the first other event of a main turn closes its TRIG duties
     s = handler(s, event, ctx)
     if s.battle_started:  # the active player (PBW-RUL-3) is the one before the event: asked only when both HP are down
-        s = state_checks(s, seq, lambda: active_player(before))
+        s = state_checks(s, seq, before)
         if s.step == "T1" and not s.pending_ties and s.result is None:  # the ties waiting lost their members
             s = F.finish_order(s)
     if s.result is not None:
