@@ -3,15 +3,13 @@ with its tie-breaks, draws, PL turns, the field step, main turns and the turn en
 
 from __future__ import annotations
 
-from itertools import groupby
-
 import msgspec
 
 from adjudicator.games.pbwcg import events as E
 from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import Env, add_obligation, reject
 from adjudicator.games.pbwcg.ops import draw_cards, discard_hand, run_ops, to_discard
-from adjudicator.games.pbwcg.state import Character, MainTurn, State, TieGroup, note, pl_turn_from, with_char, with_player
+from adjudicator.games.pbwcg.state import Character, MainTurn, Player, State, TieGroup, note, pl_turn_from, with_char, with_player
 from adjudicator.engine.protocol import JUDGE, Context
 
 
@@ -73,9 +71,13 @@ def battle_started(s: State, ev: E.BattleStarted, ctx: Context) -> State:
 
 # -- T1: the order check (PBW-TURN-2, PBW-TURN-11) --------------------------------------------------------
 def _groups(s: State, turn: int) -> list[tuple[int, list[str]]]:
-    chars = [c for c in s.characters if c.entered_turn < turn]
-    keyed = sorted(((V.speed(s, c), c.card) for c in chars), key=lambda x: -x[0])
-    return [(sp, [card for _, card in grp]) for sp, grp in groupby(keyed, key=lambda x: x[0])]
+    """The characters in the order check of ``turn`` (those that entered before it), grouped by
+    speed, fastest first, each group in field order."""
+    by_speed: dict[int, list[str]] = {}
+    for c in s.characters:
+        if c.entered_turn < turn:
+            by_speed.setdefault(V.speed(s, c), []).append(c.card)
+    return [(sp, by_speed[sp]) for sp in sorted(by_speed, reverse=True)]
 
 
 def _kept_order(s: State, sp: int, members: list[str]) -> tuple[str, ...] | None:
@@ -86,8 +88,8 @@ def _kept_order(s: State, sp: int, members: list[str]) -> tuple[str, ...] | None
 
 
 def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
-    if s.step == "T7":
-        due = [p.name for p in s.players if len(set(p.hand) - set(p.special_hand)) > 5 and p.name not in s.out]
+    if s.step == "T7":  # (a hand of 5 cards or fewer has no 6 that count)
+        due = [p.name for p in s.players if len(p.hand) > 5 and len(set(p.hand) - set(p.special_hand)) > 5 and p.name not in s.out]
         if due:
             reject("PBW-TURN-7", f"{', '.join(due)} must discard down to 5 (hand_discarded) before turn {ev.turn}")
     elif s.step != "READY":
@@ -96,25 +98,34 @@ def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
         reject("PBW-ACT-5", f"the next turn is {s.turn + 1}, not {ev.turn}")
     players = tuple(msgspec.structs.replace(p, facedown_discard_used=False, drawn=False, placements_used=0,
                                             pl_activations_used=0) for p in s.players)
-    s = replace(s, turn=ev.turn, step="T1", players=players, main=None, actor_index=-1, pl_index=0, action_order=(),
-                order_speeds=())
+    # the order check (T1) reads the characters, the tie groups and the PL order, none of which
+    # this event changes: it is made on ``s`` and the new turn's state is one copy
     groups = _groups(s, ev.turn)
-    pending = tuple(tuple(m) for sp, m in groups if len(m) > 1 and _kept_order(s, sp, m) is None)
-    s = replace(s, pending_ties=pending)
-    return finish_order(s, groups) if not pending else s
+    kept = [(sp, _kept_order(s, sp, m) if len(m) > 1 else tuple(m)) for sp, m in groups]
+    pending = tuple(tuple(m) for (sp, m), (_, k) in zip(groups, kept) if k is None)
+    if pending:  # T1 waits for the tie breaks
+        return replace(s, turn=ev.turn, step="T1", players=players, main=None, actor_index=-1, pl_index=0,
+                       action_order=(), order_speeds=(), pending_ties=pending)
+    return _after_draw(replace(s, turn=ev.turn, players=players, main=None, actor_index=-1, pl_index=0, pending_ties=(),
+                               **_order(s, groups, kept)))
 
 
-def finish_order(s: State, groups: list[tuple[int, list[str]]] | None = None) -> State:
-    """The action order from the speed groups of this turn (``groups``: already computed for
-    the state, which has changed in nothing they read)."""
+def finish_order(s: State) -> State:
+    """The action order once every tie of this turn is broken; T2 begins."""
+    groups = _groups(s, s.turn)
+    kept = [(sp, _kept_order(s, sp, m) if len(m) > 1 else tuple(m)) for sp, m in groups]
+    return _after_draw(replace(s, **_order(s, groups, kept)))
+
+
+def _order(s: State, groups: list[tuple[int, list[str]]], kept: list[tuple[int, tuple[str, ...] | None]]) -> dict:
+    """The fields of the action order from the speed groups (``kept``: each group's order kept
+    from a tie break, or its one member), and the PL order that follows from it: T2 begins."""
     order: list[str] = []
     speeds: list[int] = []
-    for sp, members in groups if groups is not None else _groups(s, s.turn):
-        kept = _kept_order(s, sp, members) if len(members) > 1 else tuple(members)
-        order += list(kept or members)
+    for (sp, members), (_, k) in zip(groups, kept):
+        order += k or members
         speeds += [sp] * len(members)
-    s = replace(s, action_order=tuple(order), order_speeds=tuple(speeds), pl_order=pl_order_of(s, order), step="T2")
-    return _after_draw(s)
+    return {"action_order": tuple(order), "order_speeds": tuple(speeds), "pl_order": pl_order_of(s, order), "step": "T2"}
 
 
 def pl_order_of(s: State, order: list[str]) -> tuple[str, ...]:
@@ -183,22 +194,28 @@ def tie_break(s: State, ev: E.TieBreak, ctx: Context) -> State:
 
 # -- T2: draws (PBW-TURN-3) ---------------------------------------------------------------------------
 def draw_needed(s: State, player: str) -> int:
-    p = s.player(player)
-    return 0 if p.drawn or player in s.out else min(5 if s.turn == 1 else 1, len(p.deck))
+    return _draws_due(s, s.player(player))
+
+
+def _draws_due(s: State, p: Player) -> int:
+    return 0 if p.drawn or p.name in s.out else min(5 if s.turn == 1 else 1, len(p.deck))
 
 
 def _after_draw(s: State) -> State:
-    if any(draw_needed(s, p) for p in s.names()):
-        return s
+    """T2 ends once no player has a draw due: the first PL turn begins."""
+    for p in s.players:
+        if _draws_due(s, p):
+            return s
     return pl_turn_from(s, 0)
 
 
 def cards_drawn(s: State, ev: E.CardsDrawn, ctx: Context) -> State:
     need_step(s, "cards_drawn", "T2")
     need_by(ev, ev.player)
-    if ev.player not in s.names():
+    p = s.find(ev.player)
+    if p is None:
         reject("PBW-ACT-7", f"{ev.player!r} is not a player of this battle")
-    n = draw_needed(s, ev.player)
+    n = _draws_due(s, p)
     if n == 0 or len(ev.cards) != n:
         reject("PBW-ACT-7", f"{ev.player} draws {n} card(s) now, not {len(ev.cards)}")
     return _after_draw(draw_cards(s, ev.player, ev.cards, drawn=True))

@@ -120,7 +120,11 @@ def summon_support(s: State, op: E.SummonSupport, env: Env) -> State:
 
 
 def _cards_of(s: State, player: str, cards: tuple[str, ...], zone: str, rule: str) -> None:
-    have = getattr(s.player(player), zone)
+    _cards_in(getattr(s.player(player), zone), player, cards, zone, rule)
+
+
+def _cards_in(have: tuple[str, ...], player: str, cards: tuple[str, ...], zone: str, rule: str) -> None:
+    """Each of ``cards`` is in ``have``, the player's ``zone``, and named once."""
     for c in cards:
         if c not in have:
             reject(rule, f"{c!r} is not in {player}'s {zone}")
@@ -202,12 +206,13 @@ def _wp(s: State, op: E.WpChange, env: Env) -> State:
 def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-ACT-7", **changes) -> State:
     """``cards`` from the player's deck to their hand (``changes``: more of the player's fields
     that change with it)."""
-    _cards_of(s, player, cards, "deck", rule)
-    deck = s.player(player).deck
+    p = s.player(player)
+    deck = p.deck
+    _cards_in(deck, player, cards, "deck", rule)
     for c in cards:  # each is in the deck once (checked above): cut it out where it is
         i = deck.index(c)
         deck = deck[:i] + deck[i + 1:]
-    return with_player(s, player, deck=deck, hand=s.player(player).hand + cards, **changes)
+    return with_player(s, player, deck=deck, hand=p.hand + cards, **changes)
 
 
 def _draw(s: State, op: E.Draw, env: Env) -> State:

@@ -157,6 +157,13 @@ class State(_S):
                 return p
         raise KeyError(name)
 
+    def find(self, name: str) -> Player | None:
+        """The player of that name, or None for a name that is not a player's."""
+        for p in self.players:
+            if p.name == name:
+                return p
+        return None
+
     def names(self) -> tuple[str, ...]:
         return tuple([p.name for p in self.players])
 
@@ -231,9 +238,11 @@ def pl_turn_from(s: State, i: int) -> State:
     """The PL turn of the first player from place ``i`` of the PL order still in the battle, with
     its counters reset (PBW-STATE-4); the field step once every PL turn is over (PBW-TURN-4)."""
     for j in range(i, len(s.pl_order)):
-        p = s.pl_order[j]
-        if p not in s.out:
-            return with_player(msgspec.structs.replace(s, step="PL", pl_index=j), p, placements_used=0, pl_activations_used=0)
+        name = s.pl_order[j]
+        if name not in s.out:
+            s = msgspec.structs.replace(s, step="PL", pl_index=j)
+            p = s.player(name)  # turn_started reset the counters: the player is replaced only when they are not 0
+            return with_player(s, name, placements_used=0, pl_activations_used=0) if p.placements_used or p.pl_activations_used else s
     return msgspec.structs.replace(s, step="FIELD")
 
 
