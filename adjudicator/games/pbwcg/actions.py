@@ -10,7 +10,7 @@ from adjudicator.games.pbwcg.combat import Attack, Env, check_result, reject, re
 from adjudicator.games.pbwcg.decks import is_holy_grail
 from adjudicator.games.pbwcg.flow import need_by, need_confirmations, replace
 from adjudicator.games.pbwcg.ops import eliminate, run_ops, summon_pc, to_discard
-from adjudicator.games.pbwcg.state import MAIN_STEPS, Character, Result, SetSlot, State, with_char, with_player
+from adjudicator.games.pbwcg.state import MAIN_STEPS, Character, MainTurn, Result, SetSlot, State, with_char, with_player
 from adjudicator.engine.protocol import JUDGE, Context
 
 
@@ -150,12 +150,18 @@ def set_card_activated(s: State, ev: E.SetCardActivated, ctx: Context) -> State:
 
 
 # -- main turns (PBW-TURN-6) ------------------------------------------------------------------------------
-def in_main(s: State, ev: E.Action, actor: str, what: str, last: str) -> tuple[State, Character]:
-    """The actor's main turn, at a step no later than ``last`` (PBW-TURN-9); the step moves on."""
+#: the place of each step of a main turn (PBW-TURN-6)
+_STEP_AT = {step: i for i, step in enumerate(MAIN_STEPS)}
+
+
+def in_main(s: State, ev: E.Action, actor: str, what: str, last: str) -> tuple[MainTurn, Character]:
+    """The actor's main turn, at a step no later than ``last`` (PBW-TURN-9): the main turn with
+    its step moved on (for the caller's copy of the state), and the actor."""
     main = s.main
     if s.step != "MAIN" or main is None:
         reject("PBW-TURN-9", f"{what} is made in a main turn; the battle is in {s.step}", "WRONG_STEP")
-    if MAIN_STEPS.index(main.step) > MAIN_STEPS.index(last):
+    at, upto = _STEP_AT[main.step], _STEP_AT[last]
+    if at > upto:
         reject("PBW-TURN-9", f"{what} belongs to {last}; {main.actor}'s main turn is past it ({main.step})", "WRONG_STEP")
     if actor != main.actor:
         reject("PBW-ACT-16", f"this is {main.actor}'s main turn, not {actor}'s")
@@ -163,16 +169,15 @@ def in_main(s: State, ev: E.Action, actor: str, what: str, last: str) -> tuple[S
     if c is None:
         reject("PBW-ACT-16", f"{actor} is no longer on the field")
     need_by(ev, c.controller)
-    step = main.step if MAIN_STEPS.index(main.step) >= MAIN_STEPS.index(last) else last
-    return replace(s, main=msgspec.structs.replace(main, step=step)), c
+    return (main if at == upto else msgspec.structs.replace(main, step=last)), c
 
 
 def bs_effect(s: State, ev: E.BsEffect, ctx: Context) -> State:
-    s, c = in_main(s, ev, ev.actor, "bs_effect", "M1")
+    main, c = in_main(s, ev, ev.actor, "bs_effect", "M1")
     held = [b.name for b in c.bs]
-    if ev.bs not in held or ev.bs in s.main.effects_done:  # type: ignore[union-attr]
+    if ev.bs not in held or ev.bs in main.effects_done:
         reject("PBW-ACT-17", f"{ev.actor} does not hold {ev.bs} with its effect still due (held: {held})")
-    s = replace(s, main=msgspec.structs.replace(s.main, effects_done=s.main.effects_done + (ev.bs,)),  # type: ignore[union-attr]
+    s = replace(s, main=msgspec.structs.replace(main, effects_done=main.effects_done + (ev.bs,)),
                 obligations=tuple(msgspec.structs.replace(o, status="fulfilled", fulfilled_seq=ctx.seq)
                                   if o.kind == "TRIG" and o.character == ev.actor and o.bs == ev.bs and o.status == "open" else o
                                   for o in s.obligations))
@@ -180,21 +185,22 @@ def bs_effect(s: State, ev: E.BsEffect, ctx: Context) -> State:
 
 
 def equipment_discarded(s: State, ev: E.EquipmentDiscarded, ctx: Context) -> State:
-    s, c = in_main(s, ev, ev.pc, "equipment_discarded", "M2")
+    main, c = in_main(s, ev, ev.pc, "equipment_discarded", "M2")
     if not ev.cards or any(x not in c.equipment for x in ev.cards) or len(set(ev.cards)) != len(ev.cards):
         reject("PBW-ACT-18", f"{list(ev.cards)} are not items equipped to {ev.pc} (equipment: {list(c.equipment)})")
+    s = replace(s, main=main)
     for x in ev.cards:
         s = to_discard(s, x)
     return s
 
 
-def use_action(s: State, actor: str, what: str) -> State:
-    main = s.main
-    if main.magic_used:  # type: ignore[union-attr]
+def use_action(main: MainTurn, actor: str, what: str) -> MainTurn:
+    """The main turn with the actor's action spent (PBW-LIM-19; not after a MAGIC card, PBW-LIM-6)."""
+    if main.magic_used:
         reject("PBW-LIM-6", f"a MAGIC card used {actor}'s action: {what} is not accepted")
-    if main.actions_left <= 0:  # type: ignore[union-attr]
+    if main.actions_left <= 0:
         reject("PBW-LIM-19", f"{actor} has used its action this main turn: {what} is one too many", "ACTION_USED")
-    return replace(s, main=msgspec.structs.replace(main, actions_left=main.actions_left - 1))  # type: ignore[union-attr]
+    return msgspec.structs.replace(main, actions_left=main.actions_left - 1)
 
 
 def in_range(s: State, attacker: Character, targets: tuple[str, ...], given: int | None) -> None:
@@ -211,8 +217,8 @@ def in_range(s: State, attacker: Character, targets: tuple[str, ...], given: int
 
 
 def normal_attack(s: State, ev: E.NormalAttack, ctx: Context) -> State:
-    s, c = in_main(s, ev, ev.actor, "normal_attack", "M3")
-    s = use_action(s, ev.actor, "normal_attack")
+    main, c = in_main(s, ev, ev.actor, "normal_attack", "M3")
+    s = replace(s, main=use_action(main, ev.actor, "normal_attack"))
     in_range(s, c, (ev.target,), ev.range)
     value, attr = V.normal_attack_value(s, c)
     atk = Attack(c, value, attr, "normal", ev.evasion_tag, ev.bs, ev.break_ops, True)
@@ -221,8 +227,8 @@ def normal_attack(s: State, ev: E.NormalAttack, ctx: Context) -> State:
 
 
 def ability_used(s: State, ev: E.AbilityUsed, ctx: Context) -> State:
-    s, c = in_main(s, ev, ev.actor, "ability_used", "M3")
-    s = use_action(s, ev.actor, "ability_used")
+    main, c = in_main(s, ev, ev.actor, "ability_used", "M3")
+    s = replace(s, main=use_action(main, ev.actor, "ability_used"))
     ab = ev.ability
     if c.kind != "PC":
         reject("PBW-ACT-20", f"{ev.actor} is a summon support; abilities belong to PCs")
@@ -247,21 +253,21 @@ def ability_used(s: State, ev: E.AbilityUsed, ctx: Context) -> State:
 
 def move(s: State, ev: E.Move, ctx: Context) -> State:
     """PBW-ACT-21, PBW-RUL-20: a move into an occupied slot swaps; the other PC keeps its turn."""
-    s, c = in_main(s, ev, ev.actor, "move", "M3")
+    main, c = in_main(s, ev, ev.actor, "move", "M3")
     if c.kind != "PC":
         reject("PBW-ACT-21", f"{ev.actor} is a summon support: only PCs move")
     if ev.to_slot == c.slot or not 1 <= ev.to_slot <= s.player(c.controller).max_pc_count:
         reject("PBW-ACT-21", f"slot {ev.to_slot} is not another slot of {c.controller}'s field")
-    s = use_action(s, ev.actor, "move")
-    other = next((o for o in s.field(c.controller, "PC") if o.slot == ev.to_slot), None)
+    s = replace(s, main=use_action(main, ev.actor, "move"))
+    other = next((o for o in s.characters if o.slot == ev.to_slot and o.controller == c.controller and o.kind == "PC"), None)
     if other is not None:
         s = with_char(s, other.card, slot=c.slot)
     return with_char(s, c.card, slot=ev.to_slot)
 
 
 def wait(s: State, ev: E.Wait, ctx: Context) -> State:
-    s, _ = in_main(s, ev, ev.actor, "wait", "M3")
-    return use_action(s, ev.actor, "wait")
+    main, _ = in_main(s, ev, ev.actor, "wait", "M3")
+    return replace(s, main=use_action(main, ev.actor, "wait"))
 
 
 def bs_recovery_check(s: State, ev: E.BsRecoveryCheck, ctx: Context) -> State:

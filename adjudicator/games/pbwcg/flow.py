@@ -268,9 +268,16 @@ def field_step_ended(s: State, ev: E.FieldStepEnded, ctx: Context) -> State:
 
 # -- T6: main turns (PBW-TURN-6) --------------------------------------------------------------------------
 def next_actor(s: State) -> tuple[int, str] | None:
+    nxt = _next_on_field(s)
+    return None if nxt is None else (nxt[0], nxt[1].card)
+
+
+def _next_on_field(s: State) -> tuple[int, Character] | None:
+    """The place in the action order of the next character to act that is still on a field, and it."""
     for i in range(s.actor_index + 1, len(s.action_order)):
-        if s.char(s.action_order[i]) is not None:
-            return i, s.action_order[i]
+        c = s.char(s.action_order[i])
+        if c is not None:
+            return i, c
     return None
 
 
@@ -287,14 +294,14 @@ def main_turn_started(s: State, ev: E.MainTurnStarted, ctx: Context) -> State:
     need_step(s, "main_turn_started", "MAIN")
     if s.main is not None and s.main.step != "M5":
         reject("PBW-TURN-9", f"{s.main.actor}'s main turn has not ended (main_turn_ended)", "WRONG_STEP")
-    nxt = next_actor(s)
-    if nxt is None or nxt[1] != ev.actor:
-        expected = "no one: every character has acted (turn_ended)" if nxt is None else nxt[1]
+    nxt = _next_on_field(s)
+    if nxt is None or nxt[1].card != ev.actor:
+        expected = "no one: every character has acted (turn_ended)" if nxt is None else nxt[1].card
         reject("PBW-ACT-16", f"the next main turn is {expected}'s, not {ev.actor}'s")
-    c = s.char(ev.actor)
-    need_by(ev, c.controller)  # type: ignore[union-attr]
+    c = nxt[1]
+    need_by(ev, c.controller)
     s = close_open(s, "REC", ctx.seq)
-    for b in c.bs:  # type: ignore[union-attr]
+    for b in c.bs:
         s = add_obligation(s, "TRIG", ev.actor, b.name, ctx.seq)
     return replace(s, actor_index=nxt[0], main=MainTurn(actor=ev.actor))
 
@@ -311,7 +318,7 @@ def main_turn_ended(s: State, ev: E.MainTurnEnded, ctx: Context) -> State:
         return replace(s, main=msgspec.structs.replace(main, step="M5"))
     need_by(ev, c.controller)
     late = s.options.local_A_delayed_recovery
-    if any(st.remaining is not None for st in c.statuses):  # else the character stays as it is
+    if c.statuses and any(st.remaining is not None for st in c.statuses):  # else the character stays as it is
         statuses = []
         for st in c.statuses:
             if st.remaining is not None and not (late and st.applied_turn == s.turn):
@@ -336,7 +343,7 @@ def turn_ended(s: State, ev: E.TurnEnded, ctx: Context) -> State:
         reject("PBW-ACT-25", f"{nxt[1]} has not had its main turn yet")
     s = close_open(s, "REC", ctx.seq)
     for c in s.characters:  # "until end of turn" ends (PBW-LIM-15)
-        if any(st.end_of_turn for st in c.statuses):
+        if c.statuses and any(st.end_of_turn for st in c.statuses):
             s = with_char(s, c.card, statuses=tuple(st for st in c.statuses if not st.end_of_turn))
     return replace(s, step="T7", main=None)
 
