@@ -92,16 +92,20 @@ def apply_bs(s: State, target: str, bs: str, source: str) -> tuple[State, bool]:
 
 
 # -- attacks ------------------------------------------------------------------------------------------
+#: the checks of a target none were entered for (a frozen Struct: shared)
+_NO_CHECKS = Checks()
+
+
 def resolve_attack(s: State, atk: Attack, targets: tuple[str, ...], checks: dict[str, Checks], env: Env, run_ops: Any) -> State:
     """PBW-RES-5: every target in turn; the state-based checks follow the whole event."""
     if not targets:
         reject("PBW-ACT-19", "an attack names at least one target")
     for t in targets:
-        if t in s.names():
+        if s.find(t) is not None:
             s = _attack_player(s, atk, t, env)
         else:
             s = _attack_character(s, atk, t, checks.get(t), env, run_ops)
-    extra = set(checks) - set(targets)
+    extra = set(checks) - set(targets) if checks else None
     if extra:
         reject("PBW-RES-6", f"checks are given for {sorted(extra)}, which the attack does not target")
     return s
@@ -133,7 +137,7 @@ def _attack_character(s: State, atk: Attack, t: str, checks: Checks | None, env:
         reject("PBW-ACT-19", f"{atk.attacker.card} cannot make a normal attack on its own side's {t}")
     if target.kind == "SUPPORT" and atk.single_target:
         reject("PBW-LIM-11", f"summon support {t} is never the target of a single-target attack")
-    checks = checks or Checks()
+    checks = checks or _NO_CHECKS
     # 1. evasion (PBW-RES-6)
     n = 0 if atk.kind == "magic" else int(atk.evasion_tag) + V.evasion_bonus(target)
     if len(checks.evasion) > n:

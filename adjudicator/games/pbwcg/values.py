@@ -20,29 +20,37 @@ def hp_cap(s: State, player: str) -> int:
     return sum(s.cards[c.card].hp or 0 for c in s.field(player, "PC")) + 10
 
 
+# (most characters have no status and no item: the sums over them are not begun then)
 def base_stat(s: State, c: Character, attr: str) -> int:
     card = s.cards[c.card]
     stat = (card.stats or {}).get(attr, 0)
-    return stat + sum(st.mods.stat.get(attr, 0) for st in c.statuses)
+    return stat + sum(st.mods.stat.get(attr, 0) for st in c.statuses) if c.statuses else stat
 
 
 def weapon_mod(s: State, c: Character, attr: str) -> int:
-    return sum((s.cards[e].mods or {}).get(attr, 0) for e in c.equipment if s.cards[e].kind == "WEAPON")
+    return _item_mod(s, c, attr, "WEAPON")
 
 
 def armor_mod(s: State, c: Character, attr: str) -> int:
-    return sum((s.cards[e].mods or {}).get(attr, 0) for e in c.equipment if s.cards[e].kind == "ARMOR")
+    return _item_mod(s, c, attr, "ARMOR")
+
+
+def _item_mod(s: State, c: Character, attr: str, kind: str) -> int:
+    if not c.equipment:
+        return 0
+    return sum((s.cards[e].mods or {}).get(attr, 0) for e in c.equipment if s.cards[e].kind == kind)
 
 
 def av(s: State, c: Character, attr: str) -> int:
     """PBW-RES-1: stat + weapon mods + status attack mods."""
-    return base_stat(s, c, attr) + weapon_mod(s, c, attr) + sum(st.mods.attack.get(attr, 0) for st in c.statuses)
+    value = base_stat(s, c, attr) + weapon_mod(s, c, attr)
+    return value + sum(st.mods.attack.get(attr, 0) for st in c.statuses) if c.statuses else value
 
 
 def dv(s: State, c: Character, attr: str) -> int:
     """PBW-RES-1: trunc((stat + armour mods) / 2) + status defence mods."""
     half = trunc_div(base_stat(s, c, attr) + armor_mod(s, c, attr), 2)
-    return half + sum(st.mods.defense.get(attr, 0) for st in c.statuses)
+    return half + sum(st.mods.defense.get(attr, 0) for st in c.statuses) if c.statuses else half
 
 
 def main_attr(s: State, c: Character) -> str:
@@ -95,14 +103,14 @@ def speed(s: State, c: Character) -> int:
 
 
 def evasion_bonus(c: Character) -> int:
-    return sum(st.mods.evasion for st in c.statuses)
+    return sum(st.mods.evasion for st in c.statuses) if c.statuses else 0
 
 
 def superior(s: State, a: str | None, b: str | None) -> bool:
     """PBW-RES-2: is attribute ``a`` superior to ``b``? NONE is neither."""
     if a in (None, "NONE") or b in (None, "NONE"):
         return False
-    return any(x == a and y == b for x, y in s.options.superiority)
+    return (a, b) in s.options.superiority  # its pairs are (superior, inferior) tuples
 
 
 def endurance_damage(s: State, d: int, attack_attr: str | None, target_attr: str) -> int:
