@@ -18,10 +18,10 @@ from adjudicator.engine.protocol import JUDGE, Context
 replace = msgspec.structs.replace
 
 
-def need_step(s: State, event: str, *steps: str) -> None:
+def need_step(s: State, event: str, step: str) -> None:
     """PBW-TURN-9: an event is accepted only in its own step."""
-    if s.step not in steps:
-        reject("PBW-TURN-9", f"{event} belongs to step {'/'.join(steps)}; the battle is in {s.step}", "WRONG_STEP")
+    if s.step != step:
+        reject("PBW-TURN-9", f"{event} belongs to step {step}; the battle is in {s.step}", "WRONG_STEP")
 
 
 def need_by(ev: E.Action, player: str) -> None:

@@ -423,7 +423,11 @@ def state_checks(s: State, seq: int, before: State) -> State:
     due = last[1] if last is not None and last[0] is chars else _due(chars)
     if due is not _CLEAR:
         s = _character_checks(s, due)
-    return decide(s, seq, before)
+    if s.result is None:  # (6), once a player is down: nearly every event has every HP above 0
+        for p in s.players:
+            if p.hp <= 0 and p.name not in s.out:
+                return decide(s, seq, before)
+    return s
 
 
 def _character_checks(s: State, due: _Due) -> State:
@@ -459,14 +463,10 @@ def _character_checks(s: State, due: _Due) -> State:
 
 
 def decide(s: State, seq: int, before: State) -> State:
-    """(6) PBW-OVR-3, PBW-OVR-6, PBW-RUL-3, PBW-RUL-47: HP <= 0 puts a player out; it decides the
-    battle when at most one player is left (the active player of ``before`` asked only then)."""
+    """(6) PBW-OVR-3, PBW-OVR-6, PBW-RUL-3, PBW-RUL-47, once a player in the battle is down (state_checks
+    asks): HP <= 0 puts a player out; it decides the battle when at most one player is left (the
+    active player of ``before`` asked only then)."""
     if s.result is not None or not s.battle_started:
-        return s
-    for p in s.players:
-        if p.hp <= 0 and p.name not in s.out:
-            break
-    else:  # every HP above 0: nearly every event
         return s
     return eliminate(s, [p.name for p in s.players if p.hp <= 0 and p.name not in s.out], seq, "hp_zero",
                      lambda: active_player(before))

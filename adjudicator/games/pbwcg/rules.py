@@ -95,7 +95,7 @@ def step(s: State, event: Action, ctx: Context) -> State:
     if handler is None:
         reject("PBW-ACT-1", f"{event_type(event)} cannot be entered here")
     main = s.main
-    if main is not None and main.step == "M1" and not isinstance(event, E.BsEffect):
+    if main is not None and main.step == "M1" and s.obligations and not isinstance(event, E.BsEffect):
         s = F.close_open(s, "TRIG", seq)  # PBW-COR-2: the first other event of a main turn closes its TRIG duties
     s = handler(s, event, ctx)
     if s.battle_started:  # the active player (PBW-RUL-3) is the one before the event: asked only when both HP are down
