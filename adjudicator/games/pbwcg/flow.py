@@ -133,14 +133,14 @@ def pl_order_of(s: State, order: list[str]) -> tuple[str, ...]:
     action order, so the controller of the first PC takes the last PL turn; a player with no PC
     in the order goes before them, as in the previous turn's PL order (seat order at first), so
     that with no PC in the order at all the previous PL order stays."""
-    first: dict[str, int] = {}
-    chars = {c.card: c for c in reversed(s.characters)}  # ``s.char`` of each card (the first of an id), in one pass
+    controller = {c.card: c.controller for c in s.characters if c.kind == "PC"}  # (a card id is on a field once)
+    first: dict[str, int] = {}  # each player's first place, in the order of the places
     for i, card in enumerate(order):
-        c = chars.get(card)
-        if c is not None and c.kind == "PC":
-            first.setdefault(c.controller, i)
-    players = [p for p in (s.pl_order or s.names()) if p not in s.out]
-    return tuple(p for p in players if p not in first) + tuple(sorted(first, key=lambda p: -first[p]))
+        p = controller.get(card)
+        if p is not None and p not in first:
+            first[p] = i
+    out = s.out
+    return tuple([p for p in (s.pl_order or s.names()) if p not in first and p not in out]) + tuple(reversed(first))
 
 
 def _tie_order(ev: E.TieBreak) -> tuple[str, ...]:

@@ -94,8 +94,9 @@ def overweight(s: State, c: Character) -> int:
 
 def speed(s: State, c: Character) -> int:
     """PBW-RES-3: TECH + status speed mods - overweight (+ weapon TECH under PBW-RUL-16)."""
-    if not c.statuses and not c.equipment and (s.cards[c.card].sp or 0) >= 0:  # most characters: the printed TECH
-        return (s.cards[c.card].stats or {}).get("TECH", 0)
+    card = s.cards[c.card]
+    if not c.statuses and not c.equipment and (card.sp or 0) >= 0:  # most characters: the printed TECH
+        return (card.stats or {}).get("TECH", 0)
     value = base_stat(s, c, "TECH") + sum(st.mods.speed for st in c.statuses) - overweight(s, c)
     if s.options.speed_includes_weapon_tech:
         value += weapon_mod(s, c, "TECH")
