@@ -10,7 +10,9 @@ from adjudicator.games.pbwcg.combat import Attack, Env, check_result, reject, re
 from adjudicator.games.pbwcg.decks import is_holy_grail
 from adjudicator.games.pbwcg.flow import need_by, need_confirmations, replace
 from adjudicator.games.pbwcg.ops import eliminate, run_ops, summon_pc, to_discard
-from adjudicator.games.pbwcg.state import MAIN_STEPS, Character, MainTurn, Result, SetSlot, State, with_char, with_player
+from adjudicator.games.pbwcg.state import (
+    MAIN_STEPS, Character, MainTurn, Player, Result, SetSlot, State, with_char, with_player, without_card,
+)
 from adjudicator.engine.protocol import JUDGE, Context
 
 
@@ -24,50 +26,51 @@ def own_pl_turn(s: State, ev: E.Action, player: str, what: str) -> None:
     need_by(ev, player)
 
 
-def placement(s: State, player: str, what: str) -> State:
-    """PBW-LIM-1: at most trunc(max_pc_count / 2) sets, summons and equips in one PL turn."""
-    p = s.player(player)
+def placement(p: Player, what: str) -> int:
+    """PBW-LIM-1: at most trunc(max_pc_count / 2) sets, summons and equips in one PL turn; the
+    player's count of them with this one."""
     cap = V.trunc_div(p.max_pc_count, 2)
     if p.placements_used >= cap:
-        reject("PBW-LIM-1", f"{player} has made {p.placements_used} of {cap} placements this PL turn; {what} is one too many", "PLACEMENT_CAP")
-    return with_player(s, player, placements_used=p.placements_used + 1)
+        reject("PBW-LIM-1", f"{p.name} has made {p.placements_used} of {cap} placements this PL turn; {what} is one too many", "PLACEMENT_CAP")
+    return p.placements_used + 1
 
 
-def in_hand(s: State, player: str, card: str, kind: str, rule: str) -> None:
-    if card not in s.player(player).hand:
-        reject(rule, f"{card!r} is not in {player}'s hand")
+def in_hand(s: State, p: Player, card: str, kind: str, rule: str) -> None:
+    if card not in p.hand:
+        reject(rule, f"{card!r} is not in {p.name}'s hand")
     if s.cards[card].card_type != kind:
         reject(rule, f"{card} is a {s.cards[card].card_type} card, not {kind}")
 
 
+# (a placement's player is changed once: their count, the card out of the hand and where it goes)
 def card_set(s: State, ev: E.CardSet, ctx: Context) -> State:
     own_pl_turn(s, ev, ev.player, f"card_set of {ev.card}")
-    in_hand(s, ev.player, ev.card, "SET", "PBW-ACT-8")
-    zone = list(s.player(ev.player).set_zone)
+    p = s.player(ev.player)
+    in_hand(s, p, ev.card, "SET", "PBW-ACT-8")
+    zone = list(p.set_zone)
     if not 1 <= ev.set_slot <= 5 or zone[ev.set_slot - 1] is not None:
         reject("PBW-LIM-7", f"set slot {ev.set_slot} is not an empty slot 1-5 of {ev.player}'s set zone")
-    s = placement(s, ev.player, f"setting {ev.card}")
+    used = placement(p, f"setting {ev.card}")
     zone[ev.set_slot - 1] = SetSlot(card=ev.card, face_up=False, set_turn=s.turn)
-    p = s.player(ev.player)
-    return with_player(s, ev.player, set_zone=tuple(zone), hand=tuple(c for c in p.hand if c != ev.card))
+    return with_player(s, ev.player, placements_used=used, set_zone=tuple(zone), hand=without_card(p.hand, ev.card))
 
 
 def pc_summoned(s: State, ev: E.PcSummoned, ctx: Context) -> State:
     own_pl_turn(s, ev, ev.player, f"pc_summoned of {ev.card}")
-    in_hand(s, ev.player, ev.card, "PC", "PBW-ACT-9")
-    s = placement(s, ev.player, f"summoning {ev.card}")
+    p = s.player(ev.player)
+    in_hand(s, p, ev.card, "PC", "PBW-ACT-9")
+    s = with_player(s, ev.player, placements_used=placement(p, f"summoning {ev.card}"))
     return summon_pc(s, ev.player, ev.card, ev.slot, True)
 
 
 def equipped(s: State, ev: E.Equipped, ctx: Context) -> State:
     own_pl_turn(s, ev, ev.player, f"equipped {ev.card}")
-    in_hand(s, ev.player, ev.card, "EQUIPMENT", "PBW-ACT-10")
+    p = s.player(ev.player)
+    in_hand(s, p, ev.card, "EQUIPMENT", "PBW-ACT-10")
     pc = s.char(ev.pc)
     if pc is None or pc.kind != "PC" or pc.controller != ev.player:
         reject("PBW-ACT-10", f"{ev.pc!r} is not a PC on {ev.player}'s field")
-    s = placement(s, ev.player, f"equipping {ev.card}")
-    p = s.player(ev.player)
-    s = with_player(s, ev.player, hand=tuple(c for c in p.hand if c != ev.card))
+    s = with_player(s, ev.player, placements_used=placement(p, f"equipping {ev.card}"), hand=without_card(p.hand, ev.card))
     return with_char(s, ev.pc, equipment=pc.equipment + (ev.card,))
 
 

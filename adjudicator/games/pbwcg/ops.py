@@ -12,7 +12,8 @@ from adjudicator.games.pbwcg import events as E
 from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import Attack, Env, apply_bs, reject, resolve_attack
 from adjudicator.games.pbwcg.state import (
-    Character, PendingChoice, Result, SetSlot, State, Status, note, pl_turn_from, with_char, with_player, without_char,
+    Character, PendingChoice, Result, SetSlot, State, Status, note, pl_turn_from, with_char, with_player, without_card,
+    without_char,
 )
 from adjudicator.engine.kit import event_type
 from adjudicator.engine.protocol import JUDGE
@@ -34,23 +35,32 @@ def player_or_reject(s: State, name: str) -> None:
         reject("PBW-EFF-25", f"{name} is out of the battle (PBW-RUL-47): no op reaches them")
 
 
-def _without(zone: tuple[str, ...], card: str) -> tuple[str, ...]:
-    return tuple(c for c in zone if c != card) if card in zone else zone
-
-
 def take_card(s: State, card: str) -> State:
     """The state with ``card`` taken out of whatever zone holds it (PBW-STATE-3). Only the zones
     that held it are replaced; the others (the characters tuple too, when no equipment held it)
-    are shared with ``s``."""
+    are shared with ``s``. A card is only ever in its owner's zones (an event puts a card in its
+    owner's zones, or moves it within one player's): only the owner's are searched, in one pass."""
+    owner = s.owner.get(card)
     players = []
     for p in s.players:
-        changes = {name: _without(getattr(p, name), card) for name in _CARD_ZONES if card in getattr(p, name)}
-        if any(x is not None and x.card == card for x in p.set_zone):
-            changes["set_zone"] = tuple(None if (x is not None and x.card == card) else x for x in p.set_zone)
-        players.append(msgspec.structs.replace(p, **changes) if changes else p)
+        if owner is None or p.name == owner:
+            changes = {}
+            for name in _CARD_ZONES:
+                zone = getattr(p, name)
+                if card in zone:
+                    changes[name] = without_card(zone, card)
+            for x in p.set_zone:
+                if x is not None and x.card == card:
+                    changes["set_zone"] = tuple(None if (x is not None and x.card == card) else x for x in p.set_zone)
+                    break
+            if changes:
+                p = msgspec.structs.replace(p, **changes)
+        players.append(p)
     chars = s.characters
-    if any(card in c.equipment for c in chars):
-        chars = tuple(msgspec.structs.replace(c, equipment=_without(c.equipment, card)) if card in c.equipment else c for c in chars)
+    for c in chars:
+        if card in c.equipment:
+            chars = tuple(msgspec.structs.replace(c, equipment=without_card(c.equipment, card)) if card in c.equipment else c for c in chars)
+            break
     fs = None if s.field_state is not None and s.field_state.card == card else s.field_state
     return msgspec.structs.replace(s, players=tuple(players), characters=chars, field_state=fs)
 
@@ -208,9 +218,18 @@ def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-A
     that change with it)."""
     p = s.player(player)
     deck = p.deck
-    _cards_in(deck, player, cards, "deck", rule)
-    for c in cards:  # each is in the deck once (checked above): cut it out where it is
-        i = deck.index(c)
+    at = []
+    for c in cards:  # where each is in the deck: one search of it, which is also the check that it is there
+        try:
+            i = deck.index(c)
+        except ValueError:
+            i = -1
+        if i < 0:
+            reject(rule, f"{c!r} is not in {player}'s deck")
+        at.append(i)
+    if len(set(cards)) != len(cards):
+        reject(rule, f"a card is named twice in {list(cards)}")
+    for i in sorted(at, reverse=True):  # each is in the deck once: cut out where it is, the last first
         deck = deck[:i] + deck[i + 1:]
     return with_player(s, player, deck=deck, hand=p.hand + cards, **changes)
 

@@ -201,6 +201,11 @@ class State(_S):
         return ()
 
 
+def without_card(zone: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``zone`` without ``card`` (the same tuple when it does not hold it)."""
+    return tuple(filter(card.__ne__, zone)) if card in zone else zone
+
+
 def with_player(s: State, name: str, **changes) -> State:
     players = s.players
     for i, p in enumerate(players):
