@@ -35,12 +35,13 @@ def player_or_reject(s: State, name: str) -> None:
         reject("PBW-EFF-25", f"{name} is out of the battle (PBW-RUL-47): no op reaches them")
 
 
-def take_card(s: State, card: str) -> State:
-    """The state with ``card`` taken out of whatever zone holds it (PBW-STATE-3). Only the zones
-    that held it are replaced; the others (the characters tuple too, when no equipment held it)
-    are shared with ``s``. A card is only ever in its owner's zones (an event puts a card in its
-    owner's zones, or moves it within one player's): only the owner's are searched, in one pass."""
-    owner = s.owner.get(card)
+def take_card(s: State, card: str, into: str | None = None) -> State:
+    """The state with ``card`` taken out of whatever zone holds it (PBW-STATE-3), and with ``into``
+    put last in that zone of its owner's, in the same copy. Only the zones that changed are
+    replaced; the others (the characters tuple too, when no equipment held it) are shared with
+    ``s``. A card is only ever in its owner's zones (an event puts a card in its owner's zones, or
+    moves it within one player's): only the owner's are searched, in one pass."""
+    owner = s.owner[card] if into is not None else s.owner.get(card)  # (a card put somewhere is a registered one)
     players = []
     for p in s.players:
         if owner is None or p.name == owner:
@@ -53,6 +54,8 @@ def take_card(s: State, card: str) -> State:
                 if x is not None and x.card == card:
                     changes["set_zone"] = tuple(None if (x is not None and x.card == card) else x for x in p.set_zone)
                     break
+            if into is not None:
+                changes[into] = changes.get(into, getattr(p, into)) + (card,)
             if changes:
                 p = msgspec.structs.replace(p, **changes)
         players.append(p)
@@ -69,15 +72,11 @@ _CARD_ZONES = ("deck", "hand", "special_hand", "discard", "removed", "support_li
 
 
 def to_discard(s: State, card: str) -> State:
-    owner = s.owner[card]
-    s = take_card(s, card)
-    return with_player(s, owner, discard=s.player(owner).discard + (card,))
+    return take_card(s, card, "discard")
 
 
 def to_removed(s: State, card: str) -> State:
-    owner = s.owner[card]
-    s = take_card(s, card)
-    return with_player(s, owner, removed=s.player(owner).removed + (card,))
+    return take_card(s, card, "removed")
 
 
 def heal_hp(s: State, player: str, n: int) -> State:
