@@ -116,7 +116,7 @@ def set_card_activated(s: State, ev: E.SetCardActivated, ctx: Context) -> State:
     acting = s.char(s.main.actor) if s.step == "MAIN" and s.main is not None else None
     if acting is not None and acting.controller != ev.player:  # PBW-RUL-23
         reject("PBW-LIM-2", f"in {acting.card}'s main turn only {acting.controller} may activate a set card, not {ev.player}")
-    p = s.player(ev.player) if ev.player in s.names() else None
+    p = s.find(ev.player)
     slot = p.set_zone[ev.set_slot - 1] if p is not None and 1 <= ev.set_slot <= 5 else None
     if slot is None or slot.face_up:
         reject("PBW-ACT-12", f"set slot {ev.set_slot} of {ev.player} holds no face-down card")

@@ -274,10 +274,12 @@ def next_actor(s: State) -> tuple[int, str] | None:
 
 def _next_on_field(s: State) -> tuple[int, Character] | None:
     """The place in the action order of the next character to act that is still on a field, and it."""
-    for i in range(s.actor_index + 1, len(s.action_order)):
-        c = s.char(s.action_order[i])
-        if c is not None:
-            return i, c
+    order, chars = s.action_order, s.characters
+    for i in range(s.actor_index + 1, len(order)):
+        card = order[i]
+        for c in chars:  # (``s.char``, without a call per place)
+            if c.card == card:
+                return i, c
     return None
 
 
@@ -300,7 +302,8 @@ def main_turn_started(s: State, ev: E.MainTurnStarted, ctx: Context) -> State:
         reject("PBW-ACT-16", f"the next main turn is {expected}'s, not {ev.actor}'s")
     c = nxt[1]
     need_by(ev, c.controller)
-    s = close_open(s, "REC", ctx.seq)
+    if s.obligations:
+        s = close_open(s, "REC", ctx.seq)
     for b in c.bs:
         s = add_obligation(s, "TRIG", ev.actor, b.name, ctx.seq)
     return replace(s, actor_index=nxt[0], main=MainTurn(actor=ev.actor))
