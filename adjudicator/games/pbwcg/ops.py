@@ -410,7 +410,7 @@ def _due(characters: tuple[Character, ...]) -> _Due:
     if last is not None and last[0] is characters:
         return last[1]
     incapacitated = over_cap = equipped = False
-    pcs: dict[str, list[Character]] = {}
+    first: dict[str, Character | None] = {}  # each controller's PC, None once they have a second
     masters: list[str] = []
     for c in characters:
         if c.endurance <= 0:
@@ -420,13 +420,17 @@ def _due(characters: tuple[Character, ...]) -> _Due:
         if len(c.equipment) > 1:
             equipped = True
         if c.kind == "PC":
-            pcs.setdefault(c.controller, []).append(c)
+            first[c.controller] = None if c.controller in first else c
         elif c.master is not None:
             masters.append(c.master)
     orphaned = bool(masters) and not set(masters) <= {c.card for c in characters}
-    lone = tuple(m[0] for m in pcs.values() if len(m) == 1)
-    due = _Due(incapacitated, orphaned, lone, over_cap, equipped)
-    if due == _CLEAR:
+    lone = ()
+    for c in first.values():
+        if c is not None:
+            lone += (c,)
+    if incapacitated or orphaned or lone or over_cap or equipped:
+        due = _Due(incapacitated, orphaned, lone, over_cap, equipped)
+    else:
         due = _CLEAR
     _last_due = (characters, due)
     return due

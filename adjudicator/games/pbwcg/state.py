@@ -206,19 +206,22 @@ def without_card(zone: tuple[str, ...], card: str) -> tuple[str, ...]:
     return tuple(filter(card.__ne__, zone)) if card in zone else zone
 
 
+# (the one entry changed in a list of the others: one tuple built, not two slices and two joins)
 def with_player(s: State, name: str, **changes) -> State:
-    players = s.players
+    players = list(s.players)
     for i, p in enumerate(players):
         if p.name == name:
-            return msgspec.structs.replace(s, players=players[:i] + (msgspec.structs.replace(p, **changes),) + players[i + 1:])
+            players[i] = msgspec.structs.replace(p, **changes)
+            return msgspec.structs.replace(s, players=tuple(players))
     return s
 
 
 def with_char(s: State, card: str, **changes) -> State:
-    chars = s.characters
+    chars = list(s.characters)
     for i, c in enumerate(chars):
         if c.card == card:
-            return msgspec.structs.replace(s, characters=chars[:i] + (msgspec.structs.replace(c, **changes),) + chars[i + 1:])
+            chars[i] = msgspec.structs.replace(c, **changes)
+            return msgspec.structs.replace(s, characters=tuple(chars))
     return s
 
 
