@@ -83,8 +83,13 @@ def _groups(s: State, turn: int) -> list[tuple[int, list[str]]]:
 def _kept_order(s: State, sp: int, members: list[str]) -> tuple[str, ...] | None:
     for g in s.tie_groups:
         if g.speed == sp and set(members) <= set(g.order):
-            return tuple(m for m in g.order if m in members)
+            return tuple([m for m in g.order if m in members])
     return None
+
+
+def _kept_orders(s: State, groups: list[tuple[int, list[str]]]) -> list[tuple[str, ...] | None]:
+    """Each speed group's order: its one member, or the order a tie break kept (None: not broken yet)."""
+    return [_kept_order(s, sp, m) if len(m) > 1 else tuple(m) for sp, m in groups]
 
 
 def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
@@ -101,8 +106,8 @@ def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
     # the order check (T1) reads the characters, the tie groups and the PL order, none of which
     # this event changes: it is made on ``s`` and the new turn's state is one copy
     groups = _groups(s, ev.turn)
-    kept = [(sp, _kept_order(s, sp, m) if len(m) > 1 else tuple(m)) for sp, m in groups]
-    pending = tuple(tuple(m) for (sp, m), (_, k) in zip(groups, kept) if k is None)
+    kept = _kept_orders(s, groups)
+    pending = tuple(tuple(m) for (sp, m), k in zip(groups, kept) if k is None)
     if pending:  # T1 waits for the tie breaks
         return replace(s, turn=ev.turn, step="T1", players=players, main=None, actor_index=-1, pl_index=0,
                        action_order=(), order_speeds=(), pending_ties=pending)
@@ -113,16 +118,15 @@ def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
 def finish_order(s: State) -> State:
     """The action order once every tie of this turn is broken; T2 begins."""
     groups = _groups(s, s.turn)
-    kept = [(sp, _kept_order(s, sp, m) if len(m) > 1 else tuple(m)) for sp, m in groups]
-    return _after_draw(replace(s, **_order(s, groups, kept)))
+    return _after_draw(replace(s, **_order(s, groups, _kept_orders(s, groups))))
 
 
-def _order(s: State, groups: list[tuple[int, list[str]]], kept: list[tuple[int, tuple[str, ...] | None]]) -> dict:
-    """The fields of the action order from the speed groups (``kept``: each group's order kept
-    from a tie break, or its one member), and the PL order that follows from it: T2 begins."""
+def _order(s: State, groups: list[tuple[int, list[str]]], kept: list[tuple[str, ...] | None]) -> dict:
+    """The fields of the action order from the speed groups (``kept``: their orders, _kept_orders),
+    and the PL order that follows from it: T2 begins."""
     order: list[str] = []
     speeds: list[int] = []
-    for (sp, members), (_, k) in zip(groups, kept):
+    for (sp, members), k in zip(groups, kept):
         order += k or members
         speeds += [sp] * len(members)
     return {"action_order": tuple(order), "order_speeds": tuple(speeds), "pl_order": pl_order_of(s, order), "step": "T2"}

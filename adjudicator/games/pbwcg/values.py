@@ -81,7 +81,10 @@ def defence_value(s: State, c: Character) -> int:
 
 
 def weight(s: State, c: Character) -> int:
-    return sum(s.cards[e].weight or 0 for e in c.equipment)
+    w = 0
+    for e in c.equipment:
+        w += s.cards[e].weight or 0
+    return w
 
 
 def overweight(s: State, c: Character) -> int:
