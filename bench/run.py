@@ -73,26 +73,26 @@ DISTINCT = 20_000
 
 def sealed(game: str, total: int) -> list[list[Any]]:
     """Stored (sealed) events of matches of ``game`` adding up to ``total`` lines."""
-    svc = MatchService(MemoryStore(), cache_size=0)
     made = [[msgspec.json.encode(x).decode() for x in lines] for lines in gen.matches(game, min(total, DISTINCT))]
-    out, count = [], 0
-    while count < total:
-        text = made[len(out) % len(made)]
-        out.append(svc.store.read(svc.import_lines(text, match_id=f"{game}-{len(out)}").match_id))
-        count += len(text)
-    return out
+    return stored_in_turn(made, total, game)
 
 
 def copies(corpus: list[list[Any]], total: int) -> list[list[Any]]:
     """The matches of ``corpus`` stored again under other ids, in turn, until they add up to
     ``total`` events (cheaper than random play)."""
-    svc = MatchService(MemoryStore(), cache_size=0)
     texts = [[msgspec.json.encode({"type": e.type, "by": e.by, "recorded_at": e.recorded_at, **e.fields}).decode() for e in m]
              for m in corpus]
+    return stored_in_turn(texts, total, "copy")
+
+
+def stored_in_turn(texts: list[list[str]], total: int, prefix: str) -> list[list[Any]]:
+    """Match files (lines) imported in turn, under ids ``prefix-N``, until they add up to ``total``
+    events: their stored events."""
+    svc = MatchService(MemoryStore(), cache_size=0)
     out, count = [], 0
     while count < total:
         text = texts[len(out) % len(texts)]
-        out.append(svc.store.read(svc.import_lines(text, match_id=f"copy-{len(out)}").match_id))
+        out.append(svc.store.read(svc.import_lines(text, match_id=f"{prefix}-{len(out)}").match_id))
         count += len(text)
     return out
 
