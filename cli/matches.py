@@ -326,10 +326,16 @@ def explain(env: Env, match_id: str, units: tuple[str, ...], at_seq: int | None)
     from adjudicator.presentation.render import plain
 
     service = env.service()
-    match = service.current(match_id) if at_seq is None else service.load(match_id)
-    if at_seq is not None and at_seq not in match.fold.history:
-        raise click.BadParameter(f"{match_id} has events 1 to {match.head}, not {at_seq}", param_hint="'--at'")
-    st = match.state if at_seq is None else match.fold.state_at(at_seq)
+    if at_seq is None:
+        match = service.current(match_id)
+        st = match.state
+    else:  # folded through at_seq only, as adj state --at: a look at the past does not cost the whole match
+        found = service.load_at(match_id, at_seq)
+        if found is None:
+            raise click.BadParameter(f"{match_id} has events 1 to {service.store.head(match_id)}, not {at_seq}",
+                                     param_hint="'--at'")
+        match = found[0]
+        st = match.fold.state_at(at_seq)
     if len(units) > 2:
         raise click.BadParameter("name at most two units to compare", param_hint="UNITS")
     query = {"a": units[0], "b": units[1]} if len(units) == 2 else {"unit": units[0]} if units else {}

@@ -40,3 +40,19 @@ def test_explain_with_nothing_in_progress_is_bad_usage(adj):
 def test_explain_on_a_game_without_explanations_is_bad_usage(adj):
     ok(adj("import", "fixtures/bacdef/demo-contradiction.jsonl"))
     fails(adj("explain", "demo-contradiction"), 2, "error: bacdef has nothing to explain; adj state shows the position\n")
+
+
+def test_explain_at_a_past_seq_is_the_state_folded_through_it(adj, tmp_path):
+    """``--at SEQ`` folds through SEQ only (as ``adj state --at``), and answers as the whole match's
+    state after SEQ does; a seq the match does not have is bad usage."""
+    from adjudicator.presentation.render import plain
+    from adjudicator.service import MatchService, open_store
+
+    match = MatchService(open_store(str(tmp_path / "store.sqlite3"))).load("ex07-pair-vs-pair")
+    units = ("alice:PAIR-14", "bob:PAIR-18")
+    for seq in (match.head - 1, match.head):
+        want = plain(match.game.explain(match.fold.state_at(seq), {"a": units[0], "b": units[1]}))
+        got = json.loads(ok(adj("explain", "ex07-pair-vs-pair", *units, "--at", str(seq), "--json")).stdout)
+        assert got == want
+    fails(adj("explain", "ex07-pair-vs-pair", *units, "--at", str(match.head + 1)), 2,
+          f"error: Invalid value for '--at': ex07-pair-vs-pair has events 1 to {match.head}, not {match.head + 1}\n")
