@@ -32,10 +32,8 @@ NEVER = ("litestar", "uvicorn", "httpx", "segno", "jinja2", "cryptography", "psy
          "urllib.parse", "ipaddress", "difflib")
 
 #: Nor what costs a table command's start without need: OpenSSL's hashes (``events.digest`` takes the
-#: interpreter's SHA-256), dataclasses and json (msgspec writes the values; Build Divide's own deck
-#: rules read json, so json is not checked for it).
+#: interpreter's SHA-256 for a short run), dataclasses and json (msgspec writes the values).
 STDLIB_NEVER = ("_hashlib", "dataclasses", "json")
-STDLIB_GAME_NEEDS = {"builddivide": {"json"}}
 
 #: The ``adj`` console script's entry point (pyproject.toml), read here: importlib.metadata itself
 #: imports much that a command does not.
@@ -67,7 +65,7 @@ def imported(argv: list[str], store: str, out: str) -> set[str]:
 
 def unwanted(modules: set[str], game: str) -> list[str]:
     others = [f"adjudicator.games.{g}" for g in GAMES if g != game]
-    stdlib = [n for n in STDLIB_NEVER if n not in STDLIB_GAME_NEEDS.get(game, ())]
+    stdlib = list(STDLIB_NEVER)
     return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in (*NEVER, *stdlib, *others)))
 
 
@@ -98,10 +96,10 @@ def test_the_check_sees_what_it_looks_for(tmp_path):
     modules = imported(["games"], str(tmp_path / "none.sqlite3"), str(tmp_path / "modules.json"))
     games = {".".join(m.split(".")[:3]) for m in unwanted(modules, "demonbrave") if m.startswith("adjudicator.")}
     assert games == {f"adjudicator.games.{g}" for g in GAMES if g != "demonbrave"}
-    # and the standard modules it looks for, but what a game's own rules need
+    # and the standard modules it looks for, in every game
     stdlib = {"json", "json.decoder", "dataclasses", "_hashlib", "hashlib", "jsonschema"}
-    assert unwanted(stdlib, "demonbrave") == ["_hashlib", "dataclasses", "json", "json.decoder"]
-    assert unwanted(stdlib, "builddivide") == ["_hashlib", "dataclasses"]
+    for game in GAMES:
+        assert unwanted(stdlib, game) == ["_hashlib", "dataclasses", "json", "json.decoder"]
 
 
 def test_every_game_is_checked():

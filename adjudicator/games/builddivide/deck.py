@@ -3,7 +3,6 @@ naming the offending cards (BD-DECK-22)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -42,6 +41,8 @@ def problems(deck: DeckList, catalog: Mapping[str, Card], options: Options | Non
     lim = limits(deck, catalog)
     ter = catalog.get(deck.territory)
     if ter is not None and ter.deck_rule_overrides and not deck.judge_approval:
+        import json  # here, as in read: a table command loads this module, never json
+
         bad("BD-DECK-19", f"territory {deck.territory} changes the deck rules ({json.dumps(ter.deck_rule_overrides, sort_keys=True)}); "
                           "the list needs judge_approval")
     n = len(deck.main)
@@ -89,6 +90,8 @@ def rejection(player: str, found: list[Violation]) -> Violation:
 
 def read(text: str) -> dict[str, Any]:
     """A deck file: a JSON object ``{main, d_deck, territory, checklist?, judge_approval?, catalog?}``."""
+    import json  # here: a deck is read when a match starts, not by a table command
+
     try:
         data = json.loads(text)
     except ValueError as exc:
