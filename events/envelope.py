@@ -17,7 +17,6 @@ from typing import Any
 import msgspec
 
 from events.digest import BULK, sha256_for
-from events.digest import sha256 as _sha256
 
 #: Keys owned by the envelope. An event's own fields may not use them.
 ENVELOPE_KEYS = frozenset({"match_id", "seq", "type", "by", "recorded_at", "prev", "hash"})
@@ -181,8 +180,7 @@ def chain_hash(
     if not ENVELOPE_KEYS.isdisjoint(fields):
         raise ValueError(f"field {sorted(ENVELOPE_KEYS.intersection(fields))[0]!r} is reserved for the envelope")
     body = {**fields, "match_id": match_id, "seq": seq, "type": type, "by": by, "recorded_at": recorded_at, "prev": prev}
-    sha = sha256_for(BULK) if bulk else _sha256
-    return sha(prev.encode("ascii") + _encoder.encode(body)).hexdigest()
+    return sha256_for(BULK if bulk else 1)(prev.encode("ascii") + _encoder.encode(body)).hexdigest()
 
 
 def seal(match_id: str, seq: int, prev: str, draft: Draft, *, fresh: bool = False, bulk: bool = False) -> StoredEvent:
