@@ -9,11 +9,14 @@ and penalties among them go through the fall-back to the whole log.
 
 from __future__ import annotations
 
+import bisect
 import json
 from pathlib import Path
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from adjudicator.engine import fold as fold_module
 from adjudicator.engine import registry, snapshot
@@ -158,6 +161,36 @@ def test_effective_runs_read_back_as_the_seqs_they_stand_for():
     assert list(fold_module.unrun_within([(1, 3), (5, 5), (7, 9)], 9)) == [1, 2, 3, 5, 7, 8, 9]
     assert list(fold_module.unrun_within([], 4)) == []
     assert fold_module.unrun_within([(1, 3), (5, 10)], 9) is None
+    assert fold_module.unrun_within([(1, 3), (4, 5)], 9) is None  # runs that touch are one run: not as written
+    assert fold_module.unrun_within([(1, 1_000_000)], 1_000_000).runs() == [(1, 1_000_000)]  # never spelled out
+
+
+@given(st.lists(st.integers(1, 60), unique=True).map(sorted), st.lists(st.integers(-70, 70), max_size=12))
+def test_runs_read_as_the_list_of_their_seqs(seqs, probes):
+    """``Runs``, a resumed fold's effective history, answers every read as the list of its seqs."""
+    runs = fold_module.Runs.of(seqs)
+    assert len(runs) == len(seqs) and list(runs) == seqs and list(reversed(runs)) == seqs[::-1]
+    assert runs.runs() == fold_module.runs(seqs) and runs == seqs and fold_module.Runs(runs.runs()) == runs
+    for i in probes:
+        if -len(seqs) <= i < len(seqs):
+            assert runs[i] == seqs[i]
+        else:
+            with pytest.raises(IndexError):
+                runs[i]
+        assert runs[i:] == seqs[i:] and runs[:i] == seqs[:i] and runs[::3] == seqs[::3]
+        assert (i in runs) == (i in seqs)
+        if i in seqs:
+            assert runs.index(i) == seqs.index(i)
+        else:
+            with pytest.raises(ValueError):
+                runs.index(i)
+    assert [bisect.bisect_left(runs, x) for x in range(0, 62)] == [bisect.bisect_left(seqs, x) for x in range(0, 62)]
+    if seqs:
+        assert runs.pop() == seqs[-1] and list(runs) == seqs[:-1]
+        runs.append(seqs[-1])
+        assert list(runs) == seqs
+    runs.append(100)
+    assert list(runs) == [*seqs, 100] and runs.runs() == fold_module.runs([*seqs, 100])
 
 
 def test_plain_actions_after_a_snapshot_do_not_fold_the_whole_log(monkeypatch):

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import re
 from array import array
-from bisect import bisect_left
+from itertools import islice
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -217,9 +218,7 @@ class _Prefix(msgspec.Struct, gc=False, eq=False):
         return self._items[i]
 
     def __iter__(self) -> Iterator:
-        items = self._items
-        for j in range(self._n):
-            yield items[j]
+        return islice(self._items, self._n)  # the items' own iteration (C for a list; runs run by run)
 
     def __repr__(self) -> str:
         return f"{list(self)!r}"
@@ -255,6 +254,122 @@ class _StateAt(msgspec.Struct):
                 raise NeedsHistory(f"the state after seq {seq}, before the snapshot")
             raise NotEffective(seq)
         return fold._resolve(self._line, i)
+
+
+class Runs(Sequence):
+    """Increasing seqs kept as runs of consecutive ones: the effective history of a fold resumed
+    from a snapshot (``Fold.resumed``, ``Fold.compacted``). A match's effective history is a few
+    runs (a rewind or a judge's call starts a new one), so a million-event match resumes without
+    spelling out a million seqs, and keeps 24 bytes a run rather than 8 a seq. Only appended to
+    at its end (and its last seq taken off, ``pop``); read by index, by bisection (it is sorted),
+    and ``in`` and ``index`` in O(log runs)."""
+
+    __slots__ = ("_firsts", "_lasts", "_starts", "_n")
+
+    def __init__(self, pairs: Iterable[tuple[int, int]] = ()) -> None:
+        """``pairs``: increasing runs ``(first, last)`` with a gap between each two (``unrun_within`` checks them)."""
+        self._firsts, self._lasts, self._starts = array("q"), array("q"), array("q")
+        self._n = 0
+        for a, b in pairs:
+            self._firsts.append(a)
+            self._lasts.append(b)
+            self._starts.append(self._n)
+            self._n += b - a + 1
+
+    @classmethod
+    def of(cls, seqs: Iterable[int]) -> Runs:
+        """The runs of increasing ``seqs``."""
+        out = cls()
+        for s in seqs:
+            out.append(s)
+        return out
+
+    def append(self, seq: int) -> None:
+        lasts = self._lasts
+        if self._n and lasts[-1] == seq - 1:
+            lasts[-1] = seq
+        else:
+            self._firsts.append(seq)
+            lasts.append(seq)
+            self._starts.append(self._n)
+        self._n += 1
+
+    def pop(self) -> int:
+        if not self._n:
+            raise IndexError("pop from empty runs")
+        lasts = self._lasts
+        seq = lasts[-1]
+        if self._firsts[-1] == seq:
+            self._firsts.pop()
+            lasts.pop()
+            self._starts.pop()
+        else:
+            lasts[-1] = seq - 1
+        self._n -= 1
+        return seq
+
+    def runs(self) -> list[tuple[int, int]]:
+        return list(zip(self._firsts, self._lasts))
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(self._n)[i]]
+        n = self._n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("index out of range")
+        starts = self._starts
+        k = len(starts) - 1
+        if i < starts[k]:  # not in the last run: bisect the runs' starts
+            k = bisect_right(starts, i) - 1
+        return self._firsts[k] + i - starts[k]
+
+    def __iter__(self) -> Iterator[int]:
+        for a, b in zip(self._firsts, self._lasts):
+            yield from range(a, b + 1)
+
+    def __reversed__(self) -> Iterator[int]:
+        for a, b in zip(reversed(self._firsts), reversed(self._lasts)):
+            yield from range(b, a - 1, -1)
+
+    def _run_of(self, seq: object) -> int:
+        """The index of the run holding ``seq``, or -1."""
+        if type(seq) is not int:
+            return -1
+        k = bisect_right(self._firsts, seq) - 1
+        return k if k >= 0 and seq <= self._lasts[k] else -1
+
+    def __contains__(self, seq: object) -> bool:
+        return self._run_of(seq) >= 0
+
+    def index(self, seq: Any, start: int = 0, stop: int | None = None) -> int:
+        k = self._run_of(seq)
+        i = self._starts[k] + seq - self._firsts[k] if k >= 0 else -1
+        if k < 0 or i < start or (stop is not None and i >= stop):
+            raise ValueError(f"{seq!r} is not in the runs")
+        return i
+
+    def count(self, seq: Any) -> int:
+        return 1 if seq in self else 0
+
+    def __copy__(self) -> Runs:
+        return Runs(self.runs())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Runs):
+            return self.runs() == other.runs()
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(other) == self._n and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # appended to: not hashable
+
+    def __repr__(self) -> str:
+        return f"Runs({self.runs()!r})"
 
 
 class _Line:
@@ -490,26 +605,26 @@ class Fold:
                 penalties: Sequence[tuple[int, judging.Penalty]], effective: Sequence[int]) -> Fold:
         """A fold that goes on from ``state``, the state after ``seq``, without the events before
         it: enough for plain events. ``effective`` is the effective history up to ``seq``, which
-        contexts give as it was (an ``array`` of them is taken over, not copied). Whatever needs
+        contexts give as it was (``Runs`` of them are taken over, not copied). Whatever needs
         the events before ``seq`` (a rewind, a correction, a look at the log or at an earlier
         state) raises ``NeedsHistory``, and nothing is changed."""
         if not effective or effective[-1] != seq:
             raise ValueError(f"the effective history of a snapshot at seq {seq} ends with it")
-        taken = effective if isinstance(effective, array) else array("q", effective)
+        taken = effective if isinstance(effective, Runs) else Runs.of(effective)
         fold = cls._resume(game, match_id, seq, state, players, penalties, taken)
         fold._confirmations_known = False  # a snapshot does not keep them
         return fold
 
     @classmethod
     def _resume(cls, game: Game, match_id: str, seq: int, state: Any, players: Sequence[str],
-                penalties: Sequence[tuple[int, judging.Penalty]], effective: array) -> Fold:
-        """``resumed``, taking ``effective`` over (8 bytes a seq)."""
+                penalties: Sequence[tuple[int, judging.Penalty]], effective: Runs) -> Fold:
+        """``resumed``, taking ``effective`` over."""
         fold = cls(game, match_id)
         fold._base = seq
         fold._players = tuple(players)
         fold.penalties = list(penalties)
         effective.pop()
-        fold._effective_seqs = effective  # type: ignore[assignment]  # read as a sequence of ints
+        fold._effective_seqs = effective  # type: ignore[assignment]  # a sequence of ints, as the list is
         fold._cur = _Line(fold.entries, fold._pos, fold._effective_seqs)
         fold._cur.push(Entry(seq, None, state))  # type: ignore[arg-type]  # the snapshot's event is not kept
         fold.history.kept[seq] = state
@@ -517,8 +632,8 @@ class Fold:
 
     def compacted(self) -> Fold:
         """This fold as ``resumed`` from its present, in memory that does not grow with the log:
-        what it has read of the match since then is all it keeps (and the effective history, 8
-        bytes a seq). What needs more raises ``NeedsHistory``. The head must be of the effective
+        what it has read of the match since then is all it keeps (and the effective history, as
+        ``Runs``). What needs more raises ``NeedsHistory``. The head must be of the effective
         history (not a judge's call). The two share the effective history: this fold is not used
         again."""
         seq = self.head
@@ -526,11 +641,10 @@ class Fold:
             raise ValueError(f"seq {seq} is not the end of the effective history")
         eff = self._effective_seqs
         fold = self._resume(self.game, self.match_id, seq, self.state, self._players, self.penalties,
-                            eff if isinstance(eff, array) else array("q", eff))
+                            eff if isinstance(eff, Runs) else Runs.of(eff))
         fold.confirmations = list(self.confirmations)
         fold._confirmations_known = self._confirmations_known
         fold._head_hash = self._head_hash
-        fold._runs = self._runs  # the same seqs (the last one taken out and put back)
         return fold
 
     @property
@@ -563,8 +677,11 @@ class Fold:
         """The stored seqs of the effective history as runs of consecutive seqs (first, last):
         what a snapshot keeps of it (``resumed``). Read from where the last call left off, when
         the effective history is the one it read, grown since (a snapshot every few hundred
-        events of a long import does not read the whole history each time)."""
+        events of a long import does not read the whole history each time); at once from a
+        resumed fold's ``Runs``."""
         eff, done = self._effective_seqs, self._runs
+        if isinstance(eff, Runs):
+            return eff.runs()
         if done is not None and done[0] is eff and done[1] <= len(eff):
             out = done[2]
             new = eff[done[1]:]
@@ -1066,17 +1183,17 @@ def unrun(pairs: Iterable[tuple[int, int]]) -> list[int]:
     return [s for a, b in pairs for s in range(a, b + 1)]
 
 
-def unrun_within(pairs: Iterable[tuple[int, int]], last: int) -> array | None:
-    """The seqs of ``runs`` as 8-byte integers (``Fold.resumed`` keeps them so), or None unless the
-    runs are increasing seqs from 1 to ``last`` (read from a store: never trusted to be small)."""
-    out = array("q")
+def unrun_within(pairs: Iterable[tuple[int, int]], last: int) -> Runs | None:
+    """The seqs of ``runs``, as ``Runs`` (what ``Fold.resumed`` takes over), or None unless the runs
+    are increasing seqs from 1 to ``last``, a gap between each two (read from a store: checked)."""
+    checked = []
     low = 1
     for a, b in pairs:
         if not (type(a) is int and type(b) is int and low <= a <= b <= last):
             return None
-        out.extend(range(a, b + 1))
+        checked.append((a, b))
         low = b + 2
-    return out
+    return Runs(checked)
 
 
 def event_fields(event: Action) -> dict[str, Any]:
