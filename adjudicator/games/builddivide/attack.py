@@ -129,8 +129,7 @@ def life_check(s: State, ev: E.LifeCheck, ctx: Context) -> State:
     bonus = d.bonus + s.options.buster_extra_damage if "BUSTER" in icons else d.bonus
     if shot:
         return Z.put(s, p, damage=replace(d, dealt=d.dealt + 1, bonus=bonus, waiting="SHOT", shot_card=name))
-    s = Z.put(s, p, damage=replace(d, dealt=d.dealt + 1, bonus=bonus))
-    return B.proceed(Z.state_checks(s))
+    return B.proceed(Z.state_checks(Z.put(s, p, damage=replace(d, dealt=d.dealt + 1, bonus=bonus)), s))
 
 
 def _shot(s: State, ev: E.Action, rule: str) -> tuple[str, str]:
@@ -156,6 +155,5 @@ def shot_play(s: State, ev: E.ShotPlay, ctx: Context) -> State:
 def shot_decline(s: State, ev: E.ShotDecline, ctx: Context) -> State:
     victim, name = _shot(s, ev, "BD-ACT-24")
     p = Z.player(s, victim)
-    s = Z.put(s, replace(p, graveyard=p.graveyard + (name,)))
-    s = Z.set_game(s, damage=replace(s.game.damage, waiting="REVEAL", shot_card=None))
-    return B.proceed(Z.state_checks(s))
+    new = Z.put(s, replace(p, graveyard=p.graveyard + (name,)), damage=replace(s.game.damage, waiting="REVEAL", shot_card=None))
+    return B.proceed(Z.state_checks(new, s))

@@ -388,10 +388,11 @@ HANDLERS: dict[type, Callable] = {
 }
 
 
-def apply_ops(s: State, ops: Sequence[E.Op], ctx: OpContext) -> State:
-    """Every op in order; a result ends the list at once (BD-OVR-8); then the state checks."""
+def apply_ops(s: State, ops: Sequence[E.Op], ctx: OpContext, before: State | None = None) -> State:
+    """Every op in order; a result ends the list at once (BD-OVR-8); then the state checks
+    (``before``: the state the event started from, see ``state_checks``)."""
     for i, op in enumerate(ops):
         s = HANDLERS[type(op)](s, op, ctx.at(i))
         if Z.over(s):
             return s
-    return Z.state_checks(s)
+    return Z.state_checks(s, before)

@@ -104,7 +104,7 @@ def end_steps(s: State, tp: str) -> State:
         if any(map(operator.is_not, field, p.field)):  # a unit with damage or an end-of-turn effect
             p = replace(p, field=field)
         players.append(p)
-    return Z.state_checks(Z.set_game(s, players=tuple(players), end_step="DISCARD" if owed else "END_CLOSE"))
+    return Z.state_checks(Z.set_game(s, players=tuple(players), end_step="DISCARD" if owed else "END_CLOSE"), s)
 
 
 def next_turn(s: State, tp: str, seq: int) -> State:
@@ -292,8 +292,9 @@ def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:
     if not g.stack:
         raise Violation("BD-ACT-17", "the resolution zone is empty: nothing to resolve", "EMPTY_STACK")
     item = g.stack[-1]
+    before = s
     s = Z.set_game(s, stack=g.stack[:-1])
-    s = apply_ops(s, ev.ops, OpContext("BD-ACT-17", item.controller, "$.ops"))  # the state checks included
+    s = apply_ops(s, ev.ops, OpContext("BD-ACT-17", item.controller, "$.ops"), before)  # the state checks included
     if Z.over(s):
         return s
     s = _settle(s, item)

@@ -263,16 +263,22 @@ def leave_field(s: State, owner: Player, unit: Unit, to: str = "graveyard") -> S
     return s
 
 
-def state_checks(s: State) -> State:
+def state_checks(s: State, before: State | None = None) -> State:
     """SC1: every unit whose marked damage is at least its power is destroyed, all at once. The
     check runs after most events over every unit on the table: ``power`` is written out here, the
     catalog's figure read once a unit and ``_derived`` asked only for a unit with a PATCH or a
-    modifier."""
+    modifier. ``before``: the state the event started from, whose checks were made after the event
+    before it: a field still the same tuple holds the same units, none of them to destroy."""
     if over(s):
         return s
+    players = s.game.players
+    if before is not None:
+        if players is before.game.players:
+            return s
+        players = [p for p, q in zip(players, before.game.players) if p.field is not q.field]  # seats do not move
     catalog = s.catalog
     doomed = []
-    for p in s.game.players:
+    for p in players:
         for u in p.field:
             c = catalog.get(u.name)
             printed = c.power if c else 0
