@@ -7,16 +7,19 @@ from adjudicator.games.builddivide import battle as B
 from adjudicator.games.builddivide import events as E
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.payment import card_cost, note, pay
-from adjudicator.games.builddivide.rules import in_play, onto_stack, targets, tp_only
+from adjudicator.games.builddivide.rules import in_setup, not_your_turn, onto_stack, targets
 from adjudicator.games.builddivide.state import Attack, State, replace
 from adjudicator.engine.kit import event_type
 from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 
 def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:
-    in_play(s, "declare_attack")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "declare_attack")
     g = s.game
-    tp = tp_only(s, ev, "BD-TURN-6", "declare an attack")
+    tp = g.turn_player or ""
+    if ev.by not in (JUDGE, tp):
+        raise not_your_turn(ev, tp, "BD-TURN-6", "declare an attack")
     if g.phase != "ATTACK":
         raise Violation("BD-TURN-6", f"attacks are declared in the attack phase, not the {(g.phase or '').lower()} phase", "NOT_NOW")
     if g.attack is not None or g.stack or g.damage is not None:
@@ -40,13 +43,14 @@ def declare_attack(s: State, ev: E.DeclareAttack, ctx: Context) -> State:
             raise Violation("BD-LIM-5", f"{ev.target} stands: only a rested unit of {opp} may be attacked", "BAD_TARGET")
         target_iid = tgt[1].iid
     p = found[0]
-    return Z.put(s, replace(p, field=tuple(replace(u, standing=False) if u is unit else u for u in p.field)),
-                 attack=Attack(attacker=ev.attacker, original_target=ev.target, current_target=ev.target,
-                               attacker_iid=unit.iid, target_iid=target_iid))
+    p = replace(p, field=Z.swap(p.field, unit, replace(unit, standing=False)))
+    return replace(s, game=replace(g, players=Z.seated(g.players, p), attack=Attack(
+        attacker=ev.attacker, original_target=ev.target, current_target=ev.target, attacker_iid=unit.iid, target_iid=target_iid)), seq=ctx.seq)
 
 
 def _block_turn(s: State, ev: E.Action, rule: str) -> str:
-    in_play(s, event_type(ev))
+    if s.game.status == "SETUP":
+        raise in_setup(s, event_type(ev))
     a = s.game.attack
     tp = s.game.turn_player or ""
     ntp = Z.opponent(s, tp)
@@ -84,9 +88,10 @@ def declare_block(s: State, ev: E.DeclareBlock, ctx: Context) -> State:
         raise Violation("BD-LIM-4", f"{ev.blocker} is rested: only a standing unit blocks", "RESTED")
     if Z.has_status(unit, "CANNOT_BLOCK"):
         raise Violation("BD-LIM-4", f"{ev.blocker} cannot block (CANNOT_BLOCK)", "CANNOT_BLOCK")
-    s = Z.put(s, replace(p, field=tuple(replace(u, standing=False) if u is unit else u for u in p.field)),
-              attack=replace(s.game.attack, current_target=ev.blocker, target_iid=unit.iid, block_used=True))
-    return after_block(s)
+    p = replace(p, field=Z.swap(p.field, unit, replace(unit, standing=False)))
+    g = s.game
+    return after_block(replace(s, game=replace(g, players=Z.seated(g.players, p), attack=replace(
+        g.attack, current_target=ev.blocker, target_iid=unit.iid, block_used=True))))
 
 
 def no_block(s: State, ev: E.NoBlock, ctx: Context) -> State:
@@ -95,8 +100,10 @@ def no_block(s: State, ev: E.NoBlock, ctx: Context) -> State:
 
 
 def resolve_battle(s: State, ev: E.ResolveBattle, ctx: Context) -> State:
-    in_play(s, "resolve_battle")
-    tp_only(s, ev, "BD-ACT-21", "resolve the battle")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "resolve_battle")
+    if ev.by not in (JUDGE, s.game.turn_player or ""):
+        raise not_your_turn(ev, s.game.turn_player or "", "BD-ACT-21", "resolve the battle")
     a = s.game.attack
     if a is None or a.step != "BATTLE":
         raise Violation("BD-ACT-21", "no battle is waiting: " + ("no attack is in progress" if a is None else f"the attack is at its {a.step.lower()} step"), "NOT_NOW")
@@ -106,7 +113,8 @@ def resolve_battle(s: State, ev: E.ResolveBattle, ctx: Context) -> State:
 
 
 def life_check(s: State, ev: E.LifeCheck, ctx: Context) -> State:
-    in_play(s, "life_check")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "life_check")
     d = s.game.damage
     if d is None or d.waiting != "REVEAL" or s.game.stack:
         raise Violation("BD-ACT-22", "no trigger check is awaited now" + (f" (damage to {d.victim}: {d.waiting.lower()} awaited)" if d else ""), "NOT_NOW")
@@ -124,16 +132,23 @@ def life_check(s: State, ev: E.LifeCheck, ctx: Context) -> State:
     shot = "SHOT" in icons and s.options.shot_mode == "PLAY_WITH_COST" and c is not None
     p = Z.player(s, d.victim)
     # the top life card leaves; a shot waits for its decision, any other card goes to the graveyard
-    moved = {"life": p.life[:-1]} if shot else {"life": p.life[:-1], "graveyard": p.graveyard + (name,)}
-    p = Z.reveal(s, p, ev.card_name, "life zone", **moved) if ev.card_name else replace(p, **moved)
+    graveyard = p.graveyard if shot else p.graveyard + (name,)
+    if ev.card_name:
+        unseen, revealed = Z.disclosed(s, p, ev.card_name, "life zone")
+        p = replace(p, life=p.life[:-1], graveyard=graveyard, unseen=unseen, revealed=revealed)
+    else:
+        p = replace(p, life=p.life[:-1], graveyard=graveyard)
     bonus = d.bonus + s.options.buster_extra_damage if "BUSTER" in icons else d.bonus
+    g = s.game
     if shot:
-        return Z.put(s, p, damage=replace(d, dealt=d.dealt + 1, bonus=bonus, waiting="SHOT", shot_card=name))
-    return B.proceed(Z.state_checks(Z.put(s, p, damage=replace(d, dealt=d.dealt + 1, bonus=bonus)), s))
+        return replace(s, game=replace(g, players=Z.seated(g.players, p), damage=replace(d, dealt=d.dealt + 1, bonus=bonus, waiting="SHOT", shot_card=name)))
+    new = replace(s, game=replace(g, players=Z.seated(g.players, p), damage=replace(d, dealt=d.dealt + 1, bonus=bonus)))
+    return B.proceed(Z.state_checks(new, s))
 
 
 def _shot(s: State, ev: E.Action, rule: str) -> tuple[str, str]:
-    in_play(s, event_type(ev))
+    if s.game.status == "SETUP":
+        raise in_setup(s, event_type(ev))
     d = s.game.damage
     if d is None or d.waiting != "SHOT" or d.shot_card is None:
         raise Violation(rule, "no revealed shot card waits for a decision", "NOT_NOW")
@@ -147,8 +162,8 @@ def shot_play(s: State, ev: E.ShotPlay, ctx: Context) -> State:
     c = s.catalog[name]
     cost = card_cost(c)
     p = pay(s, Z.player(s, victim), ev.payment, cost, f"the shot {name}")
-    item = {"card": name, "targets": targets(s, ev.targets, "$.targets"), "from_shot": True}
-    return onto_stack(s, p, item, last_payment=note(victim, f"the shot {name}", ev.payment, cost),
+    return onto_stack(s, p, card=name, targets=targets(s, ev.targets, "$.targets"), from_shot=True,
+                      last_payment=note(victim, f"the shot {name}", ev.payment, cost),
                       damage=replace(s.game.damage, waiting="STACK", shot_card=None))
 
 

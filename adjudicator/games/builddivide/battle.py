@@ -18,11 +18,12 @@ def battle(s: State) -> State:
         return Z.set_game(s, attack=None)
     (ap, au), (tp, tu) = att, tgt
     dealt_by_attacker, dealt_by_target = max(0, Z.power(s, au)), max(0, Z.power(s, tu))
-    ap = replace(ap, field=tuple(replace(u, damage=u.damage + dealt_by_target) if u is au else u for u in ap.field))
+    ap = replace(ap, field=Z.swap(ap.field, au, replace(au, damage=au.damage + dealt_by_target)))
     if tp.name == ap.name:
         tp = ap
-    tp = replace(tp, field=tuple(replace(u, damage=u.damage + dealt_by_attacker) if u is tu else u for u in tp.field))
-    return Z.state_checks(Z.put(s, ap, tp, attack=None))
+    tp = replace(tp, field=Z.swap(tp.field, tu, replace(tu, damage=tu.damage + dealt_by_attacker)))
+    g = s.game
+    return Z.state_checks(replace(s, game=replace(g, players=Z.seated(Z.seated(g.players, ap), tp), attack=None)))
 
 
 def start_damage(s: State, victim: str, source: str, amount: int, attack: bool, source_iid: int = 0) -> State:

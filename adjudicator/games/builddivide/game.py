@@ -141,9 +141,10 @@ class BuildDivide(Game):
         new = handler(state, event, ctx)
         if strict:
             new = P.after(new, event)
+        seq = ctx.seq
         if window is not None and new.game.release_window == window and not isinstance(event, E.ReleaseTerritory):
-            return replace(new, game=replace(new.game, release_window=None), seq=ctx.seq)  # BD-RUL-45
-        return replace(new, seq=ctx.seq)
+            return replace(new, game=replace(new.game, release_window=None), seq=seq)  # BD-RUL-45
+        return new if new.seq == seq else replace(new, seq=seq)  # a handler may set it in its own copy of the state
 
     def judge_only_text(self, event: Action) -> str:
         what = "rewind" if isinstance(event, E.BdRewind) else "correct the log"

@@ -65,45 +65,52 @@ def _show(payment: Sequence[Pay]) -> str:
     return "[" + ", ".join(f"{p.energy} as {p.as_}" for p in payment) + "]"
 
 
+def _bad(player: Player, what: str, cost: Cost, payment: Sequence[Pay], why: str) -> Violation:
+    return Violation("BD-ACT-0", f"{player.name} cannot pay {what} (cost {cost.text()}) with {_show(payment)}: {why}", "BAD_PAYMENT")
+
+
 def pay(s: State, player: Player, payment: Sequence[Pay], cost: Cost, what: str, path: str = "$.payment",
         overpay: bool | None = None) -> Player:
     """The payer with the paid energy rested; BD-ACT-0 when the payment is not valid. Each entry
     names one energy card by its instance reference (§15; ``Malformed`` at ``path`` when it could
     mean several)."""
-
-    def bad(why: str) -> Violation:
-        return Violation("BD-ACT-0", f"{player.name} cannot pay {what} (cost {cost.text()}) with {_show(payment)}: {why}", "BAD_PAYMENT")
-
     names, catalog = s.names, s.catalog
     paid: dict[tuple[str, int], str] = {}
+    chosen = []  # the cards of ``paid``, in the entries' order
     by_colour: dict[str, int] = {}  # how many entries pay as each colour
     for i, p in enumerate(payment):
         found = R.energy_named(player, p.energy, names)
         if len(found) > 1:  # malformed: the error lists the cards it could mean
             R.find(p.energy, R.of_player(player, ("ENERGY",)), names, f"{path}[{i}].energy")
         if not found:
-            raise bad(f"{p.energy} is not in {player.name}'s energy zone")
+            raise _bad(player, what, cost, payment, f"{p.energy} is not in {player.name}'s energy zone")
         card = found[0]
         key = (card.name, card.k)
         if not card.standing:
-            raise bad(f"{p.energy} is rested")
+            raise _bad(player, what, cost, payment, f"{p.energy} is rested")
         if key in paid:
-            raise bad(f"{p.energy} is listed twice ({paid[key]} and {p.energy}): each entry rests one energy card")
+            raise _bad(player, what, cost, payment, f"{p.energy} is listed twice ({paid[key]} and {p.energy}): each entry rests one energy card")
         paid[key] = p.energy
+        chosen.append(card)
         entry = catalog.get(card.name)
         colours = entry.colours if entry is not None else ()
         if p.as_ == "GENERIC" and colours:
-            raise bad(f"{p.energy} is {'/'.join(colours)}: it pays as one of its colours, not GENERIC")
+            raise _bad(player, what, cost, payment, f"{p.energy} is {'/'.join(colours)}: it pays as one of its colours, not GENERIC")
         if p.as_ != "GENERIC" and p.as_ not in colours:
-            raise bad(f"{p.energy} is {'/'.join(colours) or 'colourless'}, not {p.as_}")
+            raise _bad(player, what, cost, payment, f"{p.energy} is {'/'.join(colours) or 'colourless'}, not {p.as_}")
         by_colour[p.as_] = by_colour.get(p.as_, 0) + 1
     for c, n in cost.colours.items():
         if by_colour.get(c, 0) < n:
-            raise bad(f"{c} {n} needs {n} energy paid as {c}, {by_colour.get(c, 0)} given")
+            raise _bad(player, what, cost, payment, f"{c} {n} needs {n} energy paid as {c}, {by_colour.get(c, 0)} given")
     overpay = s.options.allow_overpay if overpay is None else overpay
     if len(payment) < cost.total or (len(payment) > cost.total and not overpay):
-        raise bad(f"{len(payment)} entries for a total cost of {cost.total}")
-    return replace(player, energy=tuple(replace(e, standing=False) if (e.name, e.k) in paid else e for e in player.energy))
+        raise _bad(player, what, cost, payment, f"{len(payment)} entries for a total cost of {cost.total}")
+    # each key of ``paid`` names one card of the zone (a reference meaning several was refused above)
+    energy = player.energy
+    rested = list(energy)
+    for card in chosen:
+        rested[energy.index(card)] = replace(card, standing=False)
+    return replace(player, energy=tuple(rested))
 
 
 def check_entries(s: State, player: Player, payment: Sequence[Pay], what: str) -> Player:

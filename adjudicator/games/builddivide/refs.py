@@ -62,11 +62,18 @@ def in_play(s: State, owners: Iterable[str] | None = None, zones: Collection[str
 
 def energy_named(p: Player, text: str, players: Sequence[str]) -> list[Energy]:
     """The energy cards of ``p`` that ``text`` could mean: ``matching`` over ``p``'s energy zone
-    alone, without listing its cards first."""
-    owner, name, k = parse(text, players)
-    if owner is not None and owner != p.name:
-        return []
-    return [e for e in p.energy if e.name == name and (k is None or e.k == k)]
+    alone, without listing its cards first (a bare name, the common case, without ``parse``)."""
+    if ":" in text or "#" in text:
+        owner, name, k = parse(text, players)
+        if owner is not None and owner != p.name:
+            return []
+    else:
+        name, k = text, None
+    found = []
+    for e in p.energy:
+        if e.name == name and (k is None or e.k == k):
+            found.append(e)
+    return found
 
 
 def units_named(s: State, text: str, owners: Collection[str] | None = None) -> list[tuple[Player, Unit]]:

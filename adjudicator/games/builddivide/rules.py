@@ -13,22 +13,23 @@ from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide import zones as Z
 from adjudicator.games.builddivide.ops import OpContext, apply_ops, release_territory
 from adjudicator.games.builddivide.payment import card_cost, check_entries, note, pay
-from adjudicator.games.builddivide.state import Player, StackItem, State, Unit, replace
+from adjudicator.games.builddivide.state import DamageProc, PaymentNote, Player, StackItem, State, Unit, replace
 from adjudicator.engine.protocol import JUDGE, Context, Violation
 
 PHASES = ("STAND", "DRAW", "MAIN", "ATTACK", "END")
+NEXT_PHASE = dict(zip(PHASES, PHASES[1:]))
 
 
-def in_play(s: State, what: str) -> None:
-    if s.game.status == "SETUP":
-        raise Violation("BD-SET-1", f"{what} belongs to play, and game {s.game.game_no} is still in setup (step {s.game.setup_step})", "OUT_OF_ORDER")
+# Each handler asks these questions itself and calls the helper only to word the refusal: a legal
+# event goes through without a call (the common case, folded once per stored event).
+def in_setup(s: State, what: str) -> Violation:
+    """BD-SET-1: an event of play (``what``) while the game is still in setup (``status == "SETUP"``)."""
+    return Violation("BD-SET-1", f"{what} belongs to play, and game {s.game.game_no} is still in setup (step {s.game.setup_step})", "OUT_OF_ORDER")
 
 
-def tp_only(s: State, ev: E.Action, rule: str, what: str) -> str:
-    tp = s.game.turn_player or ""
-    if ev.by not in (JUDGE, tp):
-        raise Violation(rule, f"{ev.by} cannot {what}: it is {tp}'s turn", "NOT_YOUR_TURN")
-    return tp
+def not_your_turn(ev: E.Action, tp: str, rule: str, what: str) -> Violation:
+    """``ev`` is for the turn player ``tp`` (or a judge) alone: ``ev.by not in (JUDGE, tp)``."""
+    return Violation(rule, f"{ev.by} cannot {what}: it is {tp}'s turn", "NOT_YOUR_TURN")
 
 
 def acting_player(s: State, ev: E.Action, given: str | None, rule: str) -> str:
@@ -55,9 +56,12 @@ def busy(s: State) -> str:
 
 # -- the turn (§4) ---------------------------------------------------------------------------------------
 def advance_phase(s: State, ev: E.AdvancePhase, ctx: Context) -> State:
-    in_play(s, "advance_phase")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "advance_phase")
     g = s.game
-    tp = tp_only(s, ev, "BD-TURN-8", "advance the phase")
+    tp = g.turn_player or ""
+    if ev.by not in (JUDGE, tp):
+        raise not_your_turn(ev, tp, "BD-TURN-8", "advance the phase")
     why = busy(s)
     if not why and g.phase == "DRAW" and not g.drawn_this_phase and g.turn_number > 1:
         why = f"{tp} has not drawn yet"
@@ -66,8 +70,8 @@ def advance_phase(s: State, ev: E.AdvancePhase, ctx: Context) -> State:
     if why:
         raise Violation("BD-TURN-8", f"the phase cannot advance: {why}", "NOT_NOW")
     if g.phase != "END":
-        nxt = PHASES[PHASES.index(g.phase or "STAND") + 1]
-        return replace(s, game=replace(g, phase=nxt, drawn_this_phase=False, end_step="END_OPEN" if nxt == "END" else None))
+        nxt = NEXT_PHASE[g.phase or "STAND"]  # the event's seq in the same copy (``step`` sets it otherwise)
+        return replace(s, game=replace(g, phase=nxt, drawn_this_phase=False, end_step="END_OPEN" if nxt == "END" else None), seq=ctx.seq)
     if g.end_step == "END_OPEN":
         return end_steps(s, tp)
     return next_turn(s, tp, ctx.seq)
@@ -100,11 +104,14 @@ def end_steps(s: State, tp: str) -> State:
     owed = len(Z.player(s, tp).hand) > hand_limit(s, tp)
     players = []
     for p in s.game.players:
-        field = tuple(map(_end_of_turn, p.field))
-        if any(map(operator.is_not, field, p.field)):  # a unit with damage or an end-of-turn effect
-            p = replace(p, field=field)
+        for u in p.field:
+            if u.damage or u.modifiers or u.statuses:  # a field with nothing of these is kept without a call a unit
+                field = tuple(map(_end_of_turn, p.field))
+                if any(map(operator.is_not, field, p.field)):  # a unit with damage or an end-of-turn effect
+                    p = replace(p, field=field)
+                break
         players.append(p)
-    return Z.state_checks(Z.set_game(s, players=tuple(players), end_step="DISCARD" if owed else "END_CLOSE"), s)
+    return Z.state_checks(replace(s, game=replace(s.game, players=tuple(players), end_step="DISCARD" if owed else "END_CLOSE")), s)
 
 
 def next_turn(s: State, tp: str, seq: int) -> State:
@@ -114,8 +121,9 @@ def next_turn(s: State, tp: str, seq: int) -> State:
     ter = p.territory
     p = replace(p, field=_stood(p.field), energy=_stood(p.energy),
                 territory=ter if ter is None or ter.standing else replace(ter, standing=True), energy_placed_this_turn=False)
-    return Z.put(s, p, turn_number=s.game.turn_number + 1, turn_player=nxt, phase="STAND", end_step=None,
-                 drawn_this_phase=False, turn_started_at=seq)
+    g = s.game  # one copy of the game, without ``put``'s keyword dict; the event's seq with it
+    return replace(s, game=replace(g, players=Z.seated(g.players, p), turn_number=g.turn_number + 1, turn_player=nxt, phase="STAND",
+                                   end_step=None, drawn_this_phase=False, turn_started_at=seq), seq=seq)
 
 
 def _stood(cards: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -126,7 +134,8 @@ def _stood(cards: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def draw(s: State, ev: E.Draw, ctx: Context) -> State:
-    in_play(s, "draw")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "draw")
     g = s.game
     tp = g.turn_player or ""
     if ev.player != tp or ev.by not in (JUDGE, tp):
@@ -141,12 +150,13 @@ def draw(s: State, ev: E.Draw, ctx: Context) -> State:
     got = Z.draw_one(s, Z.player(s, tp), True, name)
     if got is None:
         return Z.lose(Z.set_game(s, drawn_this_phase=True), [tp], "deck_out", "has to draw with an empty deck and an empty life zone")
-    return Z.put(s, got, drawn_this_phase=True)
+    return replace(s, game=replace(g, players=Z.seated(g.players, got), drawn_this_phase=True), seq=ctx.seq)
 
 
 # -- main-phase actions -------------------------------------------------------------------------------------
 def place_energy(s: State, ev: E.PlaceEnergy, ctx: Context) -> State:
-    in_play(s, "place_energy")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "place_energy")
     g = s.game
     tp = g.turn_player or ""
     if ev.by not in (JUDGE, tp) or g.phase != "MAIN":
@@ -177,9 +187,10 @@ def _timing(s: State, name: str, timing: str, what: str) -> None:
 
 
 def play_card(s: State, ev: E.PlayCard, ctx: Context) -> State:
-    in_play(s, "play_card")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "play_card")
     who = acting_player(s, ev, ev.player, "BD-ACT-12")
-    c = Z.card(s, ev.card)
+    c = s.catalog.get(ev.card)
     if c is None or c.type not in ("UNIT", "COMMAND"):
         kind = "not in the catalog" if c is None else f"a {c.type.lower()}"
         raise Violation("BD-ACT-12", f"{who} cannot play {ev.card!r}: it is {kind}; only units and commands are played", "NOT_PLAYABLE")
@@ -187,18 +198,26 @@ def play_card(s: State, ev: E.PlayCard, ctx: Context) -> State:
     p = Z.take_from_hand(s, Z.player(s, who), ev.card, "BD-ACT-12", "play")
     cost = card_cost(c, ev.cost_adjustment)
     p = pay(s, p, ev.payment, cost, ev.card)
-    item = {"card": ev.card, "targets": targets(s, ev.targets, "$.targets"), "hand_play": True}
-    return onto_stack(s, p, item, last_payment=note(who, ev.card, ev.payment, cost))
+    return onto_stack(s, p, card=ev.card, targets=targets(s, ev.targets, "$.targets"), hand_play=True,
+                      last_payment=note(who, ev.card, ev.payment, cost))
 
 
-def onto_stack(s: State, p: Player, item: dict[str, Any], **game: Any) -> State:
+def onto_stack(s: State, p: Player, *, card: str | None = None, ability_id: str | None = None, source: str | None = None,
+               targets: tuple[str, ...] = (), from_shot: bool = False, hand_play: bool = False,
+               last_payment: PaymentNote | None = None, last_trigger: tuple[int, str] | None = None,
+               damage: DamageProc | None = None) -> State:
     """A played card or an ability of ``p`` (the controller as the event left it: hand and energy
     paid) goes on top of the resolution zone (BD-RES-2), numbered as it enters play (§15);
-    ``game``: the game's other changes that come with it, in the same copy of the state."""
-    p, k = Z.enter_play(p, item.get("card") or item.get("ability_id") or "")
+    ``last_payment``, ``last_trigger`` and ``damage``: the game's other changes that come with it,
+    in the same copy of the state (None: as it is; spelled out, not a keyword dict, for speed)."""
+    p, k = Z.enter_play(p, card or ability_id or "")
     g = s.game
-    top = StackItem(id=g.next_item, controller=p.name, k=k, kind="CARD" if item.get("card") else "ABILITY", **item)
-    return Z.put(s, p, stack=g.stack + (top,), next_item=top.id + 1, **game)
+    top = StackItem(id=g.next_item, kind="CARD" if card else "ABILITY", controller=p.name, card=card, ability_id=ability_id, k=k,
+                    source=source, targets=targets, from_shot=from_shot, hand_play=hand_play)
+    return replace(s, game=replace(g, players=Z.seated(g.players, p), stack=g.stack + (top,), next_item=top.id + 1,
+                                   last_payment=g.last_payment if last_payment is None else last_payment,
+                                   last_trigger=g.last_trigger if last_trigger is None else last_trigger,
+                                   damage=g.damage if damage is None else damage))
 
 
 def targets(s: State, given: tuple[str, ...], path: str) -> tuple[str, ...]:
@@ -214,7 +233,8 @@ def targets(s: State, given: tuple[str, ...], path: str) -> tuple[str, ...]:
 
 
 def release(s: State, ev: E.ReleaseTerritory, ctx: Context) -> State:
-    in_play(s, "release_territory")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "release_territory")
     who = acting_player(s, ev, ev.player, "BD-ACT-13")
     p = Z.player(s, who)
     if p.territory is None or p.territory.face != "CHARACTER":
@@ -238,7 +258,8 @@ def release(s: State, ev: E.ReleaseTerritory, ctx: Context) -> State:
 
 
 def activate_ability(s: State, ev: E.ActivateAbility, ctx: Context) -> State:
-    in_play(s, "activate_ability")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "activate_ability")
     who = acting_player(s, ev, ev.player, "BD-ACT-14")
     source = R.find(ev.source, R.in_play(s, (who,)), s.names, "$.source")
     c = Z.card(s, source.name if source else R.parse(ev.source, s.names)[1])
@@ -257,11 +278,12 @@ def activate_ability(s: State, ev: E.ActivateAbility, ctx: Context) -> State:
     except Violation as v:
         raise Violation("BD-ACT-14", f"the cost of {ev.ability_id} cannot be paid: {v.message}", "COST_UNPAID") from None
     p = check_entries(s, Z.player(s, who), ev.payment, f"{ev.source}'s {ev.ability_id}")
-    return onto_stack(s, p, {"ability_id": ev.ability_id, "source": ev.source})
+    return onto_stack(s, p, ability_id=ev.ability_id, source=ev.source)
 
 
 def trigger(s: State, ev: E.Trigger, ctx: Context) -> State:
-    in_play(s, "trigger")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "trigger")
     acting_player(s, ev, ev.controller, "BD-ACT-15")
     late = trigger_out_of_order(s, ev.controller)
     if late is not None:
@@ -269,8 +291,7 @@ def trigger(s: State, ev: E.Trigger, ctx: Context) -> State:
                                     f"({s.options.trigger_order}, BD-RUL-20) {late}'s go in after {ev.controller}'s, "
                                     f"and {late}'s were already put in", "TRIGGER_ORDER")
     R.find(ev.source, R.in_play(s, (ev.controller,)), s.names, "$.source")  # unambiguous; a source out of play is not checked
-    item = {"ability_id": ev.ability_id, "source": ev.source}
-    return onto_stack(s, Z.player(s, ev.controller), item, last_trigger=(ctx.seq, ev.controller))
+    return onto_stack(s, Z.player(s, ev.controller), ability_id=ev.ability_id, source=ev.source, last_trigger=(ctx.seq, ev.controller))
 
 
 def trigger_out_of_order(s: State, controller: str) -> str | None:
@@ -287,44 +308,54 @@ def trigger_out_of_order(s: State, controller: str) -> str | None:
 
 
 def resolve_top(s: State, ev: E.ResolveTop, ctx: Context) -> State:
-    in_play(s, "resolve_top")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "resolve_top")
     g = s.game
     if not g.stack:
         raise Violation("BD-ACT-17", "the resolution zone is empty: nothing to resolve", "EMPTY_STACK")
     item = g.stack[-1]
-    before = s
-    s = Z.set_game(s, stack=g.stack[:-1])
-    s = apply_ops(s, ev.ops, OpContext("BD-ACT-17", item.controller, "$.ops"), before)  # the state checks included
-    if Z.over(s):
-        return s
-    s = _settle(s, item)
+    if ev.ops:
+        s = apply_ops(Z.set_game(s, stack=g.stack[:-1]), ev.ops, OpContext("BD-ACT-17", item.controller, "$.ops"), s)  # the state checks included
+        if Z.over(s):
+            return s
+        stack = s.game.stack  # as the ops left it
+    else:  # no op: the table is as the event found it, its state checks made; the item leaves as it settles
+        stack = g.stack[:-1]
+    s = _settle(s, item, stack)
     d = s.game.damage
     if d is not None and d.waiting != "SHOT" and not s.game.stack:
         s = B.proceed(s)  # BD-RES-12 step 8: the zone is empty again; the damage goes on (its total recomputed)
     return s
 
 
-def _settle(s: State, item: StackItem) -> State:
+def _settle(s: State, item: StackItem, stack: tuple[StackItem, ...]) -> State:
     """Where a resolved card goes: a unit enters the field standing (an ace may open the release
-    window, BD-ACT-13); a command goes to its owner's graveyard. The state checks have just been
-    made (``apply_ops``): the unit that enters is the only one they could destroy now (BD-LIM-12)."""
+    window, BD-ACT-13); a command goes to its owner's graveyard; ``stack``, the resolution zone
+    without the item, in the same copy of the game. The state checks have been made (by
+    ``apply_ops``, or before the event): the unit that enters is the only one they could destroy
+    now (BD-LIM-12)."""
+    g = s.game
     if item.kind != "CARD" or item.card is None:
-        return s
+        return replace(s, game=replace(g, stack=stack))
     c = s.catalog[item.card]
     p = Z.player(s, item.controller)
     if c.type != "UNIT":
-        return Z.put(s, replace(p, graveyard=p.graveyard + (item.card,)))
-    s = Z.enter_field(s, p.name, item.card, k=item.k)
+        p = replace(p, graveyard=p.graveyard + (item.card,))
+        return replace(s, game=replace(g, players=Z.seated(g.players, p), stack=stack))
     ter = s.catalog.get(p.territory.name) if p.territory else None
-    if c.is_ace and item.hand_play and ter is not None and p.territory.face == "CHARACTER" and ter.title in c.titles:
-        s = Z.set_game(s, release_window=(item.controller, Z.player(s, p.name).field[-1].iid))
-    unit = Z.player(s, p.name).field[-1]
+    opens = c.is_ace and item.hand_play and ter is not None and p.territory.face == "CHARACTER" and ter.title in c.titles
+    p, unit = Z.fielded(g, p, item.card, item.k)
+    s = replace(s, game=replace(g, players=Z.seated(g.players, p), stack=stack, next_item=unit.iid + 1,
+                                release_window=(item.controller, unit.iid) if opens else g.release_window))
     return Z.state_checks(s) if unit.damage >= Z.power(s, unit) else s
 
 
 def end_discard(s: State, ev: E.EndDiscard, ctx: Context) -> State:
-    in_play(s, "end_discard")
-    tp = tp_only(s, ev, "BD-ACT-25", "discard at the end phase")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "end_discard")
+    tp = s.game.turn_player or ""
+    if ev.by not in (JUDGE, tp):
+        raise not_your_turn(ev, tp, "BD-ACT-25", "discard at the end phase")
     if s.game.end_step != "DISCARD":
         raise Violation("BD-ACT-25", f"no end-phase discard is owed now ({(s.game.phase or '').lower()} phase)", "NOT_NOW")
     p = Z.player(s, tp)
@@ -341,7 +372,8 @@ def end_discard(s: State, ev: E.EndDiscard, ctx: Context) -> State:
 def judge_ops(s: State, ev: E.JudgeOps, ctx: Context) -> State:
     if ev.by != JUDGE:
         raise Violation("BD-ACT-27", f"only a judge enters judge_ops; {ev.by} cannot", "JUDGE_ONLY")
-    in_play(s, "judge_ops")
+    if s.game.status == "SETUP":
+        raise in_setup(s, "judge_ops")
     s = apply_ops(s, ev.ops, OpContext("BD-ACT-27", s.game.turn_player or s.names[0], "$.ops"))
     d = s.game.damage
     if d is not None and d.waiting != "SHOT" and not s.game.stack and not Z.over(s):

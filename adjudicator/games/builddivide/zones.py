@@ -5,10 +5,11 @@ results (BD-OVR-3/5/8)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from adjudicator.games.builddivide import refs as R
 from adjudicator.games.builddivide.catalog import Card
-from adjudicator.games.builddivide.state import Energy, Player, Result, State, Unit, replace
+from adjudicator.games.builddivide.state import Energy, GameState, Player, Result, State, Unit, replace
 from adjudicator.engine.protocol import Violation
 
 
@@ -27,6 +28,13 @@ def seated(players: tuple[Player, ...], changed: Player) -> tuple[Player, ...]:
         a, b = players
         return (changed, b) if a.name == name else (a, changed) if b.name == name else players
     return tuple(changed if p.name == name else p for p in players)
+
+
+def swap(cards: tuple[Any, ...], old: Any, new: Any) -> tuple[Any, ...]:
+    """``cards`` (a field, an energy zone) with ``new`` in place of ``old``, one of them: each card
+    in play is unique (its iid, or its name and number), so ``index`` finds ``old`` itself."""
+    i = cards.index(old)
+    return cards[:i] + (new,) + cards[i + 1:]
 
 
 def put(s: State, *changed: Player, **game: object) -> State:
@@ -89,14 +97,22 @@ def add_energy(p: Player, name: str, standing: bool = True) -> Player:
     return replace(p, energy=p.energy + (Energy(name=name, k=k, standing=standing),))
 
 
+def fielded(g: GameState, p: Player, name: str, k: int, standing: bool = True) -> tuple[Player, Unit]:
+    """``p`` with a new unit instance (BD-RES-19) of ``name`` number ``k`` on its field, and that
+    unit: its iid is the game's ``next_item``, which the copy of the game it enters moves on to
+    ``unit.iid + 1``."""
+    unit = Unit(name=name, k=k, iid=g.next_item, standing=standing, entered_turn=g.turn_number)
+    return replace(p, field=p.field + (unit,)), unit
+
+
 def enter_field(s: State, owner: str, name: str, standing: bool = True, k: int | None = None) -> State:
     """A new unit instance on ``owner``'s field: number ``k`` when it comes from the resolution
     zone (it stays in play), the next number of its name when it enters play now."""
     p = player(s, owner)
     if k is None:
         p, k = enter_play(p, name)
-    unit = Unit(name=name, k=k, iid=s.game.next_item, standing=standing, entered_turn=s.game.turn_number)
-    return put(s, replace(p, field=p.field + (unit,)), next_item=s.game.next_item + 1)
+    p, unit = fielded(s.game, p, name, k, standing)
+    return put(s, p, next_item=unit.iid + 1)
 
 
 def power(s: State, u: Unit) -> int:
@@ -135,16 +151,22 @@ def life_text(p: Player) -> str:
 
 
 # -- the unseen pool (BD-HID-5) -------------------------------------------------------------------------
-def reveal(s: State, p: Player, name: str, where: str, **changes: object) -> Player:
+def disclosed(s: State, p: Player, name: str, where: str) -> tuple[dict[str, int], tuple[str, ...]]:
     """A card of ``p`` becomes public from deck, hand or life: it must be in the unseen pool.
-    ``changes``: the player's other changes that come with it (the hand it left)."""
+    ``p``'s unseen pool and revealed names after it (for a copy of ``p`` with its other changes)."""
     left = p.unseen.get(name, 0)
     if left <= 0:
         if s.options.identity_check == "REJECT":
             raise Violation("BD-HID-5", f"{name!r} cannot come from {p.name}'s {where}: every {name!r} of "
                                         f"{p.name}'s registered main deck is already known elsewhere", "UNKNOWN_IDENTITY")
-        return replace(p, revealed=p.revealed + (name,), **changes)
-    return replace(p, unseen={**p.unseen, name: left - 1}, revealed=p.revealed + (name,), **changes)
+        return p.unseen, p.revealed + (name,)
+    return {**p.unseen, name: left - 1}, p.revealed + (name,)
+
+
+def reveal(s: State, p: Player, name: str, where: str) -> Player:
+    """``p`` after its card ``name`` becomes public (``disclosed``)."""
+    unseen, revealed = disclosed(s, p, name, where)
+    return replace(p, unseen=unseen, revealed=revealed)
 
 
 def keep_disclosures(current: State, target: State) -> State:
@@ -188,7 +210,8 @@ def take_from_hand(s: State, p: Player, name: str, rule: str, what: str) -> Play
     if hand is None:
         shown = f"hand of {len(p.hand)}" + (f" ({', '.join(h for h in p.hand if h)})" if p.hand else "")
         raise Violation(rule, f"{p.name} cannot {what} {name!r}: it is not in {p.name}'s {shown}", "NOT_IN_HAND")
-    return reveal(s, p, name, "hand", hand=hand)
+    unseen, revealed = disclosed(s, p, name, "hand")
+    return replace(p, hand=hand, unseen=unseen, revealed=revealed)
 
 
 # -- drawing (§6.5) -----------------------------------------------------------------------------------------
