@@ -127,10 +127,12 @@ def next_turn(s: State, tp: str, seq: int) -> State:
 
 
 def _stood(cards: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Units or energy cards, every one standing: the cards already standing are kept as they are."""
-    if all(c.standing for c in cards):
-        return cards
-    return tuple(c if c.standing else replace(c, standing=True) for c in cards)
+    """Units or energy cards, every one standing: the cards already standing are kept as they are
+    (a loop, not ``all`` over a generator: most zones have no rested card)."""
+    for c in cards:
+        if not c.standing:
+            return tuple(c if c.standing else replace(c, standing=True) for c in cards)
+    return cards
 
 
 def draw(s: State, ev: E.Draw, ctx: Context) -> State:
