@@ -47,8 +47,8 @@ def able_to_attack(g: GameState, ref: str, options: Options) -> bool:
     return ether.payable(g, ether.acting_pools(owner(ref), ref)) >= atk_cost(g, ref)
 
 
-def on_attack(state: State, ev: Attack, ctx) -> State:
-    g, options = state.game, state.options
+def on_attack(state: State, g: GameState, ev: Attack, ctx) -> GameState:
+    options = state.options
     seat, ai = parse_slot(ev.attacker, "$.attacker")
     tseat, ti = parse_slot(ev.target, "$.target")
     require_sender(state, ev, seat, "E2D-ACT-15", f"an attack by {ev.attacker}")
@@ -72,7 +72,7 @@ def on_attack(state: State, ev: Attack, ctx) -> State:
     units = ether.check_payment(g, ev.payment, [cost], ether.acting_pools(seat, ev.attacker), f"this ATK of {ev.attacker}")
     a = AttackSeq(attacker=ev.attacker, target=ev.target, target_was_unacted=tgt.action == "unacted",
                   payment=ev.payment, step="coin_attacker")
-    return rep(state, game=advance(g, a, options, f"{ev.attacker} ATKs {ev.target}", units))
+    return advance(g, a, options, f"{ev.attacker} ATKs {ev.target}", units)
 
 
 def advance(g: GameState, a: AttackSeq, options: Options, said: str | None = None,
@@ -187,8 +187,8 @@ def close(g: GameState, a: AttackSeq, options: Options, void: bool = False) -> G
                acting=None if ends else g.acting)
 
 
-def on_coin(state: State, ev: Coin, ctx) -> State:
-    g, options = state.game, state.options
+def on_coin(state: State, g: GameState, ev: Coin, ctx) -> GameState:
+    options = state.options
     require_judge(ev, "E2D-ACT-16", "a coin")
     a = g.attack
     if a is None or a.step not in ("coin_attacker", "coin_target"):
@@ -196,18 +196,18 @@ def on_coin(state: State, ev: Coin, ctx) -> State:
     ref = a.attacker if a.step == "coin_attacker" else a.target
     g = reuse.check_reuse(g, ev)
     if ev.result == "tails":
-        return rep(state, game=close(note(g, f"coin for {ref}: tails"), a, options, void=True))
+        return close(note(g, f"coin for {ref}: tails"), a, options, void=True)
     sv = servant(g, ref)
     pl = sv.pool
     g = with_servant(g, ref, rep(sv, status=rep(sv.status, invisible=False),
                                  pool=rep(pl, held_invisible=0)))
     g = note(g, f"coin for {ref}: heads; {ref} is face-up, its held unit released but on (E2D-RUL-25)")
     # after either coin the sequence goes on from the target's coin; the target is checked again
-    return rep(state, game=advance(g, rep(a, step="coin_target"), options))
+    return advance(g, rep(a, step="coin_target"), options)
 
 
-def on_defense(state: State, ev: Defense, ctx) -> State:
-    g, options = state.game, state.options
+def on_defense(state: State, g: GameState, ev: Defense, ctx) -> GameState:
+    options = state.options
     a = g.attack
     if a is None:
         reject("E2D-ACT-17", "no ATK waits for a DEF decision", "NOT_WAITING")
@@ -219,7 +219,7 @@ def on_defense(state: State, ev: Defense, ctx) -> State:
     if not ev.defend:
         if ev.payment:
             reject("E2D-ACT-2", "no DEF costs nothing; leave the payment empty", "PAYMENT")
-        return rep(state, game=resolve(g, a, options, f"{a.target} does not DEF"))
+        return resolve(g, a, options, f"{a.target} does not DEF")
     tgt = servant(g, a.target)
     if tgt.status.freeze:
         reject("E2D-LIM-14", f"{a.target} ({tgt.name}) is frozen and cannot DEF", "FROZEN")
@@ -227,12 +227,11 @@ def on_defense(state: State, ev: Defense, ctx) -> State:
         reject("E2D-ACT-17", f"an effect forbids {a.target} to DEF", "RESTRICTED")
     units = ether.check_payment(g, ev.payment, [1], defend_pools(seat, a.target, options), f"the DEF of {a.target}")
     g = ether.pay(g, units, notes=g.notes + (f"{a.target} DEFs",))  # the note in the payment's copy
-    a = rep(a, defended=True)
-    return rep(state, game=resolve(g, a, options))
+    return resolve(g, rep(a, defended=True), options)
 
 
-def on_evasion(state: State, ev: Evasion, ctx) -> State:
-    g, options = state.game, state.options
+def on_evasion(state: State, g: GameState, ev: Evasion, ctx) -> GameState:
+    options = state.options
     a = g.attack
     if a is None or a.step != "evasion":
         reject("E2D-ACT-18", "no ATK waits for an evasion decision", "NOT_WAITING")
@@ -241,7 +240,7 @@ def on_evasion(state: State, ev: Evasion, ctx) -> State:
     if not ev.evade:
         if ev.payment:
             reject("E2D-ACT-2", "no evasion costs nothing; leave the payment empty", "PAYMENT")
-        return rep(state, game=resolve(g, a, options, f"{a.target} does not evade"))
+        return resolve(g, a, options, f"{a.target} does not evade")
     tgt = servant(g, a.target)
     if tgt.status.freeze:
         reject("E2D-LIM-14", f"{a.target} ({tgt.name}) is frozen and cannot evade", "FROZEN")
@@ -251,4 +250,4 @@ def on_evasion(state: State, ev: Evasion, ctx) -> State:
     units = ether.check_payment(g, ev.payment, [cost], defend_pools(seat, a.target, options),
                                 f"the evasion of {a.target}" + (" (wait: 2e)" if cost == 2 else ""))
     g = ether.pay(g, units, notes=g.notes + (f"{a.target} evades: 10D",))  # the note in the payment's copy
-    return rep(state, game=resolve(g, rep(a, evaded=True), options))
+    return resolve(g, rep(a, evaded=True), options)

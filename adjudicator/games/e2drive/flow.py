@@ -51,9 +51,8 @@ def match_decided(state: State) -> bool:
     return used >= n
 
 
-def on_game_started(state: State, ev: GameStarted, ctx) -> State:
+def on_game_started(state: State, g: GameState, ev: GameStarted, ctx) -> GameState:
     require_judge(ev, "E2D-ACT-11", "game_started")
-    g = state.game
     if g.status == "in_progress":
         reject("E2D-ACT-11", f"game {g.number} is still running; a new game starts only after it ends", "GAME_RUNNING")
     if g.status != "setup" and match_decided(state):
@@ -78,31 +77,28 @@ def on_game_started(state: State, ev: GameStarted, ctx) -> State:
             raise Malformed(f"an opening hand is 5 cards, not {len(hand)}", f"$.draws.{seat}")
         players.append(PlayerState(seat=seat, name=state.names[SEATS.index(seat)], deck_count=25, hand_count=5,
                                    hand_known=hand, servants=tuple(svs)))
-    new = GameState(number=number, status="in_progress", phase="draw", players=tuple(players), next_instance=inst,
-                    start_seq=ctx.seq, notes=(f"game {number} starts: servants face-up, 5 cards each",))
-    return rep(state, game=new)
+    return GameState(number=number, status="in_progress", phase="draw", players=tuple(players), next_instance=inst,
+                     start_seq=ctx.seq, notes=(f"game {number} starts: servants face-up, 5 cards each",))
 
 
-def on_start_turn(state: State, ev: StartTurn, ctx) -> State:
+def on_start_turn(state: State, g: GameState, ev: StartTurn, ctx) -> GameState:
     require_judge(ev, "E2D-ACT-12", "start_turn")
-    g = state.game
     if g.phase != "draw":
         reject("E2D-ACT-12", f"turn {g.turn} has not ended (phase {g.phase})", "TURN_RUNNING")
     draws = {seat_of_name(state, k, f"$.draws.{k}"): v for k, v in (ev.draws or {}).items()}
     said = (f"turn {g.turn + 1}: both players draw",)
     p1, p2 = g.players
     if p1.deck_count and p2.deck_count:  # both draw (``sbc.draw``) in the turn's one copy of the game state
-        return rep(state, game=rep(g, turn=g.turn + 1, phase="main", notes=said,
-                                   players=(sbc.drawn(p1, draws.get("P1")), sbc.drawn(p2, draws.get("P2")))))
+        return rep(g, turn=g.turn + 1, phase="main", notes=said,
+                   players=(sbc.drawn(p1, draws.get("P1")), sbc.drawn(p2, draws.get("P2"))))
     g = rep(g, turn=g.turn + 1, phase="main", notes=said)
     for seat in SEATS:
         g = sbc.draw(g, seat, draws.get(seat))
-    return rep(state, game=g)
+    return g
 
 
-def on_tie_break(state: State, ev: TieBreak, ctx) -> State:
+def on_tie_break(state: State, g: GameState, ev: TieBreak, ctx) -> GameState:
     require_judge(ev, "E2D-ACT-13", "tie_break")
-    g = state.game
     if g.tie is None or g.tie.winner is not None:
         reject("E2D-ACT-13", "no SPD tie between the players is waiting for a coin", "NOT_WAITING")
     seat = seat_of_name(state, ev.winner, "$.winner")
@@ -110,12 +106,11 @@ def on_tie_break(state: State, ev: TieBreak, ctx) -> State:
     g = reuse.check_reuse(g, ev)
     g = note(g, f"tie-break ({ev.method}): {seat} goes")
     if len(mine) == 1:
-        return rep(state, game=order.become_acting(g, mine[0]))
-    return rep(state, game=rep(g, tie=rep(g.tie, candidates=tuple(mine), winner=seat)))
+        return order.become_acting(g, mine[0])
+    return rep(g, tie=rep(g.tie, candidates=tuple(mine), winner=seat))
 
 
-def on_select_actor(state: State, ev: SelectActor, ctx) -> State:
-    g = state.game
+def on_select_actor(state: State, g: GameState, ev: SelectActor, ctx) -> GameState:
     parse_slot(ev.servant, "$.servant")
     tie = g.tie
     if tie is None or tie.winner is None:
@@ -123,7 +118,7 @@ def on_select_actor(state: State, ev: SelectActor, ctx) -> State:
     require_sender(state, ev, tie.winner, "E2D-TURN-4", "the pick among the tied servants")
     if ev.servant not in tie.candidates:
         reject("E2D-TURN-4", f"{ev.servant} is not one of the tied servants {', '.join(tie.candidates)}", "NOT_CANDIDATE")
-    return rep(state, game=order.become_acting(g, ev.servant))
+    return order.become_acting(g, ev.servant)
 
 
 def compelled(g: GameState, ref: str, options) -> bool:
@@ -135,8 +130,7 @@ def compelled(g: GameState, ref: str, options) -> bool:
     return False
 
 
-def on_end_action(state: State, ev: EndAction, ctx) -> State:
-    g = state.game
+def on_end_action(state: State, g: GameState, ev: EndAction, ctx) -> GameState:
     seat = (SLOT_OF.get(ev.servant) or parse_slot(ev.servant, "$.servant"))[0]
     require_sender(state, ev, seat, "E2D-ACT-34", f"the end of {ev.servant}'s action")
     if g.acting != ev.servant:
@@ -145,7 +139,7 @@ def on_end_action(state: State, ev: EndAction, ctx) -> State:
         reject("E2D-LIM-13", f"a Blocker overdrive compels {ev.servant} to ATK while it is able to", "COMPELLED")
     if g.restrictions and restricted(g, ev.servant, "end_action"):
         reject("E2D-ACT-34", f"an effect forbids {ev.servant} to end its action", "RESTRICTED")
-    return rep(state, game=sbc.end_action(g, ev.servant))
+    return sbc.end_action(g, ev.servant)
 
 
 def designatable(g: GameState, seat: str) -> list[str]:
@@ -161,8 +155,7 @@ def unheld_on(g: GameState, ref: str) -> int:
     return pl.on - pl.held
 
 
-def on_designate_upkeep(state: State, ev: DesignateUpkeep, ctx) -> State:
-    g = state.game
+def on_designate_upkeep(state: State, g: GameState, ev: DesignateUpkeep, ctx) -> GameState:
     seat = seat_of_name(state, ev.player)
     require_sender(state, ev, seat, "E2D-ACT-35", f"{seat}'s upkeep designation", judge_ok=True)
     if seat not in g.upkeep:
@@ -209,12 +202,11 @@ def on_designate_upkeep(state: State, ev: DesignateUpkeep, ctx) -> State:
     if units:
         p = rep(p, master=master, servants=tuple(svs))
         players = (p, players[1]) if k == 0 else (players[0], p)
-    return rep(state, game=rep(g, players=players, notes=g.notes + (f"{seat} designates {due} upkeep unit(s)",),
-                               upkeep=tuple(s for s in g.upkeep if s != seat), upkeep_done=g.upkeep_done + (seat,)))
+    return rep(g, players=players, notes=g.notes + (f"{seat} designates {due} upkeep unit(s)",),
+               upkeep=tuple(s for s in g.upkeep if s != seat), upkeep_done=g.upkeep_done + (seat,))
 
 
-def on_discard_upkeep_card(state: State, ev: DiscardUpkeepCard, ctx) -> State:
-    g = state.game
+def on_discard_upkeep_card(state: State, g: GameState, ev: DiscardUpkeepCard, ctx) -> GameState:
     seat = seat_of_name(state, ev.player)
     require_sender(state, ev, seat, "E2D-ACT-36", f"{seat}'s upkeep discard", judge_ok=True)
     if seat not in g.upkeep:
@@ -229,20 +221,18 @@ def on_discard_upkeep_card(state: State, ev: DiscardUpkeepCard, ctx) -> State:
     g = note(g, f"{seat} discards {ev.card} (upkeep)")
     if order.upkeep_due(g, seat) == 0:
         g = rep(g, upkeep=tuple(s for s in g.upkeep if s != seat))
-    return rep(state, game=g)
+    return g
 
 
-def on_end_turn(state: State, ev: EndTurn, ctx) -> State:
+def on_end_turn(state: State, g: GameState, ev: EndTurn, ctx) -> GameState:
     require_judge(ev, "E2D-ACT-37", "end_turn")
-    g = state.game
     if g.phase != "end":
         reject("E2D-ACT-37", "the main phase is not over: servants are still to act", "MAIN_PHASE")
     g = turn_end_sweep(g, phase="draw", upkeep_done=(),
                        notes=g.notes + (f"turn {g.turn} ends: ether reset, every servant unacted",))
     if state.options.turn_limit is not None and g.turn >= state.options.turn_limit:
-        g = rep(g, status="in_progress")
-        return sbc.finish_turn_limit(state, g)
-    return rep(state, game=g)
+        return sbc.finish_turn_limit(g)
+    return g
 
 
 def turn_end_sweep(g: GameState, **more: object) -> GameState:
@@ -268,12 +258,11 @@ def turn_end_sweep(g: GameState, **more: object) -> GameState:
                costs=tuple(c for c in g.costs if c.duration != "end_of_turn"), **more)
 
 
-def on_concede(state: State, ev: Concede, ctx) -> State:
-    g = state.game
+def on_concede(state: State, g: GameState, ev: Concede, ctx) -> GameState:
     seat = seat_of_name(state, ev.player)
     require_sender(state, ev, seat, "E2D-ACT-38", f"{seat}'s concession", judge_ok=True)
     if g.status != "in_progress":
         reject("E2D-ACT-38", f"no game is running (game {g.number} is {g.status})", "NOT_RUNNING")
-    return rep(state, game=sbc.lose(g, seat, "concession"))
+    return sbc.lose(g, seat, "concession")
 
 

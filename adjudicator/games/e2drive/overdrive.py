@@ -30,8 +30,7 @@ IRREGULAR = ("ATK", "DEF", "SPD", "heal")
 JUNKER = ("self_draw", "trash_to_hand", "opp_discard", "opp_draw")
 
 
-def on_overdrive(state: State, ev: Overdrive, ctx) -> State:
-    g = state.game
+def on_overdrive(state: State, g: GameState, ev: Overdrive, ctx) -> GameState:
     parse_slot(ev.servant, "$.servant")
     seat = owner(g.acting) if g.acting is not None else owner(ev.servant)
     require_sender(state, ev, seat, "E2D-ACT-26", "an overdrive (the active player's)")
@@ -48,8 +47,7 @@ def on_overdrive(state: State, ev: Overdrive, ctx) -> State:
     _check_params(g, ev, kind, k)
     units = ether.check_payment(g, ev.payment, [k] if k >= 1 else [1], [f"{seat}.M"], f"the overdrive of {ev.servant}")
     g = ether.pay(g, units, notes=g.notes + (f"{ev.servant} ({kind}) overdrives with {k}e",))  # the note in the payment's copy
-    g = EFFECTS[kind](state, g, ev, seat, k)
-    return rep(state, game=g)
+    return EFFECTS[kind](state, g, ev, seat, k)
 
 
 def _check_params(g: GameState, ev: Overdrive, kind: str, k: int) -> None:

@@ -131,6 +131,9 @@ def on_void_match(state: State, ev: E.VoidMatch, ctx: Context) -> State:
     return rep(state, voided=True, game=rep(g, notes=(f"match void: {ev.reason}",)))
 
 
+#: the handlers of game events: ``handler(state, g, ev, ctx)`` gets the match state as the event
+#: found it and ``g``, the game to start from (its notes cleared), and returns the game after the
+#: event; ``settle`` writes it into the match state (one copy of the match state an event)
 HANDLERS = {
     E.GameStarted: flow.on_game_started,
     E.StartTurn: flow.on_start_turn,
@@ -154,19 +157,23 @@ HANDLERS = {
     E.EndTurn: flow.on_end_turn,
     E.Concede: flow.on_concede,
     E.JudgeEffect: tools.on_judge_effect,
+}
+#: the corrections and voids: ``handler(state, ev, ctx)`` returns the match state, and no
+#: state-based check follows
+MATCH_HANDLERS = {
     E.E2dRewind: on_rewind,
     E.E2dCorrect: on_correct,
     E.VoidGame: on_void_game,
     E.VoidMatch: on_void_match,
 }
-NO_SETTLE = (E.E2dRewind, E.E2dCorrect, E.VoidGame, E.VoidMatch)
 
 
-#: each E2Drive event class: (its handler, whether the gate lets it through unchecked, whether the
-#: state-based checks follow it, whether it starts from the notes of the event before cleared: all
-#: but game_started, which makes the game state afresh), read in one look-up (the classes are
-#: final: none derives from another)
-PLAN = {cls: (handler, cls in UNGATED, cls not in NO_SETTLE, cls is not E.GameStarted) for cls, handler in HANDLERS.items()}
+#: each E2Drive event class: (its handler, whether the gate lets it through unchecked, whether it is
+#: a game event (its handler returns the game, the state-based checks follow), whether it starts
+#: from the notes of the event before cleared: all but game_started, which makes the game state
+#: afresh), read in one look-up (the classes are final: none derives from another)
+PLAN = {cls: (handler, cls in UNGATED, cls in HANDLERS, cls is not E.GameStarted)
+        for cls, handler in {**HANDLERS, **MATCH_HANDLERS}.items()}
 
 
 def step(state: State, ev: Action, ctx: Context) -> State:
@@ -180,10 +187,8 @@ def step(state: State, ev: Action, ctx: Context) -> State:
         gate(state, ev)  # else nothing is pending in a running main phase: the gate lets every event through
     if not settled:
         return handler(state, ev, ctx)
-    if fresh and start.notes:
-        state = rep(state, game=rep(start, notes=()))
-    new = handler(state, ev, ctx)
-    return settle(new, new.game, start if start.status == "in_progress" else None)
+    g = rep(start, notes=()) if fresh and start.notes else start
+    return settle(state, handler(state, g, ev, ctx), start if start.status == "in_progress" else None)
 
 
 def _step(state: State, ev: Action, ctx: Context) -> State:

@@ -133,30 +133,39 @@ def end_action(g: GameState, ref: str) -> GameState:
                notes=g.notes + (f"{ref}'s action ends",))
 
 
-def finish(state: State, g: GameState) -> State:
-    """(3)-(4): the players who met a loss condition in this event lose together (E2D-RES-15)."""
+def finish(g: GameState, options: Options) -> GameState:
+    """(3)-(4): the players who met a loss condition in this event lose together (E2D-RES-15); the
+    game ends (``settle`` enters it in the match's record)."""
     losers = [p.seat for p in g.players if p.lost is not None]
     if not losers or g.status != "in_progress":
-        return rep(state, game=g)
+        return g
     if len(losers) == 2:
-        result = "draw" if state.options.simultaneous_loss == "draw" else "both_lose"
+        result = "draw" if options.simultaneous_loss == "draw" else "both_lose"
         reason = "simultaneous"
     else:
         result = "P2" if losers[0] == "P1" else "P1"
         reason = player(g, losers[0]).lost or ""
     g = rep(g, status="finished", result=result, reason=reason, attack=None, tie=None, forced_revival=(), upkeep=())
-    g = note(g, "game drawn" if result == "draw" else "both players lose" if result == "both_lose" else f"{result} wins")
-    return rep(state, game=g, games=state.games + (GameRecord(number=g.number, result=result, reason=reason),))
+    return note(g, "game drawn" if result == "draw" else "both players lose" if result == "both_lose" else f"{result} wins")
+
+
+def recorded(state: State, g: GameState) -> State:
+    """``g`` in the match state; a game this event ended is entered in the match's record."""
+    if g.status == "finished":
+        return rep(state, game=g, games=state.games + (GameRecord(number=g.number, result=g.result or "", reason=g.reason or ""),))
+    return rep(state, game=g)
 
 
 def settle(state: State, g: GameState, start: GameState | None = None) -> State:
-    """Run the state-based checks to a fixed point, then the action determination when due.
+    """Run the state-based checks to a fixed point, then the action determination when due, and
+    write the game into the match state.
 
-    ``state`` is the handler's result, a state made by this step: when the checks change nothing,
-    it is returned itself. ``start`` is the game the step started from, settled by the step
-    before it: the first destruction check reads only the servants the event changed."""
+    ``state`` is the match state the event found, ``g`` the game its handler made. ``start`` is
+    the game the step started from when it was running, settled by the step before it: the first
+    destruction check reads only the servants the event changed."""
     if g.status != "in_progress":
-        return state if g is state.game else rep(state, game=g)
+        # a game running when the event came that is over now was ended by it (a turn limit)
+        return recorded(state, g) if start is not None else state if g is state.game else rep(state, game=g)
     options = state.options
     since = start.players if start is not None else ()
     if since is g.players and start.forced_revival is g.forced_revival:  # type: ignore[union-attr]
@@ -175,7 +184,7 @@ def settle(state: State, g: GameState, start: GameState | None = None) -> State:
                 break
             g = checked
     if p1.lost is not None or p2.lost is not None:
-        return finish(state, g)
+        return recorded(state, finish(g, options))
     if g.attack is not None:
         g = drop_broken_attack(g, options)
     if not options.overdrive_effects_survive_limited_exit:
@@ -201,7 +210,7 @@ def check_turn_limit(options: Options, g: GameState) -> bool:
     return options.turn_limit is not None and g.turn >= options.turn_limit
 
 
-def finish_turn_limit(state: State, g: GameState) -> State:
-    """House rule turn_limit (E2D-RUL-52): the game is drawn when the limit's last turn ends."""
-    g = note(rep(g, status="finished", result="draw", reason="turn_limit"), f"turn limit {g.turn} reached: game drawn")
-    return rep(state, game=g, games=state.games + (GameRecord(number=g.number, result="draw", reason="turn_limit"),))
+def finish_turn_limit(g: GameState) -> GameState:
+    """House rule turn_limit (E2D-RUL-52): the game is drawn when the limit's last turn ends (``settle``
+    enters it in the match's record)."""
+    return note(rep(g, status="finished", result="draw", reason="turn_limit"), f"turn limit {g.turn} reached: game drawn")

@@ -50,8 +50,7 @@ def _damage_card_due(state: State, seat: str, rule_ok: bool = True) -> None:
         reject("E2D-LIM-5", f"{seat}'s deck is empty: no card for the damage card this costs (E2D-RUL-29)", "EMPTY_DECK")
 
 
-def on_change(state: State, ev: Change, ctx) -> State:
-    g = state.game
+def on_change(state: State, g: GameState, ev: Change, ctx) -> GameState:
     parse_slot(ev.out, "$.out")
     seat = active_seat(state, ev, "E2D-ACT-23", "a change")
     if owner(ev.out) != seat:
@@ -92,11 +91,10 @@ def on_change(state: State, ev: Change, ctx) -> State:
     else:
         new = rep(new, action=out.action if mode == "inherit" else mode)
     g = with_servant(rep(g, next_instance=g.next_instance + 1), ev.out, new)
-    return rep(state, game=note(g, f"{ev.out}: {out.name} changed for {new.name}" + ("" if due else " (limited: no damage card)")))
+    return note(g, f"{ev.out}: {out.name} changed for {new.name}" + ("" if due else " (limited: no damage card)"))
 
 
-def on_revive(state: State, ev: ReviveServant, ctx) -> State:
-    g = state.game
+def on_revive(state: State, g: GameState, ev: ReviveServant, ctx) -> GameState:
     parse_slot(ev.servant, "$.servant")
     seat = active_seat(state, ev, "E2D-ACT-24", "a revival")
     sv = servant(g, ev.servant)
@@ -108,11 +106,10 @@ def on_revive(state: State, ev: ReviveServant, ctx) -> State:
         reject("E2D-ACT-24", f"an effect forbids reviving {ev.servant}", "RESTRICTED")
     _damage_card_due(state, seat)
     g = sbc.damage_card(g, seat)
-    return rep(state, game=revived(state, g, ev.servant))
+    return revived(state, g, ev.servant)
 
 
-def on_forced_revival(state: State, ev: ForcedRevival, ctx) -> State:
-    g = state.game
+def on_forced_revival(state: State, g: GameState, ev: ForcedRevival, ctx) -> GameState:
     parse_slot(ev.servant, "$.servant")
     seat = owner(ev.servant)
     if seat not in g.forced_revival:
@@ -120,4 +117,4 @@ def on_forced_revival(state: State, ev: ForcedRevival, ctx) -> State:
     require_sender(state, ev, seat, "E2D-ACT-25", f"{seat}'s forced revival", judge_ok=True)
     g = sbc.damage_card(g, seat)
     g = revived(state, g, ev.servant)
-    return rep(state, game=rep(g, forced_revival=tuple(s for s in g.forced_revival if s != seat)))
+    return rep(g, forced_revival=tuple(s for s in g.forced_revival if s != seat))

@@ -86,8 +86,7 @@ def check_targets(g: GameState, targets: tuple[str, ...]) -> None:
             reject("E2D-ACT-5", f"{ref} ({servant(g, ref).name}) is destroyed and cannot be targeted", "DESTROYED")
 
 
-def _play(state: State, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quick: bool) -> State:
-    g = state.game
+def _play(state: State, g: GameState, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quick: bool) -> GameState:
     card = state.catalog.tools.get(ev.card)
     if card is None:
         reject(rule, f"{ev.card!r} is not a tool card of the catalog", "NOT_TOOL")
@@ -145,7 +144,7 @@ def _play(state: State, ev: PlayTool | PlayQuickTool, seat: str, rule: str, quic
             p = player(g, seat)
             tool = InPlayTool(card=ev.card, owner=seat, kind=3, upkeep=card.upkeep, instance=g.next_instance)
             g = with_player(g, rep(p, tool_field=p.tool_field + (tool,)), next_instance=g.next_instance + 1)
-    return rep(state, game=closed(state, g, ev.targets, targeted, seat))
+    return closed(state, g, ev.targets, targeted, seat)
 
 
 def _equip(g: GameState, ev: PlayTool | PlayQuickTool, seat: str, card: ToolCard) -> GameState:
@@ -158,28 +157,25 @@ def _equip(g: GameState, ev: PlayTool | PlayQuickTool, seat: str, card: ToolCard
     return with_servant(g, ref, rep(sv, equipment=sv.equipment + (tool,)), next_instance=g.next_instance + 1)
 
 
-def on_play_tool(state: State, ev: PlayTool, ctx) -> State:
-    g = state.game
+def on_play_tool(state: State, g: GameState, ev: PlayTool, ctx) -> GameState:
     if g.acting is None:
         reject("E2D-ACT-19", "tool cards are played in one of your servant's actions; none is acting", "NOT_ACTING")
     seat = owner(g.acting)
     require_sender(state, ev, seat, "E2D-ACT-19", "play_tool (the active player's)")
     if g.restrictions and restricted(g, g.acting, "tool"):
         reject("E2D-ACT-19", f"an effect forbids tool cards in {g.acting}'s action", "RESTRICTED")
-    return _play(state, ev, seat, "E2D-ACT-19", quick=False)
+    return _play(state, g, ev, seat, "E2D-ACT-19", quick=False)
 
 
-def on_play_quick_tool(state: State, ev: PlayQuickTool, ctx) -> State:
-    g = state.game
+def on_play_quick_tool(state: State, g: GameState, ev: PlayQuickTool, ctx) -> GameState:
     if g.acting is None:
         reject("E2D-ACT-20", "quick tools are played in the opponent's servant action; none is acting", "NOT_ACTING")
     seat = other(owner(g.acting))
     require_sender(state, ev, seat, "E2D-ACT-20", "play_quick_tool (the non-active player's)")
-    return _play(state, ev, seat, "E2D-ACT-20", quick=True)
+    return _play(state, g, ev, seat, "E2D-ACT-20", quick=True)
 
 
-def on_activate_field_tool(state: State, ev: ActivateFieldTool, ctx) -> State:
-    g = state.game
+def on_activate_field_tool(state: State, g: GameState, ev: ActivateFieldTool, ctx) -> GameState:
     if g.acting is None:
         reject("E2D-ACT-21", "a field tool is declared in your servant's action; none is acting", "NOT_ACTING")
     seat = owner(g.acting)
@@ -196,11 +192,10 @@ def on_activate_field_tool(state: State, ev: ActivateFieldTool, ctx) -> State:
                                 units=units)
     g = ether.pay(g, units, notes=g.notes + (f"{seat} declares {ev.card} from the tool field",))  # the note in the payment's copy
     g, targeted = ops.apply_text(state, g, ev.ops, 5, ev.card, seat)
-    return rep(state, game=closed(state, g, ev.targets, targeted, seat))
+    return closed(state, g, ev.targets, targeted, seat)
 
 
-def on_use_effect(state: State, ev: UseEffect, ctx) -> State:
-    g = state.game
+def on_use_effect(state: State, g: GameState, ev: UseEffect, ctx) -> GameState:
     seat = (SLOT_OF.get(ev.servant) or parse_slot(ev.servant, "$.servant"))[0]
     require_sender(state, ev, seat, "E2D-ACT-22", f"the effect of {ev.servant}")
     if g.acting != ev.servant:
@@ -215,7 +210,7 @@ def on_use_effect(state: State, ev: UseEffect, ctx) -> State:
                                 f"{ev.servant}'s effect", units=units)
     g = ether.pay(g, units, notes=g.notes + (f"{ev.servant} uses its effect",))  # the note in the payment's copy
     g, targeted = ops.apply_text(state, g, ev.ops, 7, ev.servant, seat)
-    return rep(state, game=closed(state, g, ev.targets, targeted, seat))
+    return closed(state, g, ev.targets, targeted, seat)
 
 
 def source_rank(state: State, g: GameState, source: str | None) -> tuple[int, str | None]:
@@ -230,9 +225,8 @@ def source_rank(state: State, g: GameState, source: str | None) -> tuple[int, st
         return 8, None
 
 
-def on_judge_effect(state: State, ev: JudgeEffect, ctx) -> State:
+def on_judge_effect(state: State, g: GameState, ev: JudgeEffect, ctx) -> GameState:
     require_judge(ev, "E2D-ACT-39", "judge_effect")
-    g = state.game
     if g.status != "in_progress":
         reject("E2D-ACT-39", f"game {g.number} is not running", "NOT_RUNNING")
     if ev.overrides and ev.source is None:
@@ -248,4 +242,4 @@ def on_judge_effect(state: State, ev: JudgeEffect, ctx) -> State:
     ctx_ = ops.OpContext(rank=rank, source=ev.source, seat=src_seat, overrides=frozenset(ev.overrides))
     g, targeted = ops.apply_all(state, g, ev.ops, ctx_)
     g = note(g, f"judge effect ({len(ev.ops)} op(s), rank {rank})" + (f" overriding {', '.join(ev.overrides)}" if ev.overrides else ""))
-    return rep(state, game=ops.close(state, g, targeted, src_seat))
+    return ops.close(state, g, targeted, src_seat)
