@@ -72,15 +72,16 @@ def on_attack(state: State, g: GameState, ev: Attack, ctx) -> GameState:
     units = ether.check_payment(g, ev.payment, [cost], ether.acting_pools(seat, ev.attacker), f"this ATK of {ev.attacker}")
     a = AttackSeq(attacker=ev.attacker, target=ev.target, target_was_unacted=tgt.action == "unacted",
                   payment=ev.payment, step="coin_attacker")
-    return advance(g, a, options, f"{ev.attacker} ATKs {ev.target}", units)
+    # ``g``'s notes are the event before's (``rules.OWN_NOTES``): the declaration's start afresh
+    return advance(g, a, options, (f"{ev.attacker} ATKs {ev.target}",), units)
 
 
-def advance(g: GameState, a: AttackSeq, options: Options, said: str | None = None,
+def advance(g: GameState, a: AttackSeq, options: Options, notes: tuple[str, ...] | None = None,
             units: dict[str, int] | None = None) -> GameState:
-    """Run the sequence from ``a.step`` until it waits for a decision or closes; ``said``: a note
-    to add first (written in the sequence's first copy of the game state); ``units``: the units of
-    ``a.payment`` when the caller has read them."""
-    more = {"notes": g.notes + (said,)} if said is not None else {}
+    """Run the sequence from ``a.step`` until it waits for a decision or closes; ``notes``: the
+    game's notes, written in the sequence's first copy of the game state, when not ``g.notes``
+    (a declaration's: its own); ``units``: the units of ``a.payment`` when the caller has read them."""
+    more = {"notes": notes} if notes is not None else {}
     step = a.step
     if step == "coin_attacker":
         if servant(g, a.attacker).status.invisible:
@@ -128,9 +129,9 @@ def can_evade(g: GameState, a: AttackSeq, options: Options) -> bool:
     return ether.payable(g, defend_pools(owner(a.target), a.target, options)) >= (2 if tgt.status.wait else 1)
 
 
-def resolve(g: GameState, a: AttackSeq, options: Options, said: str | None = None) -> GameState:
-    """Steps 6, 8, 9 and 10; ``said``: a note to add first (written in the damage's copy of the
-    game state)."""
+def resolve(g: GameState, a: AttackSeq, options: Options, notes: tuple[str, ...] | None = None) -> GameState:
+    """Steps 6, 8, 9 and 10; ``notes``: the game's notes before the damage's (written in the
+    damage's copy of the game state), when not ``g.notes`` (a declined DEF or evasion: its own)."""
     if a.step != "evasion":  # else calculated when the evasion decision was asked for
         dt, da, _ = damage.calculate(g, a, options)  # ``a`` closes below: its reasoning is not kept
     else:
@@ -150,7 +151,8 @@ def resolve(g: GameState, a: AttackSeq, options: Options, said: str | None = Non
             sv = rep(svs[i], damage=max(0, svs[i].damage + n))
             players[s] = rep(p, servants=svs[:i] + (sv,) + svs[i + 1:])
             hit = hit or damage.doomed(sv, options)
-    notes = g.notes if said is None else g.notes + (said,)
+    if notes is None:
+        notes = g.notes
     g = rep(g, players=tuple(players),
             notes=notes + (f"{a.target} takes {dt}D, {a.attacker} takes {da}D" + (f" ({extra})" if extra else ""),))
     # only the two servants' damage changed since ``before``, a state the checks left with none doomed:
@@ -219,14 +221,15 @@ def on_defense(state: State, g: GameState, ev: Defense, ctx) -> GameState:
     if not ev.defend:
         if ev.payment:
             reject("E2D-ACT-2", "no DEF costs nothing; leave the payment empty", "PAYMENT")
-        return resolve(g, a, options, f"{a.target} does not DEF")
+        return resolve(g, a, options, (f"{a.target} does not DEF",))  # ``g``'s notes: the event before's
     tgt = servant(g, a.target)
     if tgt.status.freeze:
         reject("E2D-LIM-14", f"{a.target} ({tgt.name}) is frozen and cannot DEF", "FROZEN")
     if g.restrictions and restricted(g, a.target, "defense"):
         reject("E2D-ACT-17", f"an effect forbids {a.target} to DEF", "RESTRICTED")
     units = ether.check_payment(g, ev.payment, [1], defend_pools(seat, a.target, options), f"the DEF of {a.target}")
-    g = ether.pay(g, units, notes=g.notes + (f"{a.target} DEFs",))  # the note in the payment's copy
+    # the note in the payment's copy; ``g``'s notes are the event before's (``rules.OWN_NOTES``)
+    g = ether.pay(g, units, notes=(f"{a.target} DEFs",))
     return resolve(g, rep(a, defended=True), options)
 
 
@@ -240,7 +243,7 @@ def on_evasion(state: State, g: GameState, ev: Evasion, ctx) -> GameState:
     if not ev.evade:
         if ev.payment:
             reject("E2D-ACT-2", "no evasion costs nothing; leave the payment empty", "PAYMENT")
-        return resolve(g, a, options, f"{a.target} does not evade")
+        return resolve(g, a, options, (f"{a.target} does not evade",))  # ``g``'s notes: the event before's
     tgt = servant(g, a.target)
     if tgt.status.freeze:
         reject("E2D-LIM-14", f"{a.target} ({tgt.name}) is frozen and cannot evade", "FROZEN")
@@ -249,5 +252,6 @@ def on_evasion(state: State, g: GameState, ev: Evasion, ctx) -> GameState:
     cost = evasion_cost(g, a.target)
     units = ether.check_payment(g, ev.payment, [cost], defend_pools(seat, a.target, options),
                                 f"the evasion of {a.target}" + (" (wait: 2e)" if cost == 2 else ""))
-    g = ether.pay(g, units, notes=g.notes + (f"{a.target} evades: 10D",))  # the note in the payment's copy
+    # the note in the payment's copy; ``g``'s notes are the event before's (``rules.OWN_NOTES``)
+    g = ether.pay(g, units, notes=(f"{a.target} evades: 10D",))
     return resolve(g, rep(a, evaded=True), options)

@@ -118,7 +118,7 @@ def on_select_actor(state: State, g: GameState, ev: SelectActor, ctx) -> GameSta
     require_sender(state, ev, tie.winner, "E2D-TURN-4", "the pick among the tied servants")
     if ev.servant not in tie.candidates:
         reject("E2D-TURN-4", f"{ev.servant} is not one of the tied servants {', '.join(tie.candidates)}", "NOT_CANDIDATE")
-    return order.become_acting(g, ev.servant)
+    return order.become_acting(g, ev.servant, ())  # ``g``'s notes are the event before's (``rules.OWN_NOTES``)
 
 
 def compelled(g: GameState, ref: str, options) -> bool:
@@ -139,7 +139,7 @@ def on_end_action(state: State, g: GameState, ev: EndAction, ctx) -> GameState:
         reject("E2D-LIM-13", f"a Blocker overdrive compels {ev.servant} to ATK while it is able to", "COMPELLED")
     if g.restrictions and restricted(g, ev.servant, "end_action"):
         reject("E2D-ACT-34", f"an effect forbids {ev.servant} to end its action", "RESTRICTED")
-    return sbc.end_action(g, ev.servant)
+    return sbc.end_action(g, ev.servant, ())  # ``g``'s notes are the event before's (``rules.OWN_NOTES``)
 
 
 def designatable(g: GameState, seat: str) -> list[str]:
@@ -188,7 +188,8 @@ def on_designate_upkeep(state: State, g: GameState, ev: DesignateUpkeep, ctx) ->
         if short:
             reject("E2D-ACT-35", f"every unheld on unit must be designated first ({short[0]} has {unheld[short[0]]})",
                    "UPKEEP")
-    # the designated pools (all ``seat``'s), the note and the decision made: one copy of the game state
+    # the designated pools (all ``seat``'s), the note and the decision made: one copy of the game state,
+    # its notes afresh (``g``'s are the event before's: ``rules.OWN_NOTES``)
     master, svs = p.master, list(p.servants)
     for ref, n in units.items():
         pl = pools[ref]
@@ -202,7 +203,7 @@ def on_designate_upkeep(state: State, g: GameState, ev: DesignateUpkeep, ctx) ->
     if units:
         p = rep(p, master=master, servants=tuple(svs))
         players = (p, players[1]) if k == 0 else (players[0], p)
-    return rep(g, players=players, notes=g.notes + (f"{seat} designates {due} upkeep unit(s)",),
+    return rep(g, players=players, notes=(f"{seat} designates {due} upkeep unit(s)",),
                upkeep=tuple(s for s in g.upkeep if s != seat), upkeep_done=g.upkeep_done + (seat,))
 
 
@@ -228,8 +229,8 @@ def on_end_turn(state: State, g: GameState, ev: EndTurn, ctx) -> GameState:
     require_judge(ev, "E2D-ACT-37", "end_turn")
     if g.phase != "end":
         reject("E2D-ACT-37", "the main phase is not over: servants are still to act", "MAIN_PHASE")
-    g = turn_end_sweep(g, phase="draw", upkeep_done=(),
-                       notes=g.notes + (f"turn {g.turn} ends: ether reset, every servant unacted",))
+    # the notes afresh: ``g``'s are the event before's (``rules.OWN_NOTES``)
+    g = turn_end_sweep(g, phase="draw", upkeep_done=(), notes=(f"turn {g.turn} ends: ether reset, every servant unacted",))
     if state.options.turn_limit is not None and g.turn >= state.options.turn_limit:
         return sbc.finish_turn_limit(g)
     return g

@@ -41,12 +41,13 @@ def top_tied(g: GameState, options: Options) -> list[str]:
     return tied
 
 
-def become_acting(g: GameState, ref: str) -> GameState:
-    """E2D-TURN-5: the selected servant acts; its ATK count and paid flag start afresh."""
+def become_acting(g: GameState, ref: str, notes: tuple[str, ...] | None = None) -> GameState:
+    """E2D-TURN-5: the selected servant acts; its ATK count and paid flag start afresh. ``notes``:
+    the notes to add to, when not ``g.notes`` (a handler's first copy: none)."""
     sv = servant(g, ref)
     who = ref if sv.status.invisible else f"{ref} ({sv.name})"  # face down: not named (E2D-HID-1)
     return rep(g, players=players_updating(g, ref, action="acting", atk_count=0, atk_paid=False, pool_atks=0),
-               acting=ref, tie=None, notes=g.notes + (f"{who} acts",))
+               acting=ref, tie=None, notes=(g.notes if notes is None else notes) + (f"{who} acts",))
 
 
 def upkeep_due(g: GameState, seat: str) -> int:

@@ -132,8 +132,9 @@ def on_void_match(state: State, ev: E.VoidMatch, ctx: Context) -> State:
 
 
 #: the handlers of game events: ``handler(state, g, ev, ctx)`` gets the match state as the event
-#: found it and ``g``, the game to start from (its notes cleared), and returns the game after the
-#: event; ``settle`` writes it into the match state (one copy of the match state an event)
+#: found it and ``g``, the game to start from (its notes cleared, but for ``OWN_NOTES``), and
+#: returns the game after the event; ``settle`` writes it into the match state (one copy of the
+#: match state an event)
 HANDLERS = {
     E.GameStarted: flow.on_game_started,
     E.StartTurn: flow.on_start_turn,
@@ -168,11 +169,17 @@ MATCH_HANDLERS = {
 }
 
 
+#: the game events whose handler writes the event's notes afresh in its first copy of the game
+#: (game_started makes the game anew): their ``g`` keeps the notes of the event before, which they
+#: never add to, and step clears them in no copy of its own
+OWN_NOTES = (E.GameStarted, E.StartTurn, E.Attack, E.Defense, E.Evasion, E.PlayTool, E.PlayQuickTool,
+             E.ActivateFieldTool, E.UseEffect, E.SelectActor, E.EndAction, E.DesignateUpkeep, E.EndTurn)
+
 #: each E2Drive event class: (its handler, whether the gate lets it through unchecked, whether it is
-#: a game event (its handler returns the game, the state-based checks follow), whether it starts
-#: from the notes of the event before cleared: all but game_started, which makes the game state
-#: afresh), read in one look-up (the classes are final: none derives from another)
-PLAN = {cls: (handler, cls in UNGATED, cls in HANDLERS, cls is not E.GameStarted)
+#: a game event (its handler returns the game, the state-based checks follow), whether step clears
+#: the notes of the event before for its handler), read in one look-up (the classes are final: none
+#: derives from another)
+PLAN = {cls: (handler, cls in UNGATED, cls in HANDLERS, cls not in OWN_NOTES)
         for cls, handler in {**HANDLERS, **MATCH_HANDLERS}.items()}
 
 

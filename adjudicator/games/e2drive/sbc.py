@@ -128,9 +128,10 @@ def end_overdrives_outside_limited(g: GameState) -> GameState:
     return g
 
 
-def end_action(g: GameState, ref: str) -> GameState:
+def end_action(g: GameState, ref: str, notes: tuple[str, ...] | None = None) -> GameState:
+    """``ref``'s action ends; ``notes``: the notes to add to, when not ``g.notes`` (a handler's first copy: none)."""
     return rep(g, players=players_updating(g, ref, action="acted"), acting=None if g.acting == ref else g.acting,
-               notes=g.notes + (f"{ref}'s action ends",))
+               notes=(g.notes if notes is None else notes) + (f"{ref}'s action ends",))
 
 
 def finish(g: GameState, options: Options) -> GameState:

@@ -129,7 +129,8 @@ def _play(state: State, g: GameState, ev: PlayTool | PlayQuickTool, seat: str, r
         more["next_instance"] = g.next_instance + 1
     else:
         players[k] = rep(p, hand_count=p.hand_count - 1, hand_known=hand, trash=p.trash + (ev.card,))
-    g = rep(g, players=tuple(players), notes=g.notes + (f"{seat} plays {ev.card} (kind {kind})",), **more)
+    # (its notes afresh: ``g``'s are the event before's, ``rules.OWN_NOTES``)
+    g = rep(g, players=tuple(players), notes=(f"{seat} plays {ev.card} (kind {kind})",), **more)
     if not ev.ops:
         targeted: list[str] = []
         if kind == 2:
@@ -190,7 +191,8 @@ def on_activate_field_tool(state: State, g: GameState, ev: ActivateFieldTool, ct
     units = ether.totals(ev.payment)
     units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, g.acting), ev.card,
                                 units=units)
-    g = ether.pay(g, units, notes=g.notes + (f"{seat} declares {ev.card} from the tool field",))  # the note in the payment's copy
+    # the note in the payment's copy, afresh: ``g``'s notes are the event before's (``rules.OWN_NOTES``)
+    g = ether.pay(g, units, notes=(f"{seat} declares {ev.card} from the tool field",))
     g, targeted = ops.apply_text(state, g, ev.ops, 5, ev.card, seat)
     return closed(state, g, ev.targets, targeted, seat)
 
@@ -208,7 +210,8 @@ def on_use_effect(state: State, g: GameState, ev: UseEffect, ctx) -> GameState:
     units = ether.totals(ev.payment)
     units = ether.check_payment(g, ev.payment, [sum(units.values())], ether.acting_pools(seat, ev.servant),
                                 f"{ev.servant}'s effect", units=units)
-    g = ether.pay(g, units, notes=g.notes + (f"{ev.servant} uses its effect",))  # the note in the payment's copy
+    # the note in the payment's copy, afresh: ``g``'s notes are the event before's (``rules.OWN_NOTES``)
+    g = ether.pay(g, units, notes=(f"{ev.servant} uses its effect",))
     g, targeted = ops.apply_text(state, g, ev.ops, 7, ev.servant, seat)
     return closed(state, g, ev.targets, targeted, seat)
 
