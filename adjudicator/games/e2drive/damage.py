@@ -124,7 +124,10 @@ def destruction_check(g: GameState, options: Options, since: tuple[PlayerState, 
         old = since[k].servants if since else _UNCHECKED  # three servants a field (E2D-DECK-9)
         if old is not svs:
             for sv, was in zip(svs, old):
-                if sv is not was and not sv.destroyed and sv.damage > _dur(sv, options):
+                # ``doomed``; its ``_dur`` read in this frame for a servant with no modifier
+                if sv is not was and not sv.destroyed and sv.damage > (
+                        stat(sv, "DUR", options) if sv.modifiers else
+                        sv.printed.DUR - 10 if sv.status.heat else sv.printed.DUR):
                     return _destroy_doomed(g, options)  # seldom: every doomed servant, in slot order
         k += 1
     return g

@@ -7,7 +7,7 @@ from msgspec.structs import replace as rep
 
 from adjudicator.games.e2drive import ether
 from adjudicator.games.e2drive.config import Options
-from adjudicator.games.e2drive.state import ALL_SLOTS, GameState, TiePending, both_fields, parse_slot, player, players_updating, servant
+from adjudicator.games.e2drive.state import ALL_SLOTS, SLOT_AT, GameState, TiePending, both_fields, parse_slot, player, players_updating
 from adjudicator.games.e2drive.stats import stat
 
 
@@ -44,7 +44,8 @@ def top_tied(g: GameState, options: Options) -> list[str]:
 def become_acting(g: GameState, ref: str, notes: tuple[str, ...] | None = None) -> GameState:
     """E2D-TURN-5: the selected servant acts; its ATK count and paid flag start afresh. ``notes``:
     the notes to add to, when not ``g.notes`` (a handler's first copy: none)."""
-    sv = servant(g, ref)
+    s, i = SLOT_AT[ref]  # a candidate's slot (``servant``, read in this frame)
+    sv = g.players[s].servants[i]
     who = ref if sv.status.invisible else f"{ref} ({sv.name})"  # face down: not named (E2D-HID-1)
     return rep(g, players=players_updating(g, ref, action="acting", atk_count=0, atk_paid=False, pool_atks=0),
                acting=ref, tie=None, notes=(g.notes if notes is None else notes) + (f"{who} acts",))

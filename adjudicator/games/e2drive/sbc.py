@@ -106,7 +106,11 @@ def drop_broken_attack(g: GameState, options: Options) -> GameState:
     """An effect destroyed the attacker or the target while the ATK waited for a decision: the ATK
     is void (E2D-ACT-5: a destroyed servant is never the target of an ATK) and closes."""
     a = g.attack
-    if a is None or not (servant(g, a.attacker).destroyed or servant(g, a.target).destroyed):
+    if a is None:
+        return g
+    (s, i), (t, j) = SLOT_AT[a.attacker], SLOT_AT[a.target]  # ``servant`` of both, read in this frame
+    players = g.players
+    if not (players[s].servants[i].destroyed or players[t].servants[j].destroyed):
         return g
     from adjudicator.games.e2drive.attack import close
 
