@@ -9,7 +9,9 @@ from adjudicator.games.pbwcg import events as E
 from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import Env, add_obligation, reject
 from adjudicator.games.pbwcg.ops import draw_cards, discard_hand, run_ops, to_discard
-from adjudicator.games.pbwcg.state import Character, MainTurn, Player, State, TieGroup, note, pl_turn_from, with_char, with_player
+from adjudicator.games.pbwcg.state import (
+    Character, MainTurn, Player, State, TieGroup, note, pl_turn_from, set_player, with_char, with_player,
+)
 from adjudicator.engine.protocol import JUDGE, Context
 
 
@@ -18,6 +20,8 @@ from adjudicator.engine.protocol import JUDGE, Context
 replace = msgspec.structs.replace
 
 
+# (the handlers of every turn test the step and the author themselves and call these two only to
+# reject: a call costs more than the test)
 def need_step(s: State, event: str, step: str) -> None:
     """PBW-TURN-9: an event is accepted only in its own step."""
     if s.step != step:
@@ -74,10 +78,14 @@ def _groups(s: State, turn: int) -> list[tuple[int, list[str]]]:
     """The characters in the order check of ``turn`` (those that entered before it), grouped by
     speed, fastest first, each group in field order."""
     by_speed: dict[int, list[str]] = {}
+    speed = V.speed
     for c in s.characters:
         if c.entered_turn < turn:
-            by_speed.setdefault(V.speed(s, c), []).append(c.card)
-    return [(sp, by_speed[sp]) for sp in sorted(by_speed, reverse=True)]
+            by_speed.setdefault(speed(s, c), []).append(c.card)
+    groups = []
+    for sp in sorted(by_speed, reverse=True):
+        groups.append((sp, by_speed[sp]))
+    return groups
 
 
 def _kept_order(s: State, sp: int, members: list[str]) -> tuple[str, ...] | None:
@@ -89,47 +97,60 @@ def _kept_order(s: State, sp: int, members: list[str]) -> tuple[str, ...] | None
 
 def _kept_orders(s: State, groups: list[tuple[int, list[str]]]) -> list[tuple[str, ...] | None]:
     """Each speed group's order: its one member, or the order a tie break kept (None: not broken yet)."""
-    return [_kept_order(s, sp, m) if len(m) > 1 else tuple(m) for sp, m in groups]
+    kept = []
+    for sp, m in groups:
+        kept.append(_kept_order(s, sp, m) if len(m) > 1 else tuple(m))
+    return kept
 
 
 def turn_started(s: State, ev: E.TurnStarted, ctx: Context) -> State:
     if s.step == "T7":  # (a hand of 5 cards or fewer has no 6 that count)
-        due = [p.name for p in s.players if len(p.hand) > 5 and len(set(p.hand) - set(p.special_hand)) > 5 and p.name not in s.out]
+        due = []
+        for p in s.players:
+            if len(p.hand) > 5 and len(set(p.hand) - set(p.special_hand)) > 5 and p.name not in s.out:
+                due.append(p.name)
         if due:
             reject("PBW-TURN-7", f"{', '.join(due)} must discard down to 5 (hand_discarded) before turn {ev.turn}")
     elif s.step != "READY":
         reject("PBW-TURN-9", f"turn_started follows battle_started or the turn end (T7); the battle is in {s.step}", "WRONG_STEP")
     if ev.turn != s.turn + 1:
         reject("PBW-ACT-5", f"the next turn is {s.turn + 1}, not {ev.turn}")
-    players = tuple(msgspec.structs.replace(p, facedown_discard_used=False, drawn=False, placements_used=0,
-                                            pl_activations_used=0) for p in s.players)
+    players = []
+    for p in s.players:
+        players.append(replace(p, facedown_discard_used=False, drawn=False, placements_used=0, pl_activations_used=0))
     # the order check (T1) reads the characters, the tie groups and the PL order, none of which
     # this event changes: it is made on ``s`` and the new turn's state is one copy
     groups = _groups(s, ev.turn)
     kept = _kept_orders(s, groups)
-    pending = tuple(tuple(m) for (sp, m), k in zip(groups, kept) if k is None)
+    pending = []
+    for (sp, m), k in zip(groups, kept):
+        if k is None:
+            pending.append(tuple(m))
     if pending:  # T1 waits for the tie breaks
-        return replace(s, turn=ev.turn, step="T1", players=players, main=None, actor_index=-1, pl_index=0,
-                       action_order=(), order_speeds=(), pending_ties=pending)
-    return _after_draw(replace(s, turn=ev.turn, players=players, main=None, actor_index=-1, pl_index=0, pending_ties=(),
-                               **_order(s, groups, kept)))
+        return replace(s, turn=ev.turn, step="T1", players=tuple(players), main=None, actor_index=-1, pl_index=0,
+                       action_order=(), order_speeds=(), pending_ties=tuple(pending), last_seq=ctx.seq)
+    order, speeds, pl_order = _order(s, groups, kept)
+    return _after_draw(replace(s, turn=ev.turn, players=tuple(players), main=None, actor_index=-1, pl_index=0, pending_ties=(),
+                               action_order=order, order_speeds=speeds, pl_order=pl_order, step="T2", last_seq=ctx.seq))
 
 
 def finish_order(s: State) -> State:
     """The action order once every tie of this turn is broken; T2 begins."""
     groups = _groups(s, s.turn)
-    return _after_draw(replace(s, **_order(s, groups, _kept_orders(s, groups))))
+    order, speeds, pl_order = _order(s, groups, _kept_orders(s, groups))
+    return _after_draw(replace(s, action_order=order, order_speeds=speeds, pl_order=pl_order, step="T2"))
 
 
-def _order(s: State, groups: list[tuple[int, list[str]]], kept: list[tuple[str, ...] | None]) -> dict:
-    """The fields of the action order from the speed groups (``kept``: their orders, _kept_orders),
-    and the PL order that follows from it: T2 begins."""
+def _order(s: State, groups: list[tuple[int, list[str]]],
+           kept: list[tuple[str, ...] | None]) -> tuple[tuple[str, ...], tuple[int, ...], tuple[str, ...]]:
+    """The action order and its speeds from the speed groups (``kept``: their orders,
+    _kept_orders), and the PL order that follows from it."""
     order: list[str] = []
     speeds: list[int] = []
     for (sp, members), k in zip(groups, kept):
         order += k or members
         speeds += [sp] * len(members)
-    return {"action_order": tuple(order), "order_speeds": tuple(speeds), "pl_order": pl_order_of(s, order), "step": "T2"}
+    return tuple(order), tuple(speeds), pl_order_of(s, order)
 
 
 def pl_order_of(s: State, order: list[str]) -> tuple[str, ...]:
@@ -137,14 +158,21 @@ def pl_order_of(s: State, order: list[str]) -> tuple[str, ...]:
     action order, so the controller of the first PC takes the last PL turn; a player with no PC
     in the order goes before them, as in the previous turn's PL order (seat order at first), so
     that with no PC in the order at all the previous PL order stays."""
-    controller = {c.card: c.controller for c in s.characters if c.kind == "PC"}  # (a card id is on a field once)
+    controller = {}  # (a card id is on a field once)
+    for c in s.characters:
+        if c.kind == "PC":
+            controller[c.card] = c.controller
     first: dict[str, int] = {}  # each player's first place, in the order of the places
     for i, card in enumerate(order):
         p = controller.get(card)
         if p is not None and p not in first:
             first[p] = i
     out = s.out
-    return tuple([p for p in (s.pl_order or s.names()) if p not in first and p not in out]) + tuple(reversed(first))
+    before = []
+    for p in s.pl_order or s.names():
+        if p not in first and p not in out:
+            before.append(p)
+    return tuple(before) + tuple(reversed(first))
 
 
 def _tie_order(ev: E.TieBreak) -> tuple[str, ...]:
@@ -208,30 +236,34 @@ def _draws_due(s: State, p: Player) -> int:
 def _after_draw(s: State) -> State:
     """T2 ends once no player has a draw due: the first PL turn begins."""
     for p in s.players:
-        if _draws_due(s, p):
+        if not p.drawn and _draws_due(s, p):
             return s
     return pl_turn_from(s, 0)
 
 
 def cards_drawn(s: State, ev: E.CardsDrawn, ctx: Context) -> State:
-    need_step(s, "cards_drawn", "T2")
-    need_by(ev, ev.player)
+    if s.step != "T2":
+        need_step(s, "cards_drawn", "T2")
+    if ev.by != ev.player:
+        need_by(ev, ev.player)
     p = s.find(ev.player)
     if p is None:
         reject("PBW-ACT-7", f"{ev.player!r} is not a player of this battle")
     n = _draws_due(s, p)
     if n == 0 or len(ev.cards) != n:
         reject("PBW-ACT-7", f"{ev.player} draws {n} card(s) now, not {len(ev.cards)}")
-    return _after_draw(draw_cards(s, ev.player, ev.cards, drawn=True))
+    return _after_draw(draw_cards(s, p, ev.cards, "PBW-ACT-7", True))
 
 
 # -- T3/T4, T5 ------------------------------------------------------------------------------------
 def pl_turn_ended(s: State, ev: E.PlTurnEnded, ctx: Context) -> State:
-    need_step(s, "pl_turn_ended", "PL")
+    if s.step != "PL":
+        need_step(s, "pl_turn_ended", "PL")
     current = s.pl_order[s.pl_index]
     if ev.player != current:
         reject("PBW-TURN-4", f"this is {current}'s PL turn, not {ev.player}'s")
-    need_by(ev, ev.player)
+    if ev.by != ev.player:
+        need_by(ev, ev.player)
     return pl_turn_from(s, s.pl_index + 1)
 
 
@@ -254,7 +286,8 @@ def field_effect(s: State, ev: E.FieldEffect, ctx: Context) -> State:
 
 def field_step_ended(s: State, ev: E.FieldStepEnded, ctx: Context) -> State:
     """PBW-TURN-5, PBW-LIM-15: durations of field cards and persistent set cards -1; 0 ends them."""
-    need_step(s, "field_step_ended", "FIELD")
+    if s.step != "FIELD":
+        need_step(s, "field_step_ended", "FIELD")
     for p in s.players:
         for i, x in enumerate(p.set_zone):
             if x is not None and x.face_up and x.remaining is not None:
@@ -267,7 +300,7 @@ def field_step_ended(s: State, ev: E.FieldStepEnded, ctx: Context) -> State:
     fs = s.field_state
     if fs is not None and fs.remaining is not None:
         s = to_discard(s, fs.card) if fs.remaining <= 1 else replace(s, field_state=msgspec.structs.replace(fs, remaining=fs.remaining - 1))
-    return replace(s, step="MAIN", main=None, actor_index=-1)
+    return replace(s, step="MAIN", main=None, actor_index=-1, last_seq=ctx.seq)  # (``step`` copies once less)
 
 
 # -- T6: main turns (PBW-TURN-6) --------------------------------------------------------------------------
@@ -289,7 +322,10 @@ def _next_on_field(s: State) -> tuple[int, Character] | None:
 
 def close_open(s: State, kind: str, seq: int) -> State:
     """PBW-COR-2: the open obligations of ``kind`` become missed, closed by ``seq``."""
-    if not s.obligations or not any(o.kind == kind and o.status == "open" for o in s.obligations):
+    for o in s.obligations:
+        if o.kind == kind and o.status == "open":
+            break
+    else:
         return s
     return replace(s, obligations=tuple(
         msgspec.structs.replace(o, status="missed", closed_seq=seq) if o.kind == kind and o.status == "open" else o
@@ -297,20 +333,23 @@ def close_open(s: State, kind: str, seq: int) -> State:
 
 
 def main_turn_started(s: State, ev: E.MainTurnStarted, ctx: Context) -> State:
-    need_step(s, "main_turn_started", "MAIN")
-    if s.main is not None and s.main.step != "M5":
-        reject("PBW-TURN-9", f"{s.main.actor}'s main turn has not ended (main_turn_ended)", "WRONG_STEP")
+    if s.step != "MAIN":
+        need_step(s, "main_turn_started", "MAIN")
+    main = s.main
+    if main is not None and main.step != "M5":
+        reject("PBW-TURN-9", f"{main.actor}'s main turn has not ended (main_turn_ended)", "WRONG_STEP")
     nxt = _next_on_field(s)
     if nxt is None or nxt[1].card != ev.actor:
         expected = "no one: every character has acted (turn_ended)" if nxt is None else nxt[1].card
         reject("PBW-ACT-16", f"the next main turn is {expected}'s, not {ev.actor}'s")
-    c = nxt[1]
-    need_by(ev, c.controller)
+    at, c = nxt
+    if ev.by != c.controller:
+        need_by(ev, c.controller)
     if s.obligations:
         s = close_open(s, "REC", ctx.seq)
     for b in c.bs:
         s = add_obligation(s, "TRIG", ev.actor, b.name, ctx.seq)
-    return replace(s, actor_index=nxt[0], main=MainTurn(actor=ev.actor))
+    return replace(s, actor_index=at, main=MainTurn(actor=ev.actor), last_seq=ctx.seq)  # (``step`` copies once less)
 
 
 def main_turn_ended(s: State, ev: E.MainTurnEnded, ctx: Context) -> State:
@@ -323,9 +362,10 @@ def main_turn_ended(s: State, ev: E.MainTurnEnded, ctx: Context) -> State:
     c = s.char(ev.actor)
     if c is None:  # the actor left the field during its own turn
         return replace(s, main=msgspec.structs.replace(main, step="M5"))
-    need_by(ev, c.controller)
+    if ev.by != c.controller:
+        need_by(ev, c.controller)
     late = s.options.local_A_delayed_recovery
-    if c.statuses and any(st.remaining is not None for st in c.statuses):  # else the character stays as it is
+    if c.statuses and _timed(c.statuses):  # else the character stays as it is
         statuses = []
         for st in c.statuses:
             if st.remaining is not None and not (late and st.applied_turn == s.turn):
@@ -338,21 +378,34 @@ def main_turn_ended(s: State, ev: E.MainTurnEnded, ctx: Context) -> State:
     for b in c.bs:
         if not (late and b.applied_turn == s.turn):
             s = add_obligation(s, "REC", c.card, b.name, ctx.seq)
-    return replace(s, main=msgspec.structs.replace(main, step="M5"))
+    return replace(s, main=msgspec.structs.replace(main, step="M5"), last_seq=ctx.seq)  # (``step`` copies once less)
+
+
+def _timed(statuses: tuple) -> bool:
+    for st in statuses:
+        if st.remaining is not None:
+            return True
+    return False
 
 
 def turn_ended(s: State, ev: E.TurnEnded, ctx: Context) -> State:
-    need_step(s, "turn_ended", "MAIN")
-    if s.main is not None and s.main.step != "M5":
-        reject("PBW-TURN-9", f"{s.main.actor}'s main turn has not ended (main_turn_ended)", "WRONG_STEP")
-    nxt = next_actor(s)
+    if s.step != "MAIN":
+        need_step(s, "turn_ended", "MAIN")
+    main = s.main
+    if main is not None and main.step != "M5":
+        reject("PBW-TURN-9", f"{main.actor}'s main turn has not ended (main_turn_ended)", "WRONG_STEP")
+    nxt = _next_on_field(s)
     if nxt is not None:
-        reject("PBW-ACT-25", f"{nxt[1]} has not had its main turn yet")
-    s = close_open(s, "REC", ctx.seq)
+        reject("PBW-ACT-25", f"{nxt[1].card} has not had its main turn yet")
+    if s.obligations:
+        s = close_open(s, "REC", ctx.seq)
     for c in s.characters:  # "until end of turn" ends (PBW-LIM-15)
-        if c.statuses and any(st.end_of_turn for st in c.statuses):
-            s = with_char(s, c.card, statuses=tuple(st for st in c.statuses if not st.end_of_turn))
-    return replace(s, step="T7", main=None)
+        if c.statuses:
+            for st in c.statuses:
+                if st.end_of_turn:
+                    s = with_char(s, c.card, statuses=tuple(st for st in c.statuses if not st.end_of_turn))
+                    break
+    return replace(s, step="T7", main=None, last_seq=ctx.seq)  # (``step`` copies once less)
 
 
 def hand_discarded(s: State, ev: E.HandDiscarded, ctx: Context) -> State:

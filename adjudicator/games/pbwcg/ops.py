@@ -12,8 +12,8 @@ from adjudicator.games.pbwcg import events as E
 from adjudicator.games.pbwcg import values as V
 from adjudicator.games.pbwcg.combat import Attack, Env, apply_bs, reject, resolve_attack
 from adjudicator.games.pbwcg.state import (
-    Character, PendingChoice, Result, SetSlot, State, Status, note, pl_turn_from, with_char, with_player, without_card,
-    without_char,
+    Character, PendingChoice, Player, Result, SetSlot, State, Status, note, pl_turn_from, set_player, with_char, with_player,
+    without_card, without_char,
 )
 from adjudicator.engine.kit import event_type
 from adjudicator.engine.protocol import JUDGE
@@ -212,10 +212,8 @@ def _wp(s: State, op: E.WpChange, env: Env) -> State:
     return with_char(s, c.card, wp=min(c.wp_max, c.wp + op.delta))
 
 
-def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-ACT-7", **changes) -> State:
-    """``cards`` from the player's deck to their hand (``changes``: more of the player's fields
-    that change with it)."""
-    p = s.player(player)
+def draw_cards(s: State, p: Player, cards: tuple[str, ...], rule: str, drawn: bool) -> State:
+    """``cards`` from player ``p``'s deck to their hand (``drawn``: whether their T2 draw is entered)."""
     deck = p.deck
     at = []
     for c in cards:  # where each is in the deck: one search of it, which is also the check that it is there
@@ -224,18 +222,21 @@ def draw_cards(s: State, player: str, cards: tuple[str, ...], rule: str = "PBW-A
         except ValueError:
             i = -1
         if i < 0:
-            reject(rule, f"{c!r} is not in {player}'s deck")
+            reject(rule, f"{c!r} is not in {p.name}'s deck")
         at.append(i)
-    if len(set(cards)) != len(cards):
-        reject(rule, f"a card is named twice in {list(cards)}")
-    for i in sorted(at, reverse=True):  # each is in the deck once: cut out where it is, the last first
+    if len(at) > 1:  # (one card is named once)
+        if len(set(cards)) != len(cards):
+            reject(rule, f"a card is named twice in {list(cards)}")
+        at.sort(reverse=True)  # each is in the deck once: cut out where it is, the last first
+    for i in at:
         deck = deck[:i] + deck[i + 1:]
-    return with_player(s, player, deck=deck, hand=p.hand + cards, **changes)
+    return set_player(s, msgspec.structs.replace(p, deck=deck, hand=p.hand + cards, drawn=drawn))
 
 
 def _draw(s: State, op: E.Draw, env: Env) -> State:
     player_or_reject(s, op.player)
-    return draw_cards(s, op.player, op.cards, "PBW-EFF-8")
+    p = s.player(op.player)
+    return draw_cards(s, p, op.cards, "PBW-EFF-8", p.drawn)
 
 
 def discard_hand(s: State, player: str, cards: tuple[str, ...], rule: str) -> State:

@@ -82,9 +82,11 @@ def step(s: State, event: Action, ctx: Context) -> State:
             return C.gate_rewind(s, event, ctx)
     before = s
     seq = ctx.seq
-    # the notes of the last event cleared and this event's seq set in one copy (``last_seq`` is
-    # written here only, never read by a handler)
-    s = msgspec.structs.replace(s, notes=(), last_seq=seq)
+    # the notes of the last event cleared (most events follow one that set off nothing); this
+    # event's seq is set after the handler, which sets it itself in its last copy on the events
+    # of every turn (``last_seq`` is never read by a handler)
+    if s.notes:
+        s = msgspec.structs.replace(s, notes=())
     if s.result is not None and not isinstance(event, AFTER_RESULT):
         what = f"won by {s.result.winner}" if s.result.winner else "drawn"
         more = ", next_battle" if s.options.best_of > 1 else ""

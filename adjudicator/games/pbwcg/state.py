@@ -207,12 +207,23 @@ def without_card(zone: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 
 # (the one entry changed in a list of the others: one tuple built, not two slices and two joins)
-def with_player(s: State, name: str, **changes) -> State:
+def set_player(s: State, new: Player) -> State:
+    """``s`` with ``new`` in place of the player of its name. Hot callers build ``new`` with
+    ``replace`` themselves: keywords passed on through ``with_player`` cost a dictionary and
+    a copy of it at each call."""
+    name = new.name
     players = list(s.players)
     for i, p in enumerate(players):
         if p.name == name:
-            players[i] = msgspec.structs.replace(p, **changes)
+            players[i] = new
             return msgspec.structs.replace(s, players=tuple(players))
+    return s
+
+
+def with_player(s: State, name: str, **changes) -> State:
+    for p in s.players:
+        if p.name == name:
+            return set_player(s, msgspec.structs.replace(p, **changes))
     return s
 
 
@@ -245,12 +256,14 @@ def add_history(s: State, card: str, bs: str) -> State:
 def pl_turn_from(s: State, i: int) -> State:
     """The PL turn of the first player from place ``i`` of the PL order still in the battle, with
     its counters reset (PBW-STATE-4); the field step once every PL turn is over (PBW-TURN-4)."""
-    for j in range(i, len(s.pl_order)):
-        name = s.pl_order[j]
-        if name not in s.out:
-            s = msgspec.structs.replace(s, step="PL", pl_index=j)
+    order, out = s.pl_order, s.out
+    for j in range(i, len(order)):
+        name = order[j]
+        if name not in out:
             p = s.player(name)  # turn_started reset the counters: the player is replaced only when they are not 0
-            return with_player(s, name, placements_used=0, pl_activations_used=0) if p.placements_used or p.pl_activations_used else s
+            if p.placements_used or p.pl_activations_used:
+                s = set_player(s, msgspec.structs.replace(p, placements_used=0, pl_activations_used=0))
+            return msgspec.structs.replace(s, step="PL", pl_index=j)
     return msgspec.structs.replace(s, step="FIELD")
 
 
