@@ -59,10 +59,12 @@ def read_deck(text: str) -> dict[str, Any]:
         raise Malformed(f"deck file: {exc}", "$") from None
 
 
-#: per card type, the fields it needs, read at once; and the fields that are 0 or more
-_REQUIRED_OF = {t: attrgetter(*names) if len(names) > 1 else (lambda c, n=names[0]: (getattr(c, n),))
+#: per card type, the fields it needs, read at once (a one-field type's read twice: a tuple all
+#: the same); and the fields that are 0 or more
+_REQUIRED_OF = {t: attrgetter(*names) if len(names) > 1 else attrgetter(names[0], names[0])
                 for t, names in REQUIRED.items()}
 _NON_NEGATIVE_OF = attrgetter(*NON_NEGATIVE)
+_NAME_OF, _TYPE_OF = attrgetter("name"), attrgetter("card_type")
 
 
 def _plainly_valid(card: CardDef) -> bool:
@@ -115,17 +117,20 @@ def deck_problems(deck: PlayerDeck, options: Options, who: str = "deck") -> list
     out: list[Violation] = []
     if len(cards) > DECK_LIMIT:
         out.append(Violation("PBW-DECK-3", f"{who} holds {len(cards)} cards; at most {DECK_LIMIT}, the two initial PCs included", "DECK_INVALID"))
-    seen: dict[str, str] = {}
-    for c in cards:
-        key = same_name(c.name)
-        if key in seen:
-            out.append(Violation("PBW-DECK-4", f"{who} holds {seen[key]!r} and {c.name!r}: one card of a name (after NFKC, trimming and case)", "DECK_INVALID"))
-        else:
-            seen[key] = c.name
-    pcs = sum(c.card_type == "PC" for c in cards)
+    # (the names and types of every card read in C, once: a registration is checked in every match)
+    names = list(map(same_name, map(_NAME_OF, cards)))
+    if len(set(names)) < len(names):
+        seen: dict[str, str] = {}
+        for c, key in zip(cards, names):
+            if key in seen:
+                out.append(Violation("PBW-DECK-4", f"{who} holds {seen[key]!r} and {c.name!r}: one card of a name (after NFKC, trimming and case)", "DECK_INVALID"))
+            else:
+                seen[key] = c.name
+    types = list(map(_TYPE_OF, cards))
+    pcs = types.count("PC")
     if pcs < 2:
         out.append(Violation("PBW-DECK-5", f"{who} holds {pcs} PC card(s); at least 2 are needed for the initial PCs", "DECK_INVALID"))
-    if not options.summon_support_in_deck:
+    if not options.summon_support_in_deck and "SUPPORT" in types:
         for c in cards:
             if c.card_type == "SUPPORT":
                 out.append(Violation("PBW-DECK-6", f"{who} holds summon support {c.id!r} ({c.name}); supports go in the support list", "DECK_INVALID"))
@@ -137,7 +142,8 @@ def deck_problems(deck: PlayerDeck, options: Options, who: str = "deck") -> list
             if is_holy_grail(c):
                 out.append(Violation("PBW-DECK-7", f"{who} holds {c.name!r}: local rule F excludes M: Holy Grail", "DECK_INVALID"))
     for c in cards + deck.support_list:
-        out.extend(card_problems(c, who))
+        if not _plainly_valid(c):
+            out.extend(card_problems(c, who))
     return out
 
 

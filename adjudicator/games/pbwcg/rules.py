@@ -5,6 +5,7 @@ state-based checks after each accepted one (PBW-LIM-20)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
 import msgspec
 
@@ -39,6 +40,9 @@ DURING_CHOICE = (E.ChoiceMade, E.Surrender)
 TABLE_WIDE = (E.TurnStarted, E.FieldStepEnded, E.TurnEnded, E.TieBreak, E.BattleStarted, E.DrawAgreed, E.ResultConfirmed, E.Effect)
 
 
+_ID_OF = attrgetter("id")
+
+
 def initial(started: E.PbwMatchStarted, ctx: Context) -> State:
     """PBW-ACT-1/2: options fixed, decks validated (the first problem rejects, PBW-DECK-10)."""
     options: Options = decode_options(Options, started.options, "PBWCG")
@@ -54,17 +58,19 @@ def initial(started: E.PbwMatchStarted, ctx: Context) -> State:
     cards: dict[str, E.CardDef] = {}
     owner: dict[str, str] = {}
     for p in players:
-        for i, c in enumerate(started.decks[p].deck + started.decks[p].support_list):
-            if c.id in cards or c.id in players:
-                raise Malformed(f"card id {c.id!r} is used twice (card ids are unique in a match and differ from player names)", f"$.decks.{p}")
-            cards[c.id] = c
-            owner[c.id] = p
+        deck = started.decks[p]
+        for c in deck.deck + deck.support_list:
+            cid = c.id
+            if cid in cards or cid in players:
+                raise Malformed(f"card id {cid!r} is used twice (card ids are unique in a match and differ from player names)", f"$.decks.{p}")
+            cards[cid] = c
+            owner[cid] = p
     for p in players:
         problems = deck_problems(started.decks[p], options, f"{p}'s deck")
         if problems:
             raise problems[0]
-    state_players = tuple(Player(name=p, deck=tuple(c.id for c in started.decks[p].deck),
-                                 support_list=tuple(c.id for c in started.decks[p].support_list)) for p in players)
+    state_players = tuple([Player(name=p, deck=tuple(map(_ID_OF, started.decks[p].deck)),
+                                  support_list=tuple(map(_ID_OF, started.decks[p].support_list))) for p in players])
     return State(options=options, players=state_players, cards=cards, owner=owner, registered=state_players,
                  wins={p: 0 for p in players}, battle_seq=ctx.seq, last_seq=ctx.seq)
 
