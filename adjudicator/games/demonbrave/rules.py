@@ -252,8 +252,9 @@ def step(state: State, event: Action, ctx: Context) -> State:
     A rewind's handler is only its gate (the fold returns to the state at ``to_seq``)."""
     if state.status != "IN_PROGRESS":
         _gates(state, event)
-    after = HANDLERS[type(event)](state, event, ctx)
-    if isinstance(event, DbRewind):
+    kind = type(event)
+    after = HANDLERS[kind](state, event, ctx)
+    if kind is DbRewind:  # the handler table is keyed by exact type: no subclass reaches here
         return after
     # the automatic consequences (``settle``), in this frame when there are none: the turn already
     # counts as progress (DB-LIM-12), no status or modifier to forget, both lives above 0
