@@ -107,6 +107,9 @@ def deck_problems(cards: Any) -> list[str]:
     """What is wrong with a deck list under DB-DECK-2 (a), (b), (c); empty when it is valid."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
         return [f"a deck is a list of 54 card ids, not {cards!r}"]
+    have = set(cards)
+    if len(cards) == DECK_SIZE and have == CARD_SET:  # the usual deck: every card once, nothing else
+        return []
     problems = []
     if len(cards) != DECK_SIZE:
         problems.append(f"it has {len(cards)} cards, not {DECK_SIZE}")
@@ -118,7 +121,7 @@ def deck_problems(cards: Any) -> list[str]:
     twice = sorted(c for c, n in Counter(c for c in cards if is_card(c)).items() if n > 1)
     if twice:
         problems.append(f"{', '.join(twice)} occur{'s' if len(twice) == 1 else ''} more than once")
-    missing = [c for c in ALL_CARDS if c not in set(cards)]
+    missing = [c for c in ALL_CARDS if c not in have]
     if missing and len(cards) <= DECK_SIZE:
         problems.append(f"missing: {', '.join(missing[:8])}{' ...' if len(missing) > 8 else ''}")
     return problems
