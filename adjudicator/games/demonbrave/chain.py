@@ -148,25 +148,25 @@ def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
     if ev.cost_ops:
         state = O.apply_ops(state, ev.cost_ops, ctx.seq)  # the costs are paid at once
         p = state.player(who)  # the costs' ops leave effect uses as they are
+    rule_card, effect_id, turn, counter = ev.rule_card, ev.effect_id, state.turn_number, state.entry_counter
     entry = ChainEntry(
-        entry_id=f"E{state.entry_counter}",
+        entry_id=f"E{counter}",
         controller=who,
-        rule_card=ev.rule_card,
-        effect_id=ev.effect_id,
+        rule_card=rule_card,
+        effect_id=effect_id,
         targets=tuple(ev.targets),
         source_seq=ctx.seq,
     )
-    turn = state.turn_number
     kept = p.effect_uses
     if i < 0:
-        new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=turn, this_turn=1, this_game=1)
+        new_use = EffectUse(rule_card=rule_card, effect_id=effect_id, turn_number=turn, this_turn=1, this_game=1)
     else:
         used = kept[i]
         this_turn = used.this_turn + 1 if used.turn_number == turn else 1
-        new_use = EffectUse(rule_card=ev.rule_card, effect_id=ev.effect_id, turn_number=turn, this_turn=this_turn, this_game=used.this_game + 1)
+        new_use = EffectUse(rule_card=rule_card, effect_id=effect_id, turn_number=turn, this_turn=this_turn, this_game=used.this_game + 1)
         kept = kept[:i] + kept[i + 1:]
     p = Z.rep(p, effect_uses=kept + (new_use,))
-    return Z.rep(state, players=state.players_with(p), chain=state.chain + (entry,), entry_counter=state.entry_counter + 1)
+    return Z.rep(state, players=state.players_with(p), chain=state.chain + (entry,), entry_counter=counter + 1)
 
 
 def entry_ops(state: State, ev: ResolveChainEntry) -> tuple[AnyOp, ...]:

@@ -83,9 +83,10 @@ def notes_of(before: State, after: State, event: Action) -> tuple[str, ...]:
             p, q = before.player(after.turn_player or ""), after.player(after.turn_player or "")
             if p.trash and not q.trash:
                 out.append(f"{p.name}'s deck ran out: the trash ({len(p.trash)}) was shuffled into a new deck (DB-LIM-13)")
-    b, a = before.players, after.players
-    if b is not a and (b[0].field is not a[0].field or b[1].field is not a[1].field or b[0].life != a[0].life or b[1].life != a[1].life):
-        out += _zones(before, after)  # a field or a life changed (an activation changes neither: only its effect uses)
+    if before.players is not after.players:
+        (b0, b1), (a0, a1) = before.players, after.players  # unpacked once: four comparisons below
+        if b0.field is not a0.field or b1.field is not a1.field or b0.life != a0.life or b1.life != a1.life:
+            out += _zones(before, after)  # a field or a life changed (an activation changes neither: only its effect uses)
     if before.phase != after.phase or before.turn_number != after.turn_number:
         out += _phase(before, after)
     ended = ("FINISHED", "VOID")
