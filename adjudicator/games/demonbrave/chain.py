@@ -21,6 +21,10 @@ PLACEHOLDERS = ("$TARGET", "$CONTROLLER", "$OPPONENT")  # what ``entry_ops`` fil
 _EFFECTS: dict[int, tuple[tuple[RuleCard, ...], dict[tuple[str, str], Effect]]] = {}
 _OPS: dict[int, tuple[Effect, tuple[str, ...], dict[tuple[str | None, ...], tuple[AnyOp, ...]]]] = {}
 _CACHED = 64  # catalogs (a match has one), effects; and decoded ops per effect
+#: chain entry ids by number: every game counts from 1 again, and formatting an int costs more
+#: than a dict look-up
+_ENTRY_IDS: dict[int, str] = {}
+_CACHED_IDS = 4096
 
 
 def _effect_index(catalog: tuple[RuleCard, ...]) -> dict[tuple[str, str], Effect]:
@@ -133,8 +137,9 @@ def _check_activation(state: State, ev: ActivateEffect, who: str, p: Player) -> 
         if effect.usable_in_opponent_turn is False or (effect.usable_in_opponent_turn is None and not ev.judge_asserted):
             why = "is not usable in the opponent's turn" if effect.usable_in_opponent_turn is False else "is not known to be usable in the opponent's turn (the judge may assert it: judge_asserted=true)"
             raise Violation("DB-RES-40", f"{who} cannot activate {ev.effect_id} in {state.turn_player}'s turn: it {why}", "NOT_ALLOWED_IN_OPPONENT_TURN")
-    if state.statuses and any(s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE" for s in state.statuses):
-        raise illegal(ev, f"{who} cannot activate effects now (CANNOT_ACTIVATE)")
+    for s in state.statuses:  # a loop, not any() over a generator: ``who`` stays a plain local
+        if s.owner is None and s.target == who and s.status == "CANNOT_ACTIVATE":
+            raise illegal(ev, f"{who} cannot activate effects now (CANNOT_ACTIVATE)")
     i = _use_index(p, ev.rule_card, ev.effect_id)
     if i >= 0 and (effect.limit_per_turn is not None or effect.limit_per_game is not None):
         _check_limits(state, ev, who, effect, p.effect_uses[i])
@@ -149,8 +154,13 @@ def on_activate_effect(state: State, ev: ActivateEffect, ctx: Context) -> State:
         state = O.apply_ops(state, ev.cost_ops, ctx.seq)  # the costs are paid at once
         p = state.player(who)  # the costs' ops leave effect uses as they are
     rule_card, effect_id, turn, counter = ev.rule_card, ev.effect_id, state.turn_number, state.entry_counter
+    entry_id = _ENTRY_IDS.get(counter)
+    if entry_id is None:
+        entry_id = f"E{counter}"
+        if counter < _CACHED_IDS:
+            _ENTRY_IDS[counter] = entry_id
     entry = ChainEntry(
-        entry_id=f"E{counter}",
+        entry_id=entry_id,
         controller=who,
         rule_card=rule_card,
         effect_id=effect_id,
