@@ -78,7 +78,7 @@ def canonical_ops(effect: Effect, values: dict[str, str | None]) -> tuple[AnyOp,
             _OPS.clear()
         hit = _OPS[id(effect)] = (effect, tuple(sorted(found)), {})
     _, used, decoded = hit
-    key = tuple(values[name] for name in used)
+    key = tuple(map(values.__getitem__, used))  # map, not a generator: no closure made per resolution
     ops = decoded.get(key)
     if ops is None:
         ops = O.decode_ops(O.substitute(list(effect.canonical_ops or ()), values))

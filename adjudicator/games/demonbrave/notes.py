@@ -21,9 +21,20 @@ def _battle(before: State, event: ResolveBattle) -> list[str]:
     return [f"battle: {a.attacker_player}'s {a.attacker} → {a.target}: {out.summary} [{out.rule}]"]
 
 
+#: what ``_chain`` says of a few ops entered, written once (most resolutions enter none)
+_AS_ENTERED = tuple(f"{n} op(s) as entered" for n in range(8))
+
+
 def _chain(before: State, after: State, event: ResolveChainEntry) -> list[str]:
     top = before.chain[-1]
-    how = "negated: no ops" if top.negated else ("the catalog's ops" if event.ops is None else f"{len(event.ops)} op(s) as entered")
+    if top.negated:
+        how = "negated: no ops"
+    elif event.ops is None:
+        how = "the catalog's ops"
+    else:
+        n = len(event.ops)
+        how = _AS_ENTERED[n] if n < len(_AS_ENTERED) else f"{n} op(s) as entered"
+
     out = [f"{top.entry_id} resolved ({top.effect_id} by {top.controller}; {how})"]
     if after.status == "IN_PROGRESS":
         out.append(f"chain: {after.chain[-1].entry_id} is next; no activation until the chain is empty" if after.chain
