@@ -36,6 +36,7 @@ them through fixed-length views, so it stays a snapshot of the moment without a 
 
 from __future__ import annotations
 
+import operator
 import re
 from array import array
 from itertools import islice
@@ -208,14 +209,17 @@ class _Prefix(msgspec.Struct, gc=False, eq=False):
         return self._n
 
     def __getitem__(self, i):  # type: ignore[override]
-        if isinstance(i, slice):
-            return [self._items[j] for j in range(self._n)[i]]
         n = self._n
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
+        if type(i) is int:  # the common case first (a game reads the last seq at every step)
+            if i < 0:
+                i += n
+            if 0 <= i < n:
+                return self._items[i]
             raise IndexError("index out of range")
-        return self._items[i]
+        if isinstance(i, slice):
+            return [self._items[j] for j in range(n)[i]]
+        i = operator.index(i)
+        return self[i]
 
     def __iter__(self) -> Iterator:
         return islice(self._items, self._n)  # the items' own iteration (C for a list; runs run by run)
@@ -929,7 +933,8 @@ class Fold:
         # the entry before gives its state up, unless it keeps it (``_give_up``)
         i = n - 1
         e = entries[i]
-        if i % KEEP and e.state is not GONE and not isinstance(e.event, _KEEPS):
+        # a plain event is neither a rewind nor match_started (``_KEEPS``): known by one look-up
+        if i % KEEP and e.state is not GONE and (_PLAIN.get(type(e.event)) or not isinstance(e.event, _KEEPS)):
             kept = self.history.kept
             if not e.inserted and kept.get(e.seq) is e.state:
                 del kept[e.seq]
