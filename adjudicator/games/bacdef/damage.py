@@ -10,7 +10,7 @@ from itertools import product
 
 from msgspec.structs import replace
 
-from adjudicator.games.bacdef.state import Await, DamageKind, Packet, Shield, State, capacity, live_slots, put, set_guard, without
+from adjudicator.games.bacdef.state import Await, DamageKind, Packet, Shield, State, capacity, live_slots, marked, put, without
 from adjudicator.games.bacdef.zones import note, set_card, to_discard
 from adjudicator.engine.protocol import Violation
 
@@ -54,7 +54,7 @@ def damage(s: State, target: str, amount: int, kind: DamageKind, source: str) ->
     live = live_slots(ps)
     if len(live) <= 1 or eff >= capacity(ps):
         for _ in range(eff):
-            live = live_slots(ps)
+            live = live_slots(s.set.players[target])  # as the last point left it
             hit(s, target, live[0] if live else None)
         note(s, f"auto: {eff} {kind} damage to {target} from {source} placed")
     else:
@@ -64,17 +64,18 @@ def damage(s: State, target: str, amount: int, kind: DamageKind, source: str) ->
 
 def hit(s: State, target: str, slot: int | None) -> None:
     """One point on a guard slot (U -> S -> X), or overflow when no guard is left."""
-    ps = s.set.players[target]
+    players = s.set.players
+    ps = players[target]
     if slot is None:
-        ps.overflow += 1
+        players[target] = replace(ps, overflow=ps.overflow + 1)
         return
     g = ps.guards[slot - 1]
     c = s.set.cards[g.card_id]
     if g.state == "U":
-        set_guard(ps, slot, "S")
+        players[target] = replace(ps, guards=marked(ps.guards, slot, "S"))
         set_card(s, replace(c, orientation="sideways"))
     elif g.state == "S":
-        set_guard(ps, slot, "X")
+        players[target] = replace(ps, guards=marked(ps.guards, slot, "X"))
         to_discard(s, c)
 
 
@@ -107,11 +108,12 @@ def _bad_heal(message: str) -> Violation:
 
 def heal(s: State, target: str, points: int, choices: list[int] | None = None) -> None:
     """Apply heal points one at a time; wait for ``assign_heal`` at the first real choice."""
-    ps = s.set.players[target]
+    players = s.set.players
     pending = list(choices) if choices is not None else None
     for k in range(points):
+        ps = players[target]  # as the last point left it
         if ps.overflow > 0:
-            ps.overflow -= 1
+            players[target] = replace(ps, overflow=ps.overflow - 1)
             note(s, f"auto: heal removes 1 overflow from {target}")
             continue
         cands = heal_candidates(s, target)
@@ -135,15 +137,15 @@ def heal(s: State, target: str, points: int, choices: list[int] | None = None) -
 
 
 def restore(s: State, target: str, slot: int) -> None:
-    ps = s.set.players[target]
+    players = s.set.players
+    ps = players[target]
     g = ps.guards[slot - 1]
     c = s.set.cards[g.card_id]
     if g.state == "S":
-        set_guard(ps, slot, "U")
+        players[target] = ps = replace(ps, guards=marked(ps.guards, slot, "U"))
         set_card(s, replace(c, orientation="upright"))
     elif g.state == "X":
-        set_guard(ps, slot, "S")
-        ps.discard = without(ps.discard, c.id)
+        players[target] = ps = replace(ps, guards=marked(ps.guards, slot, "S"), discard=without(ps.discard, c.id))
         set_card(s, replace(c, zone="guard", face="down", orientation="sideways"))
     note(s, f"auto: {target} slot {slot} healed to {ps.guards[slot - 1].state}")
 

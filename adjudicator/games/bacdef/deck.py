@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 
+from msgspec.structs import replace
+
 from adjudicator.games.bacdef.catalog import LETTERS
 from adjudicator.games.bacdef.config import Options
 from adjudicator.games.bacdef.state import SPECIALS, Card, State
@@ -54,10 +56,8 @@ def legal_decks(options: Options) -> list[list[str]]:
 def create_cards(s: State, player: str, letters: Sequence[str]) -> None:
     """The cards of a registered deck, ``<player>-1`` ... ``<player>-7`` in list order, all in hand."""
     st = s.set
-    ps = st.players[player]
-    ps.deck = tuple(letters)
-    ps.special_used = {L: False for L in SPECIALS}
     for n, letter in enumerate(letters, 1):
         cid = f"{player}-{n}"
         st.cards[cid] = Card(id=cid, owner=player, letter=letter)
-    ps.hand = tuple(f"{player}-{n}" for n in range(1, len(letters) + 1))
+    hand = tuple(f"{player}-{n}" for n in range(1, len(letters) + 1))
+    st.players[player] = replace(st.players[player], deck=tuple(letters), special_used={L: False for L in SPECIALS}, hand=hand)

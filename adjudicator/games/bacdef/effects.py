@@ -35,7 +35,7 @@ from adjudicator.games.bacdef.ops import (
     bad,
     tag,
 )
-from adjudicator.games.bacdef.state import Await, Frame, LastingEffect, Shield, State, find_instance, other, set_guard, set_instance
+from adjudicator.games.bacdef.state import Await, Frame, LastingEffect, Shield, State, find_instance, marked, other, set_instance
 from adjudicator.games.bacdef.zones import note, return_to_hand, set_card, to_discard
 from adjudicator.engine.protocol import Violation
 
@@ -210,9 +210,11 @@ def _drop(s: State, op: Drop, frame: Frame, strict: bool) -> None:
         return
     if c.zone == "guard":
         ps = s.set.players[c.owner]
+        guards = ps.guards
         for n, g in enumerate(ps.guards, 1):
             if g.card_id == c.id:
-                set_guard(ps, n, "X")
+                guards = marked(guards, n, "X")
+        s.set.players[c.owner] = replace(ps, guards=guards)
     to_discard(s, c)
     note(s, f"auto: {c.id} dropped")
 
@@ -233,12 +235,13 @@ def _reveal(s: State, op: Reveal, frame: Frame, strict: bool) -> None:
 
 
 def _turn_guard(s: State, op: TurnGuard, frame: Frame, strict: bool) -> None:
-    g = s.set.players[op.player].guards[op.slot - 1]
+    ps = s.set.players[op.player]
+    g = ps.guards[op.slot - 1]
     if g.state == "X":
         if strict:
             raise bad(op, f"{op.player}'s slot {op.slot} is destroyed")
         return
-    set_guard(s.set.players[op.player], op.slot, op.to)
+    s.set.players[op.player] = replace(ps, guards=marked(ps.guards, op.slot, op.to))
     set_card(s, replace(s.set.cards[g.card_id], orientation="upright" if op.to == "U" else "sideways"))
 
 

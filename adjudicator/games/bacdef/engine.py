@@ -28,7 +28,7 @@ from adjudicator.games.bacdef.state import (
     set_instance,
     special_used,
 )
-from adjudicator.games.bacdef.zones import f_decision, hand_sorted, note, set_card
+from adjudicator.games.bacdef.zones import f_decision, in_card_order, note, set_card
 from adjudicator.engine.protocol import JUDGE
 
 MAX_STEPS = 10_000  # a bound on automatic steps per event: more is a bug, not a rule
@@ -185,7 +185,7 @@ def drop_phase(s: State) -> None:
     for c in dropping:
         c = set_card(s, replace(c, zone="discard", orientation="upright"))
         ps = s.set.players[c.owner]
-        ps.discard = ps.discard + (c.id,)
+        s.set.players[c.owner] = replace(ps, discard=ps.discard + (c.id,))
         moved.append(c)
         what = c.id if c.face == "up" else f"{c.owner}'s knocked card (face-down)"  # BAC-HID-2
         note(s, f"auto: {what} dropped in the Drop phase")
@@ -219,8 +219,8 @@ def _pile_order(t: TurnState, dropping: list[Card]) -> None:
 def end_phase_returns(s: State) -> None:
     """BAC-TURN-9: every card still on the field goes back to its owner's hand.
 
-    A hand is kept in card order (``hand_sorted``): each hand a card went back to takes its cards
-    and is sorted again once."""
+    A hand is kept in card order (``in_card_order``): each hand a card went back to takes its
+    cards and is sorted again once."""
     back: dict[str, list[str]] = {}
     for c in [c for c in s.set.cards.values() if c.zone == "field"]:
         set_card(s, replace(c, zone="hand", orientation="upright", knocked=False))
@@ -228,10 +228,10 @@ def end_phase_returns(s: State) -> None:
         # a knocked or through card going back is never revealed (BAC-HID-2)
         what = c.id if c.face == "up" else f"{c.owner}'s field card"
         note(s, f"auto: {what} returns to {c.owner}'s hand")
+    players = s.set.players
     for p, ids in back.items():
-        ps = s.set.players[p]
-        ps.hand = (*ps.hand, *ids)
-        hand_sorted(s, p)
+        ps = players[p]
+        players[p] = replace(ps, hand=in_card_order((*ps.hand, *ids)))
 
 
 #: the automatic work of each step when nothing is pending; False: the table must act. None: in

@@ -111,10 +111,12 @@ def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
     ids = list(ev.card_ids)
     if len(ids) != 2 or len(set(ids)) != 2 or any(cid not in ps.hand for cid in ids):
         raise reject("BAC-SETUP-2", "E_GUARD_COUNT", f"{ev.player} must choose 2 different cards of their own deck as guards, not {ids}")
+    hand, guards = ps.hand, ps.guards
     for n, cid in enumerate(ids, 1):
         set_card(s, replace(s.set.cards[cid], zone="guard", slot=n))
-        ps.hand = without(ps.hand, cid)
-        ps.guards = ps.guards + (Slot(card_id=cid, state="U"),)
+        hand = without(hand, cid)
+        guards = guards + (Slot(card_id=cid, state="U"),)
+    s.set.players[ev.player] = replace(ps, hand=hand, guards=guards)
     if all(s.set.players[p].guards for p in s.players):
         s.set.stage = "first_player"
 
@@ -157,7 +159,7 @@ def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
         raise reject("BAC-LIM-4", "E_ALREADY_PLACED", f"{ev.player} already placed a field card this turn; {ev.card_id!r} stays in hand")
     check_replay(s, ev, ctx, "place")
     c = s.set.cards[ev.card_id]
-    ps.hand = without(ps.hand, c.id)
+    s.set.players[ev.player] = replace(ps, hand=without(ps.hand, c.id))
     set_card(s, replace(c, zone="field", face="down", orientation="upright"))
     t.placed = put(t.placed, ev.player, c.id)
 
@@ -225,7 +227,7 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     entry = s.catalog[c.letter]
     if ev.extra_of is not None:
         ps = s.set.players[ev.player]
-        ps.hand = without(ps.hand, c.id)
+        s.set.players[ev.player] = replace(ps, hand=without(ps.hand, c.id))
         t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance[ev.player] - 1)
     c = set_card(s, replace(c, zone="field", face="up", orientation="upright", skill_used=True))
     iid = f"I{len(t.instances) + 1}"
@@ -336,11 +338,11 @@ def on_assign_damage(s: State, ev: E.AssignDamage, ctx: Context) -> None:
     a = t.awaiting
     if len(ev.slots) != a.points:
         raise reject("BAC-ACT-12", "E_ASSIGNMENT", f"{ev.player} takes {a.points} point(s); give one slot per point, not {len(ev.slots)}")
-    ps = s.set.players[ev.player]
+    players = s.set.players
     check_replay(s, ev, ctx, "damage")
     t.awaiting = None
     for n, slot in enumerate(ev.slots, 1):
-        if slot not in (1, 2) or ps.guards[slot - 1].state == "X":
+        if slot not in (1, 2) or players[ev.player].guards[slot - 1].state == "X":  # as the last point left it
             raise reject("BAC-ACT-12", "E_ASSIGNMENT", f"point {n} cannot go to slot {slot}: it is no longer a live guard")
         hit(s, ev.player, slot)
     note(s, f"auto: {ev.player} took {a.points} {a.dmg_kind} damage on slots {list(ev.slots)}")

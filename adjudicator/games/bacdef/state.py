@@ -5,16 +5,17 @@ it was given is never mutated, and a state once returned is never changed again.
 shares every immutable part with the state it was made from and copies the rest:
 
 - shared: what never changes after ``match_started`` (the options, the catalog), what only grows
-  by new values (set results, the registered decks), the cards (frozen: a move replaces the card
-  in the set's dict, ``zones.set_card``), and every sequence of strings or frozen Structs (a
-  hand, a discard pile, the guard slots, the queues, the notes, the lasting effects, the turn's
-  instances, packets, pending work and shields: tuples, which an event replaces instead of
-  changing, ``replace_in``, ``set_guard``, ``push``, ``pop``), and the small dicts by player or
-  letter of ``SHARED_DICTS`` (the set wins, the once-per-set marks, the turn's placed, declared,
-  closed...), replaced whole by ``put``, never changed in place;
-- copied, field by field: the state, the set and its dicts of cards and players, each player and
-  the turn, whose fields the procedural parts of the rules (damage placed one point at a time,
-  suspended op lists, F chains) set in place, as the chapter reads.
+  by new values (set results, the registered decks), the cards and the players' states (frozen: a
+  change replaces one in the set's dict, ``zones.set_card``, ``s.set.players[p] = replace(...)``),
+  and every sequence of strings or frozen Structs (a hand, a discard pile, the guard slots, the
+  queues, the notes, the lasting effects, the turn's instances, packets, pending work and shields:
+  tuples, which an event replaces instead of changing, ``replace_in``, ``marked``, ``push``,
+  ``pop``), and the small dicts by player or letter of ``SHARED_DICTS`` (the set wins, the
+  once-per-set marks, the turn's placed, declared, closed...), replaced whole by ``put``, never
+  changed in place;
+- copied, field by field: the state, the set and its dicts of cards and players, and the turn,
+  whose fields the procedural parts of the rules (damage placed one point at a time, suspended op
+  lists, F chains) set in place, as the chapter reads.
 
 ``tests/bacdef/test_clone.py`` checks that a copy shares nothing mutable with its original but
 ``SHARED_DICTS``, and that no state returned changes afterwards; bench/bacdef_state.py measures
@@ -69,10 +70,14 @@ class Slot(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     state: Mark = "U"
 
 
-class PlayerState(msgspec.Struct, kw_only=True, gc=False):
+class PlayerState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A player's cards in the set; frozen, so states share it until a change replaces it in the
+    set's dict of players (one ``replace`` with every field changed): most events change no
+    player, and a copy of both at every event cost more than the few replaced."""
+
     deck: tuple[str, ...] = ()  # the registered letters, in card-id order (private)
     hand: tuple[str, ...] = ()
-    guards: tuple[Slot, ...] = ()  # frozen slots: a mark replaces the slot (``set_guard``)
+    guards: tuple[Slot, ...] = ()  # frozen slots: a mark replaces the slot (``marked``)
     overflow: int = 0
     discard: tuple[str, ...] = ()
     special_used: dict[str, bool] = {}
@@ -212,10 +217,11 @@ def clone(state: State, fresh: bool = False) -> State:
 
     Written out field by field, in one function (it runs on every event): ``__copy__`` copies a
     Struct's fields shallowly, so each dict and mutable Struct below it that an event may change in
-    place is copied here: the set, its dict of cards (the cards are frozen: a move replaces one),
-    each player, the turn. The guard slots, the turn's instances, packets, pending work and shields
-    are frozen, held in tuples, and a change replaces one (``replace_in``, ``set_guard``, ``push``,
-    ``pop``); the small dicts of ``SHARED_DICTS`` are replaced whole (``put``).
+    place is copied here: the set, its dicts of cards and players (the cards and the players'
+    states are frozen: a change replaces one), the turn. The guard slots, the turn's instances,
+    packets, pending work and shields are frozen, held in tuples, and a change replaces one
+    (``replace_in``, ``marked``, ``push``, ``pop``); the small dicts of ``SHARED_DICTS`` are
+    replaced whole (``put``).
     ``tests/bacdef/test_clone.py`` checks that a clone equals its original and shares nothing
     mutable with it but those dicts: a mutable field added to a Struct must be copied here too.
     A copy with changed fields is made by ``msgspec.structs.replace``, in one call (setting a
@@ -223,13 +229,10 @@ def clone(state: State, fresh: bool = False) -> State:
     st = state.set
     if st is None:
         return state.__copy__()
-    a, b = state.players  # the set's dict of players is in this order (``turns.new_set``)
-    pl = st.players
-    players = {a: pl[a].__copy__(), b: pl[b].__copy__()}
     t = st.turn
     if t is not None:
         t = replace(t, notes=()) if fresh else t.__copy__()
-    return replace(state, set=replace(st, cards=st.cards.copy(), players=players, turn=t))
+    return replace(state, set=replace(st, cards=st.cards.copy(), players=st.players.copy(), turn=t))
 
 
 # -- changes to the shared parts --------------------------------------------------------------------
@@ -255,10 +258,10 @@ def set_instance(t: TurnState, inst: Instance, new: Instance) -> None:
     t.instances = replace_in(t.instances, inst, new)
 
 
-def set_guard(ps: PlayerState, slot: int, mark: Mark) -> None:
-    """Guard slot ``slot`` (1-based) marked ``mark``."""
-    g = ps.guards[slot - 1]
-    ps.guards = replace_in(ps.guards, g, replace(g, state=mark))
+def marked(guards: tuple[Slot, ...], slot: int, mark: Mark) -> tuple[Slot, ...]:
+    """``guards`` with slot ``slot`` (1-based) marked ``mark``."""
+    g = guards[slot - 1]
+    return replace_in(guards, g, replace(g, state=mark))
 
 
 def push(t: TurnState, frame: Frame) -> None:

@@ -24,16 +24,16 @@ def note(s: State, text: str) -> None:
         t.notes = t.notes + (text,)
 
 
-def hand_sorted(s: State, player: str) -> None:
-    """The hand in card order. Its ids are ``<player>-<n>``, all of one owner: a shorter number
+def in_card_order(hand: tuple[str, ...]) -> tuple[str, ...]:
+    """A hand in card order. Its ids are ``<player>-<n>``, all of one owner: a shorter number
     comes first, and numbers of one length sort as text (two sorts in C, no key per card)."""
-    ps = s.set.players[player]
-    ps.hand = tuple(sorted(sorted(ps.hand), key=len))
+    return tuple(sorted(sorted(hand), key=len))
 
 
 def mark_special(s: State, player: str, letter: str) -> None:
-    ps = s.set.players[player]
-    ps.special_used = put(ps.special_used, letter, True)
+    players = s.set.players
+    ps = players[player]
+    players[player] = replace(ps, special_used=put(ps.special_used, letter, True))
 
 
 def f_decision(c: Card) -> Frame:
@@ -55,20 +55,18 @@ def dropped(s: State, c: Card) -> None:
 
 
 def to_discard(s: State, c: Card) -> None:
-    ps = s.set.players[c.owner]
-    if c.id in ps.hand:
-        ps.hand = without(ps.hand, c.id)
-    c = set_card(s, replace(c, zone="discard", orientation="upright"))
-    ps.discard = ps.discard + (c.id,)
-    dropped(s, c)
+    players = s.set.players
+    ps = players[c.owner]
+    hand = without(ps.hand, c.id) if c.id in ps.hand else ps.hand
+    players[c.owner] = replace(ps, hand=hand, discard=ps.discard + (c.id,))
+    dropped(s, set_card(s, replace(c, zone="discard", orientation="upright")))
 
 
 def return_to_hand(s: State, c: Card) -> None:
     """RETURN (BAC-EFF-8): back in hand the card is a plain hand card again, so a later placement
     that is knocked or left through returns to hand in the End phase (BAC-TURN-9; BAC-EX-10)."""
-    ps = s.set.players[c.owner]
-    if c.zone == "discard":
-        ps.discard = without(ps.discard, c.id)
+    players = s.set.players
+    ps = players[c.owner]
+    discard = without(ps.discard, c.id) if c.zone == "discard" else ps.discard
     set_card(s, replace(c, zone="hand", face="down", orientation="upright", skill_used=False, knocked=False))
-    ps.hand = ps.hand + (c.id,)
-    hand_sorted(s, c.owner)
+    players[c.owner] = replace(ps, hand=in_card_order(ps.hand + (c.id,)), discard=discard)
