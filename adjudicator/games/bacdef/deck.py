@@ -56,8 +56,9 @@ def legal_decks(options: Options) -> list[list[str]]:
 def create_cards(s: State, player: str, letters: Sequence[str]) -> None:
     """The cards of a registered deck, ``<player>-1`` ... ``<player>-7`` in list order, all in hand."""
     st = s.set
+    hand = []
     for n, letter in enumerate(letters, 1):
         cid = f"{player}-{n}"
         st.cards[cid] = Card(id=cid, owner=player, letter=letter)
-    hand = tuple(f"{player}-{n}" for n in range(1, len(letters) + 1))
-    st.players[player] = replace(st.players[player], deck=tuple(letters), special_used={L: False for L in SPECIALS}, hand=hand)
+        hand.append(cid)
+    st.players[player] = replace(st.players[player], deck=tuple(letters), special_used={L: False for L in SPECIALS}, hand=tuple(hand))

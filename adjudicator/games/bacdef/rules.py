@@ -235,7 +235,8 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     t.instances = t.instances + (Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of),)
     if c.letter in SPECIALS and entry.battle_effect:
         mark_special(s, ev.player, c.letter)
-    t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance.get(ev.player, 0) + entry.extra_deploys)
+    if entry.extra_deploys or ev.player not in t.extra_allowance:  # a new dict only for a new value
+        t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance.get(ev.player, 0) + entry.extra_deploys)
     t.declared = put(t.declared, ev.player, True)
     if side == "defender":
         t.reaction = "counter"
@@ -248,7 +249,8 @@ def close_step(s: State, t: TurnState, player: str) -> None:
     """A deployment step closes: the Counter step follows the Action step (a defender with no field
     card goes through at once), and the Resolution step follows the Counter step."""
     t.closed = put(t.closed, player, True)
-    t.extra_allowance = put(t.extra_allowance, player, 0)
+    if t.extra_allowance.get(player) != 0:  # a new dict only for a new value
+        t.extra_allowance = put(t.extra_allowance, player, 0)
     if player != t.attacker:
         t.step = "resolution"
         return

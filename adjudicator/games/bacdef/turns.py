@@ -4,7 +4,7 @@ result and the match result it may bring, and the seq a judge-error rewind canno
 from __future__ import annotations
 
 from adjudicator.games.bacdef.deck import create_cards
-from adjudicator.games.bacdef.state import PlayerState, SetResult, SetState, State, TurnState, other, put
+from adjudicator.games.bacdef.state import PlayerState, SetResult, SetState, State, TurnState, put
 
 
 def set_floor(s: State, seq: int) -> None:
@@ -15,8 +15,13 @@ def set_floor(s: State, seq: int) -> None:
 def start_turn(s: State, no: int, seq: int) -> None:
     st = s.set
     a, b = s.players  # the dicts by player, written out: a new turn comes at every turn's end
-    attacker = st.first_player if no % 2 == 1 else other(s, st.first_player)
+    first = st.first_player
+    attacker = first if no % 2 == 1 else (b if first == a else a)
     handless = {a: not st.players[a].hand, b: not st.players[b].hand}
+    # one dict for the fields that start equal: they are replaced whole, never changed in place
+    # (``state.SHARED_DICTS``)
+    no_one = {a: False, b: False}
+    none_yet = {a: 0, b: 0}
     t = TurnState(
         no=no,
         attacker=attacker,
@@ -24,11 +29,11 @@ def start_turn(s: State, no: int, seq: int) -> None:
         start_seq=seq,
         handless=handless,
         placed={a: None, b: None},
-        declared={a: False, b: False},
-        closed={a: False, b: False},
-        extra_allowance={a: 0, b: 0},
+        declared=no_one,
+        closed=no_one,
+        extra_allowance=none_yet,
         order={},
-        damage_received={a: 0, b: 0},
+        damage_received=none_yet,
     )
     st.turn = t
     if handless[attacker]:
