@@ -500,6 +500,12 @@ HANDLERS: dict[type, Handler] = {
 }
 
 
+#: the handlers that read the turn, the cards and the players without changing them, and drop the
+#: turn (the next turn, the next set or the match's end replaces it): their working copy shares
+#: them (``clone(shallow=True)``), the End phase confirmed at every turn's end copies no turn
+TURN_ENDING = frozenset({on_confirm_end, on_declare_void, on_concede})
+
+
 def step(state: State, ev: Action, ctx: Context) -> State:
     """The one transition: the new state after ``ev``, or ``Violation``; ``state`` is not changed."""
     handler = HANDLERS.get(type(ev))  # none for a correction or a rewind (nor their subclasses)
@@ -514,7 +520,7 @@ def step(state: State, ev: Action, ctx: Context) -> State:
         handler = HANDLERS[type(ev)]
     elif state.status != "in_progress":
         raise reject("BAC-OVR-7", "E_MATCH_OVER", f"the match is over ({state.status})")
-    s = clone(state, fresh=True)
+    s = clone(state, True, handler in TURN_ENDING)  # fresh, shallow: by position, a call at every event
     strict = handler(s, ev, ctx)
     settle(s, strict)
     return s

@@ -211,9 +211,11 @@ SHARED_DICTS = frozenset({
 })
 
 
-def clone(state: State, fresh: bool = False) -> State:
+def clone(state: State, fresh: bool = False, shallow: bool = False) -> State:
     """A working copy: every mutable part copied, the immutable parts shared; ``fresh``: for a
-    transition, its turn's notes emptied (they say what the last event set off, BAC-GEN-3).
+    transition, its turn's notes emptied (they say what the last event set off, BAC-GEN-3);
+    ``shallow``: the state and the set copied alone, for a transition that changes neither the
+    cards, the players nor the turn in place, and drops the turn (``rules.TURN_ENDING``).
 
     Written out field by field, in one function (it runs on every event): ``__copy__`` copies a
     Struct's fields shallowly, so each dict and mutable Struct below it that an event may change in
@@ -229,6 +231,8 @@ def clone(state: State, fresh: bool = False) -> State:
     st = state.set
     if st is None:
         return state.__copy__()
+    if shallow:
+        return replace(state, set=st.__copy__())
     t = st.turn
     if t is not None:
         t = replace(t, notes=()) if fresh else t.__copy__()
