@@ -14,6 +14,7 @@ from adjudicator.games.bacdef.state import SPECIALS, Card, State
 from adjudicator.engine.protocol import Violation
 
 DECK_SIZE = 7
+_LETTERS = frozenset(LETTERS)
 
 
 def deck_problems(letters: Sequence[str], options: Options, who: str = "the deck") -> list[Violation]:
@@ -22,8 +23,9 @@ def deck_problems(letters: Sequence[str], options: Options, who: str = "the deck
     out = []
     if len(letters) != DECK_SIZE:
         out.append(Violation("BAC-DECK-3", f"{who} has {len(letters)} cards; a deck is exactly 7", "E_DECK_SIZE"))
-    for x in dict.fromkeys(x for x in letters if x not in LETTERS):
-        out.append(Violation("BAC-DECK-1", f"{who} has {x!r}; every card is one of A-F", "E_DECK_LETTER"))
+    if not _LETTERS.issuperset(letters):  # the unknown letters looked for only when there are some
+        for x in dict.fromkeys(x for x in letters if x not in LETTERS):
+            out.append(Violation("BAC-DECK-1", f"{who} has {x!r}; every card is one of A-F", "E_DECK_LETTER"))
     for sp in SPECIALS:
         if letters.count(sp) > 1:
             out.append(Violation("BAC-DECK-5", f"{who} has {letters.count(sp)} {sp} cards; D, E and F at most once each", "E_DECK_SPECIAL_DUP"))

@@ -97,7 +97,8 @@ def on_register_deck(s: State, ev: E.RegisterDeck, ctx: Context) -> None:
     create_cards(s, ev.player, ev.letters)
     if s.set.set_no == 1:
         s.decks_set1 = {**(s.decks_set1 or {}), ev.player: tuple(ev.letters)}
-    if all(s.set.players[p].deck for p in s.players):
+    a, b = s.players  # both, written out: no generator at each registration
+    if s.set.players[a].deck and s.set.players[b].deck:
         s.set.stage = "guards"
 
 
@@ -109,7 +110,7 @@ def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
         raise reject("BAC-SETUP-5", "E_WRONG_STEP", f"{ev.player} already placed guards for set {s.set.set_no}")
     require_actor(ev, ev.player, "BAC-ACT-3")
     ids = list(ev.card_ids)
-    if len(ids) != 2 or len(set(ids)) != 2 or any(cid not in ps.hand for cid in ids):
+    if len(ids) != 2 or len(set(ids)) != 2 or not set(ids).issubset(ps.hand):
         raise reject("BAC-SETUP-2", "E_GUARD_COUNT", f"{ev.player} must choose 2 different cards of their own deck as guards, not {ids}")
     hand, guards = ps.hand, ps.guards
     for n, cid in enumerate(ids, 1):
@@ -117,7 +118,8 @@ def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
         hand = without(hand, cid)
         guards = guards + (Slot(card_id=cid, state="U"),)
     s.set.players[ev.player] = replace(ps, hand=hand, guards=guards)
-    if all(s.set.players[p].guards for p in s.players):
+    a, b = s.players
+    if s.set.players[a].guards and s.set.players[b].guards:
         s.set.stage = "first_player"
 
 
