@@ -1,5 +1,5 @@
 """What each op does (rules/bacdef.md §10.2): its check when an event enters it (``validate_ops``)
-and its effect when the engine reaches it (``apply_op``), each found by the op's type.
+and its effect when the engine reaches it (``EFFECTS``), each found by the op's type.
 
 An effect is *strict* when it runs as part of the event that entered its op list: an op whose
 card is no longer where it must be is then refused (E_BAD_OP). Run later, when an op list
@@ -138,11 +138,6 @@ CHECKS: dict[type, Callable[[Any, Entry], None]] = {
 
 
 # -- effects ------------------------------------------------------------------------------------
-def apply_op(s: State, op: AnyOp, frame: Frame, strict: bool) -> None:
-    """Carry out one op of ``frame``'s list."""
-    EFFECTS[type(op)](s, op, frame, strict)
-
-
 def _resolving(s: State, frame: Frame) -> bool:
     """An op list of a battle instance in the Resolution step: its damage waits in a packet."""
     return s.set.turn.step == "resolution" and frame.kind == "ops" and not frame.source.startswith(("F:", "end", "deferred"))
@@ -267,6 +262,8 @@ def _note(s: State, op: Note, frame: Frame, strict: bool) -> None:
     note(s, f"note: {op.text}")
 
 
+#: what each op does, by its type: ``EFFECTS[type(op)](s, op, frame, strict)`` carries out one
+#: op of ``frame``'s list (the engine's loop calls it at once)
 EFFECTS: dict[type, Callable[[State, Any, Frame, bool], None]] = {
     Damage: _damage,
     Knock: _knock,

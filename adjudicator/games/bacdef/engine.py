@@ -13,7 +13,7 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from adjudicator.games.bacdef.damage import damage, packet
-from adjudicator.games.bacdef.effects import apply_op
+from adjudicator.games.bacdef.effects import EFFECTS
 from adjudicator.games.bacdef.state import (
     Await,
     Card,
@@ -21,7 +21,6 @@ from adjudicator.games.bacdef.state import (
     TurnState,
     find_instance,
     orders_missing,
-    pop,
     push,
     replace_in,
     resolves_with_effect,
@@ -51,32 +50,31 @@ def settle(s: State, strict: str | None = None) -> None:
     for _ in _BOUND:
         if t.awaiting is not None:
             return
-        if t.work:
-            work(s, t, strict)
-        else:
+        stack = t.work
+        if not stack:
             advance = ADVANCE[t.step]
-            if advance is None or not advance(s):
+            if advance is None or not advance(s, t):
                 return
+            continue
+        # one piece of the innermost pending work: an F decision to wait for, or one op
+        f = stack[-1]
+        if f.kind == "f_decision":
+            t.awaiting = Await(kind="f_decision", player=f.controller, ref=f.card_id)
+            return
+        ops = f.ops
+        if not ops:
+            t.work = stack[:-1]  # done: off the stack
+            continue
+        # the frame is frozen: the one with the rest of its ops replaces it before its first op runs
+        f = replace(f, ops=ops[1:])
+        t.work = stack[:-1] + (f,)
+        op = ops[0]
+        EFFECTS[type(op)](s, op, f, f.source == strict)
     raise RuntimeError("BACDEF engine did not settle")
 
 
-def work(s: State, t: TurnState, strict: str | None) -> None:
-    """One piece of the innermost pending work: an F decision to wait for, or one op."""
-    f = t.work[-1]
-    if f.kind == "f_decision":
-        t.awaiting = Await(kind="f_decision", player=f.controller, ref=f.card_id)
-    elif not f.ops:
-        pop(t)
-    else:
-        # the frame is frozen: the one with the rest of its ops replaces it before its first op runs
-        op, f = f.ops[0], replace(f, ops=f.ops[1:])
-        t.work = t.work[:-1] + (f,)
-        apply_op(s, op, f, strict=f.source == strict)
-
-
 # -- the steps ------------------------------------------------------------------------------------
-def _standby(s: State) -> bool:
-    t = s.set.turn
+def _standby(s: State, t: TurnState) -> bool:
     for p in s.players:
         if not t.handless[p] and not t.placed.get(p):
             return False
@@ -95,8 +93,7 @@ def build_queue(t: TurnState) -> None:
     t.queue_fixed = True
 
 
-def _resolution(s: State) -> bool:
-    t = s.set.turn
+def _resolution(s: State, t: TurnState) -> bool:
     if not t.queue_fixed:
         if orders_missing(t):
             return False
@@ -121,12 +118,11 @@ def _resolution(s: State) -> bool:
     return True
 
 
-def _damage(s: State) -> bool:
+def _damage(s: State, t: TurnState) -> bool:
     """BAC-RES-9: the defender's packets first, one at a time; then the F triggers queued.
 
     The packets are applied in one pass while nothing waits: a packet that awaits a player's slots
     (or leaves work) stops the pass, and the engine comes back for the next one afterwards."""
-    t = s.set.turn
     for side in ("defender", "attacker"):
         for p in t.packets:
             if p.applied or p.source_side != side:
@@ -149,22 +145,21 @@ def _fall_decisions(s: State, t: TurnState) -> None:
         push(t, f_decision(s.set.cards[cid]))
 
 
-def _fall(s: State) -> bool:
-    t = s.set.turn
+def _fall(s: State, t: TurnState) -> bool:
     t.step = "remaining"
     t.work = (*t.work, *reversed(t.deferred))
     t.deferred = ()
     return True
 
 
-def _remaining(s: State) -> bool:
-    s.set.turn.step = "drop"
+def _remaining(s: State, t: TurnState) -> bool:
+    t.step = "drop"
     drop_phase(s)
     return True
 
 
-def _drop(s: State) -> bool:
-    s.set.turn.step = "end"
+def _drop(s: State, t: TurnState) -> bool:
+    t.step = "end"
     end_phase_returns(s)
     return True
 
@@ -236,7 +231,7 @@ def end_phase_returns(s: State) -> None:
 
 #: the automatic work of each step when nothing is pending; False: the table must act. None: in
 #: the Action, Counter and End steps the table acts (the judge confirms the End phase)
-ADVANCE: dict[str, Callable[[State], bool] | None] = {
+ADVANCE: dict[str, Callable[[State, TurnState], bool] | None] = {
     "standby": _standby,
     "action": None,
     "counter": None,
