@@ -73,7 +73,7 @@ def hit(s: State, target: str, slot: int | None) -> None:
     c = s.set.cards[g.card_id]
     if g.state == "U":
         players[target] = replace(ps, guards=marked(ps.guards, slot, "S"))
-        set_card(s, replace(c, orientation="sideways"))
+        s.set.cards[c.id] = replace(c, orientation="sideways")  # ``set_card``, without a call at every point
     elif g.state == "S":
         players[target] = replace(ps, guards=marked(ps.guards, slot, "X"))
         to_discard(s, c)
@@ -84,8 +84,8 @@ def packet(s: State, ctrl: str, source: str, target: str, amount: int, kind: Dam
     t = s.set.turn
     side = "attacker" if ctrl == t.attacker else "defender"
     pid = f"Q{len(t.packets) + 1}"
-    t.packets = t.packets + (Packet(id=pid, source_side=side, source_instance=source, target=target, amount=amount, kind=kind),)
-    note(s, f"auto: packet {pid} ({ctrl}->{target}, {amount}, {kind})")
+    t.packets += (Packet(id=pid, source_side=side, source_instance=source, target=target, amount=amount, kind=kind),)
+    t.notes += (f"auto: packet {pid} ({ctrl}->{target}, {amount}, {kind})",)  # ``note``, in a turn
 
 
 # -- heal (BAC-EFF-3) ---------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from adjudicator.games.bacdef.state import (
     set_instance,
     special_used,
 )
-from adjudicator.games.bacdef.zones import f_decision, in_card_order, note, set_card
+from adjudicator.games.bacdef.zones import f_decision, in_card_order, note
 from adjudicator.engine.protocol import JUDGE
 
 MAX_STEPS = 10_000  # a bound on automatic steps per event: more is a bug, not a rule
@@ -154,39 +154,41 @@ def _fall(s: State, t: TurnState) -> bool:
 
 def _remaining(s: State, t: TurnState) -> bool:
     t.step = "drop"
-    drop_phase(s)
+    drop_phase(s, t)
     return True
 
 
 def _drop(s: State, t: TurnState) -> bool:
     t.step = "end"
-    end_phase_returns(s)
+    end_phase_returns(s, t)
     return True
 
 
-def drop_phase(s: State) -> None:
-    """BAC-TURN-8 / BAC-RES-17: skill-used (and, under the option, knocked) field cards drop."""
-    t = s.set.turn
+def drop_phase(s: State, t: TurnState) -> None:
+    """BAC-TURN-8 / BAC-RES-17: skill-used (and, under the option, knocked) field cards drop.
+
+    Here and in ``end_phase_returns`` the cards move and the notes are taken in the loop itself
+    (``cards[id] = ...``, ``t.notes += ...``: no call per card at every turn's end)."""
     drop_knocked = s.options.knock_card_fate == "drop"
+    st = s.set
+    cards = st.cards
     dropping = []  # a loop, not a comprehension: drop_knocked would be a closure cell
-    for c in s.set.cards.values():
+    for c in cards.values():
         if c.zone == "field" and (c.skill_used or (c.knocked and drop_knocked)):
             dropping.append(c)
     if not dropping:
         return
     if len(dropping) > 1:
         _pile_order(t, dropping)
-    moved: list[Card] = []
-    for c in dropping:
-        c = set_card(s, replace(c, zone="discard", orientation="upright"))
-        ps = s.set.players[c.owner]
-        s.set.players[c.owner] = replace(ps, discard=ps.discard + (c.id,))
-        moved.append(c)
-        what = c.id if c.face == "up" else f"{c.owner}'s knocked card (face-down)"  # BAC-HID-2
-        note(s, f"auto: {what} dropped in the Drop phase")
+    players = st.players
     triggered = []
-    for c in moved:
-        if c.letter == "F" and not special_used(s, c.owner, "F"):
+    for c in dropping:
+        cards[c.id] = c = replace(c, zone="discard", orientation="upright")
+        ps = players[c.owner]
+        players[c.owner] = replace(ps, discard=ps.discard + (c.id,))
+        what = c.id if c.face == "up" else f"{c.owner}'s knocked card (face-down)"  # BAC-HID-2
+        t.notes += (f"auto: {what} dropped in the Drop phase",)
+        if c.letter == "F" and not special_used(s, c.owner, "F"):  # the marks: no drop changes them
             triggered.append(c)
     if triggered:
         _drop_triggers(s, t, triggered)
@@ -211,19 +213,21 @@ def _pile_order(t: TurnState, dropping: list[Card]) -> None:
     dropping.sort(key=lambda c: (c.owner != d, declared.get(c.id, last), c.id))
 
 
-def end_phase_returns(s: State) -> None:
+def end_phase_returns(s: State, t: TurnState) -> None:
     """BAC-TURN-9: every card still on the field goes back to its owner's hand.
 
     A hand is kept in card order (``in_card_order``): each hand a card went back to takes its
     cards and is sorted again once."""
+    st = s.set
+    cards = st.cards
     back: dict[str, list[str]] = {}
-    for c in [c for c in s.set.cards.values() if c.zone == "field"]:
-        set_card(s, replace(c, zone="hand", orientation="upright", knocked=False))
+    for c in [c for c in cards.values() if c.zone == "field"]:
+        cards[c.id] = replace(c, zone="hand", orientation="upright", knocked=False)
         back.setdefault(c.owner, []).append(c.id)
         # a knocked or through card going back is never revealed (BAC-HID-2)
         what = c.id if c.face == "up" else f"{c.owner}'s field card"
-        note(s, f"auto: {what} returns to {c.owner}'s hand")
-    players = s.set.players
+        t.notes += (f"auto: {what} returns to {c.owner}'s hand",)
+    players = st.players
     for p, ids in back.items():
         ps = players[p]
         players[p] = replace(ps, hand=in_card_order((*ps.hand, *ids)))

@@ -264,8 +264,7 @@ def set_instance(t: TurnState, inst: Instance, new: Instance) -> None:
 
 def marked(guards: tuple[Slot, ...], slot: int, mark: Mark) -> tuple[Slot, ...]:
     """``guards`` with slot ``slot`` (1-based) marked ``mark``."""
-    g = guards[slot - 1]
-    return replace_in(guards, g, replace(g, state=mark))
+    return (*guards[: slot - 1], replace(guards[slot - 1], state=mark), *guards[slot:])
 
 
 def push(t: TurnState, frame: Frame) -> None:
