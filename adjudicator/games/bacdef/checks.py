@@ -27,7 +27,8 @@ def reject(rule: str, code: str, message: str) -> Violation:
 
 
 def require_actor(ev: Action, player: str, rule: str) -> None:
-    if ev.by not in (player, JUDGE):
+    by = ev.by
+    if by != player and by != JUDGE:
         raise reject(rule, "E_NOT_ACTOR", f"{ev.by} cannot enter this for {player}; only {player} or the judge can")
 
 
@@ -47,25 +48,23 @@ def setup_step(s: State, stage: Stage, what: str) -> None:
         raise reject("BAC-SETUP-5", "E_WRONG_STEP", f"{what} belongs to the {stage.replace('_', '-')} step; the set is at the {now.replace('_', '-')} step")
 
 
-def turn_step(s: State, what: str) -> TurnState:
+def turn_step(s: State, what: str, skipped: str | None = None) -> TurnState:
     """The current turn; a turn event outside a turn is refused (``state.in_turn``, asked here
-    without a call of its own: every turn event asks it)."""
+    without a call of its own: every turn event asks it). ``skipped``: what a skipped turn
+    refuses (BAC-TURN-3), checked next, in the same call."""
     st = s.set
     if st is None or st.stage != "turns" or st.turn is None:
         if st is not None and st.stage in ("deck", "guards", "first_player"):
             raise reject("BAC-SETUP-5", "E_WRONG_STEP", f"{what} is a turn event; the set is still in setup ({st.stage.replace('_', '-')} step)")
         raise reject("BAC-TURN-10", "E_WRONG_STEP", f"{what} is not allowed now")
-    return st.turn
+    t = st.turn
+    if skipped is not None and t.skipped:
+        raise reject("BAC-TURN-3", "E_TURN_SKIPPED", f"turn {t.no} is skipped ({t.attacker} has no hand card); no {skipped}")
+    return t
 
 
 def wrong_step(t: TurnState, what: str) -> Violation:
     return reject("BAC-TURN-10", "E_WRONG_STEP", f"{what} is not allowed in the {STEP_LABELS[t.step]} step")
-
-
-def skipped_check(s: State, what: str) -> None:
-    t = s.set.turn
-    if t is not None and t.skipped:
-        raise reject("BAC-TURN-3", "E_TURN_SKIPPED", f"turn {t.no} is skipped ({t.attacker} has no hand card); no {what}")
 
 
 def one_declaration(player: str) -> Violation:

@@ -29,7 +29,6 @@ from adjudicator.games.bacdef.checks import (
     require_judge,
     require_player,
     setup_step,
-    skipped_check,
     turn_step,
     wrong_step,
 )
@@ -145,48 +144,49 @@ def on_decide_first_player(s: State, ev: E.DecideFirstPlayer, ctx: Context) -> N
 
 # -- the battle (§5.3) ------------------------------------------------------------------------------
 def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
-    t = turn_step(s, "place_field_card")
-    skipped_check(s, "placement")
+    t = turn_step(s, "place_field_card", "placement")
     if t.step != "standby":
         raise wrong_step(t, "placing a field card")
-    require_player(s, ev.player, "BAC-ACT-5")
-    require_actor(ev, ev.player, "BAC-ACT-5")
-    if t.handless[ev.player]:
-        raise reject("BAC-LIM-9", "E_HANDLESS", f"{ev.player} had no hand card at turn start and places nothing this turn")
-    ps = s.set.players[ev.player]
-    if ev.card_id not in ps.hand:
-        where = s.set.cards[ev.card_id].zone if ev.card_id in s.set.cards else "nowhere in this set"
-        raise reject("BAC-ACT-5", "E_CARD_ZONE", f"{ev.card_id!r} is not in {ev.player}'s hand (it is {where})")
-    if t.placed.get(ev.player):
-        raise reject("BAC-LIM-4", "E_ALREADY_PLACED", f"{ev.player} already placed a field card this turn; {ev.card_id!r} stays in hand")
+    player, cid = ev.player, ev.card_id
+    require_player(s, player, "BAC-ACT-5")
+    require_actor(ev, player, "BAC-ACT-5")
+    if t.handless[player]:
+        raise reject("BAC-LIM-9", "E_HANDLESS", f"{player} had no hand card at turn start and places nothing this turn")
+    st = s.set
+    ps = st.players[player]
+    if cid not in ps.hand:
+        where = st.cards[cid].zone if cid in st.cards else "nowhere in this set"
+        raise reject("BAC-ACT-5", "E_CARD_ZONE", f"{cid!r} is not in {player}'s hand (it is {where})")
+    if t.placed.get(player):
+        raise reject("BAC-LIM-4", "E_ALREADY_PLACED", f"{player} already placed a field card this turn; {cid!r} stays in hand")
     check_replay(s, ev, ctx, "place")
-    c = s.set.cards[ev.card_id]
-    s.set.players[ev.player] = replace(ps, hand=without(ps.hand, c.id))
-    set_card(s, replace(c, zone="field", face="down", orientation="upright"))
-    t.placed = put(t.placed, ev.player, c.id)
+    st.players[player] = replace(ps, hand=without(ps.hand, cid))
+    st.cards[cid] = replace(st.cards[cid], zone="field", face="down", orientation="upright")  # ``set_card``
+    t.placed = put(t.placed, player, cid)
 
 
 def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
-    t = turn_step(s, "declare_knock")
-    skipped_check(s, "knock")
-    require_player(s, ev.player, "BAC-ACT-6")
-    if ev.player != t.attacker:
-        raise reject("BAC-LIM-2", "E_KNOCK_NOT_ATTACKER", f"{ev.player} is the defender this turn; only the attacker ({t.attacker}) can knock")
-    if t.declared.get(ev.player):
-        raise one_declaration(ev.player)
-    if t.step != "action" or t.closed.get(ev.player):
+    t = turn_step(s, "declare_knock", "knock")
+    player = ev.player
+    require_player(s, player, "BAC-ACT-6")
+    if player != t.attacker:
+        raise reject("BAC-LIM-2", "E_KNOCK_NOT_ATTACKER", f"{player} is the defender this turn; only the attacker ({t.attacker}) can knock")
+    if t.declared.get(player):
+        raise one_declaration(player)
+    if t.step != "action" or t.closed.get(player):
         raise wrong_step(t, "a knock")
-    require_actor(ev, ev.player, "BAC-ACT-6")
-    cid = t.placed.get(ev.player)
-    if not cid or s.set.cards[cid].zone != "field":
-        raise reject("BAC-ACT-6", "E_CARD_ZONE", f"{ev.player} has no field card to knock with")
+    require_actor(ev, player, "BAC-ACT-6")
+    cid = t.placed.get(player)
+    cards = s.set.cards
+    if not cid or cards[cid].zone != "field":
+        raise reject("BAC-ACT-6", "E_CARD_ZONE", f"{player} has no field card to knock with")
     check_replay(s, ev, ctx, "declare")
-    set_card(s, replace(s.set.cards[cid], orientation="sideways", knocked=True))
+    cards[cid] = replace(cards[cid], orientation="sideways", knocked=True)  # ``set_card``
     iid = f"I{len(t.instances) + 1}"
-    t.instances = t.instances + (Instance(id=iid, controller=ev.player, side="attacker", kind="knock", card_id=cid, letter=None),)
-    t.declared = put(t.declared, ev.player, True)
-    note(s, f"auto: knock instance {iid}")
-    close_step(s, t, ev.player)
+    t.instances += (Instance(id=iid, controller=player, side="attacker", kind="knock", card_id=cid, letter=None),)
+    t.declared = put(t.declared, player, True)
+    t.notes += (f"auto: knock instance {iid}",)  # ``note``
+    close_step(s, t, player)
 
 
 def skill_problem(s: State, t: TurnState, player: str, card_id: str, extra_of: str | None) -> Violation | None:
@@ -214,37 +214,38 @@ def skill_problem(s: State, t: TurnState, player: str, card_id: str, extra_of: s
 
 
 def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
-    t = turn_step(s, "declare_skill")
-    skipped_check(s, "skill")
-    require_player(s, ev.player, "BAC-ACT-7")
-    declaration_window(t, ev.player, "declare_skill", ev.extra_of is not None)
-    require_actor(ev, ev.player, "BAC-ACT-7")
-    if t.handless[ev.player]:
-        raise reject("BAC-LIM-9", "E_HANDLESS", f"{ev.player} had no hand card at turn start and cannot act")
-    problem = skill_problem(s, t, ev.player, ev.card_id, ev.extra_of)
+    t = turn_step(s, "declare_skill", "skill")
+    player, extra_of = ev.player, ev.extra_of
+    require_player(s, player, "BAC-ACT-7")
+    declaration_window(t, player, "declare_skill", extra_of is not None)
+    require_actor(ev, player, "BAC-ACT-7")
+    if t.handless[player]:
+        raise reject("BAC-LIM-9", "E_HANDLESS", f"{player} had no hand card at turn start and cannot act")
+    problem = skill_problem(s, t, player, ev.card_id, extra_of)
     if problem is not None:
         raise problem
     check_replay(s, ev, ctx, "declare")
-    c = s.set.cards[ev.card_id]
+    st = s.set
+    c = st.cards[ev.card_id]
     entry = s.catalog[c.letter]
-    if ev.extra_of is not None:
-        ps = s.set.players[ev.player]
-        s.set.players[ev.player] = replace(ps, hand=without(ps.hand, c.id))
-        t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance[ev.player] - 1)
-    c = set_card(s, replace(c, zone="field", face="up", orientation="upright", skill_used=True))
+    if extra_of is not None:
+        ps = st.players[player]
+        st.players[player] = replace(ps, hand=without(ps.hand, c.id))
+        t.extra_allowance = put(t.extra_allowance, player, t.extra_allowance[player] - 1)
+    st.cards[c.id] = c = replace(c, zone="field", face="up", orientation="upright", skill_used=True)  # ``set_card``
     iid = f"I{len(t.instances) + 1}"
-    side = "attacker" if ev.player == t.attacker else "defender"
-    t.instances = t.instances + (Instance(id=iid, controller=ev.player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=ev.extra_of),)
+    side = "attacker" if player == t.attacker else "defender"
+    t.instances += (Instance(id=iid, controller=player, side=side, kind="skill", card_id=c.id, letter=c.letter, extra_of=extra_of),)
     if c.letter in SPECIALS and entry.battle_effect:
-        mark_special(s, ev.player, c.letter)
-    if entry.extra_deploys or ev.player not in t.extra_allowance:  # a new dict only for a new value
-        t.extra_allowance = put(t.extra_allowance, ev.player, t.extra_allowance.get(ev.player, 0) + entry.extra_deploys)
-    t.declared = put(t.declared, ev.player, True)
+        mark_special(s, player, c.letter)
+    if entry.extra_deploys or player not in t.extra_allowance:  # a new dict only for a new value
+        t.extra_allowance = put(t.extra_allowance, player, t.extra_allowance.get(player, 0) + entry.extra_deploys)
+    t.declared = put(t.declared, player, True)
     if side == "defender":
         t.reaction = "counter"
-    note(s, f"auto: skill instance {iid} ({c.letter})")
-    if t.extra_allowance[ev.player] == 0:
-        close_step(s, t, ev.player)
+    t.notes += (f"auto: skill instance {iid} ({c.letter})",)  # ``note``
+    if t.extra_allowance[player] == 0:
+        close_step(s, t, player)
 
 
 def close_step(s: State, t: TurnState, player: str) -> None:
@@ -279,8 +280,7 @@ def on_finish_deployment(s: State, ev: E.FinishDeployment, ctx: Context) -> None
 
 
 def on_declare_through(s: State, ev: E.DeclareThrough, ctx: Context) -> None:
-    t = turn_step(s, "declare_through")
-    skipped_check(s, "through")
+    t = turn_step(s, "declare_through", "through")
     require_player(s, ev.player, "BAC-ACT-9")
     if ev.player == t.defender and t.declared.get(ev.player):
         reaction = "countered" if t.reaction == "counter" else "went through"
