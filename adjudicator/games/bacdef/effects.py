@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
 from msgspec.structs import replace
 
 from adjudicator.games.bacdef.damage import damage, heal, packet
@@ -41,30 +40,21 @@ from adjudicator.engine.protocol import Violation
 
 
 # -- checks at entry ------------------------------------------------------------------------------
-class Entry(msgspec.Struct, frozen=True):
-    """Where an op list is entered: the state, the kind of list, who controls it."""
-
-    s: State
-    where: Where
-    controller: str
-
-
+# Each check is given the op, the state and who controls the list (no object bundling them: a
+# list is checked at every effect entered).
 def validate_ops(s: State, ops: tuple[AnyOp, ...] | list[AnyOp], where: Where, controller: str) -> None:
     """Reject the whole list if any op is illegal here (BAC-EFF-*; §10.2)."""
-    entry = Entry(s, where, controller)
     for op in ops:
-        if isinstance(op, RESOLUTION_ONLY) and where != "resolution":
+        if where != "resolution" and isinstance(op, RESOLUTION_ONLY):
             nested = " (and never nested)" if isinstance(op, Defer) and where == "deferred" else ""
             raise bad(op, "only allowed while a battle instance resolves" + nested)
-        CHECKS.get(type(op), _any_text)(op, entry)
+        check = CHECKS.get(type(op))  # none for LASTING and NOTE: any text is legal
+        if check is not None:
+            check(op, s, controller)
 
 
-def _any_text(op: Lasting | Note, entry: Entry) -> None:
-    """LASTING and NOTE: any text is legal."""
-
-
-def _player(op: AnyOp, field: str, name: str, entry: Entry) -> None:
-    if name not in entry.s.players:
+def _player(op: AnyOp, field: str, name: str, s: State) -> None:
+    if name not in s.players:
         raise bad(op, f"{field} {name!r} is not a player of this match")
 
 
@@ -73,55 +63,55 @@ def _at_least_one(op: AnyOp, field: str, value: int) -> None:
         raise bad(op, f"{field} must be at least 1, not {value}")
 
 
-def _check_amount(op: Damage | Heal, entry: Entry) -> None:
-    _player(op, "target", op.target, entry)
+def _check_amount(op: Damage | Heal, s: State, controller: str) -> None:
+    _player(op, "target", op.target, s)
     _at_least_one(op, "amount", op.amount)
 
 
-def _check_knock(op: Knock, entry: Entry) -> None:
+def _check_knock(op: Knock, s: State, controller: str) -> None:
     _at_least_one(op, "count", op.count)
-    attacker = entry.s.set.turn.attacker
-    if entry.controller != attacker:
-        raise Violation("BAC-LIM-2", f"{entry.controller} is the defender this turn; only the attacker ({attacker}) can knock", "E_KNOCK_NOT_ATTACKER")
+    attacker = s.set.turn.attacker
+    if controller != attacker:
+        raise Violation("BAC-LIM-2", f"{controller} is the defender this turn; only the attacker ({attacker}) can knock", "E_KNOCK_NOT_ATTACKER")
 
 
-def _check_lose(op: Lose, entry: Entry) -> None:
-    _player(op, "victim", op.victim, entry)
+def _check_lose(op: Lose, s: State, controller: str) -> None:
+    _player(op, "victim", op.victim, s)
     _at_least_one(op, "count", op.count)
-    if op.chooser not in ("victim", "opponent") and op.chooser not in entry.s.players:
+    if op.chooser not in ("victim", "opponent") and op.chooser not in s.players:
         raise bad(op, f"chooser must be 'victim', 'opponent' or a player, not {op.chooser!r}")
 
 
-def _check_card(op: Drop | Return | Reveal, entry: Entry) -> None:
-    if op.card_id not in entry.s.set.cards:
+def _check_card(op: Drop | Return | Reveal, s: State, controller: str) -> None:
+    if op.card_id not in s.set.cards:
         raise bad(op, f"no card {op.card_id!r}")
 
 
-def _check_turn_guard(op: TurnGuard, entry: Entry) -> None:
-    _player(op, "player", op.player, entry)
+def _check_turn_guard(op: TurnGuard, s: State, controller: str) -> None:
+    _player(op, "player", op.player, s)
     if op.slot not in (1, 2):
         raise bad(op, f"slot must be 1 or 2, not {op.slot}")
 
 
-def _check_prevent(op: Prevent, entry: Entry) -> None:
-    _player(op, "player", op.player, entry)
+def _check_prevent(op: Prevent, s: State, controller: str) -> None:
+    _player(op, "player", op.player, s)
     if op.amount != "all" and op.amount < 1:
         raise bad(op, f"amount must be at least 1 or 'all', not {op.amount}")
 
 
-def _check_instance(op: Negate | Convert, entry: Entry) -> None:
-    inst = find_instance(entry.s.set.turn, op.instance)
+def _check_instance(op: Negate | Convert, s: State, controller: str) -> None:
+    inst = find_instance(s.set.turn, op.instance)
     if inst is None:
         raise bad(op, f"no instance {op.instance!r} in this battle")
     if inst.status != "pending":
         raise Violation("BAC-RES-7", f"{tag(op)} {inst.id}: it is already {inst.status}; nothing touches a resolved instance", "E_TARGET_RESOLVED")
 
 
-def _check_defer(op: Defer, entry: Entry) -> None:
-    validate_ops(entry.s, op.ops, "deferred", entry.controller)
+def _check_defer(op: Defer, s: State, controller: str) -> None:
+    validate_ops(s, op.ops, "deferred", controller)
 
 
-CHECKS: dict[type, Callable[[Any, Entry], None]] = {
+CHECKS: dict[type, Callable[[Any, State, str], None]] = {
     Damage: _check_amount,
     Heal: _check_amount,
     Knock: _check_knock,

@@ -56,8 +56,8 @@ from adjudicator.games.bacdef.state import (
     pop,
     push,
     put,
+    replace_in,
     resolves_with_effect,
-    set_instance,
     special_used,
     without,
 )
@@ -329,11 +329,11 @@ def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
         raise reject("BAC-RES-4", "E_NOT_HEAD", f"{ev.instance_id} is not next to resolve; the head of the queue is {head}")
     if not inst.converted and not resolves_with_effect(s, inst):
         raise reject("BAC-RES-5", "E_AUTO_INSTANCE", f"{inst.id} resolves automatically")
-    set_instance(t, inst, replace(inst, status="resolved"))
+    t.instances = replace_in(t.instances, inst, replace(inst, status="resolved"))  # ``set_instance``
     t.queue = t.queue[1:]
     t.awaiting = None
     validate_ops(s, ev.ops, "resolution", inst.controller)
-    push(t, Frame(kind="ops", controller=inst.controller, source=inst.id, ops=tuple(ev.ops)))
+    t.work += (Frame(kind="ops", controller=inst.controller, source=inst.id, ops=tuple(ev.ops)),)  # ``push``
     return inst.id
 
 
@@ -428,8 +428,9 @@ def on_end_effect(s: State, ev: E.ApplyEndPhaseEffect, ctx: Context) -> str:
     if controller is None:
         raise reject("BAC-ACT-17", "E_BAD_OP", f"source {ev.source!r} is neither an instance of this turn nor a lasting effect")
     validate_ops(s, ev.ops, "end", controller)
-    push(t, Frame(kind="ops", controller=controller, source=f"end:{ev.source}", ops=tuple(ev.ops)))
-    return f"end:{ev.source}"
+    source = f"end:{ev.source}"
+    t.work += (Frame(kind="ops", controller=controller, source=source, ops=tuple(ev.ops)),)  # ``push``
+    return source
 
 
 def on_confirm_end(s: State, ev: E.ConfirmEndPhase, ctx: Context) -> None:
@@ -439,14 +440,15 @@ def on_confirm_end(s: State, ev: E.ConfirmEndPhase, ctx: Context) -> None:
     require_judge(ev, "BAC-ACT-18", "confirm_end_phase")
     nothing_pending(t, "confirm_end_phase", "BAC-ACT-18")
     a, d = t.attacker, t.defender
-    lose_a, lose_d = losing(s.set.players[a]), losing(s.set.players[d])
+    players = s.set.players
+    lose_a, lose_d = losing(players[a]), losing(players[d])
     set_floor(s, ctx.seq)
     if lose_a and lose_d:
         return end_set(s, "win", d, f"both players took the 5th point in turn {t.no}; the defender wins (BAC-RUL-12)", ctx.seq)
     if lose_a or lose_d:
         loser = a if lose_a else d
         return end_set(s, "win", other(s, loser), f"{loser} had no guard left and took damage (turn {t.no})", ctx.seq)
-    if not s.set.players[a].hand and not s.set.players[d].hand:
+    if not players[a].hand and not players[d].hand:
         if s.options.both_hands_empty_rule == "void_set":
             return end_set(s, "void", None, f"both hands empty at the end of turn {t.no} (BAC-RUL-14)", ctx.seq)
         return end_set(s, "win", d, f"both hands empty at the end of turn {t.no}; the defender wins (BAC-RUL-14)", ctx.seq)
