@@ -332,12 +332,17 @@ def close_open(s: State, kind: str, seq: int) -> State:
         for o in s.obligations))
 
 
-def main_turn_started(s: State, ev: E.MainTurnStarted, ctx: Context) -> State:
+def _between_main_turns(s: State, what: str) -> None:
+    """In the main step with no main turn open (PBW-TURN-9), for ``what`` to start the next or end the turn."""
     if s.step != "MAIN":
-        need_step(s, "main_turn_started", "MAIN")
+        need_step(s, what, "MAIN")
     main = s.main
     if main is not None and main.step != "M5":
         reject("PBW-TURN-9", f"{main.actor}'s main turn has not ended (main_turn_ended)", "WRONG_STEP")
+
+
+def main_turn_started(s: State, ev: E.MainTurnStarted, ctx: Context) -> State:
+    _between_main_turns(s, "main_turn_started")
     nxt = _next_on_field(s)
     if nxt is None or nxt[1].card != ev.actor:
         expected = "no one: every character has acted (turn_ended)" if nxt is None else nxt[1].card
@@ -389,11 +394,7 @@ def _timed(statuses: tuple) -> bool:
 
 
 def turn_ended(s: State, ev: E.TurnEnded, ctx: Context) -> State:
-    if s.step != "MAIN":
-        need_step(s, "turn_ended", "MAIN")
-    main = s.main
-    if main is not None and main.step != "M5":
-        reject("PBW-TURN-9", f"{main.actor}'s main turn has not ended (main_turn_ended)", "WRONG_STEP")
+    _between_main_turns(s, "turn_ended")
     nxt = _next_on_field(s)
     if nxt is not None:
         reject("PBW-ACT-25", f"{nxt[1].card} has not had its main turn yet")
