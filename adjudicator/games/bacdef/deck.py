@@ -63,4 +63,4 @@ def create_cards(s: State, player: str, letters: Sequence[str]) -> None:
         cid = f"{player}-{n}"
         st.cards[cid] = Card(id=cid, owner=player, letter=letter)
         hand.append(cid)
-    st.players[player] = replace(st.players[player], deck=tuple(letters), special_used={L: False for L in SPECIALS}, hand=tuple(hand))
+    st.players[player] = replace(st.players[player], deck=tuple(letters), special_used=dict.fromkeys(SPECIALS, False), hand=tuple(hand))

@@ -76,7 +76,10 @@ DECISION_TYPES: dict[str, tuple[type, ...]] = {
 
 def check_replay(s: State, ev: E.PlayerDecision, ctx: Context, category: str) -> None:
     """Under ``replay_must_repeat``, the k-th decision of a kind by a player in a replay must
-    equal the k-th such decision of attempt 1 of the same turn."""
+    equal the k-th such decision of attempt 1 of the same turn.
+
+    The handlers ask it under the option only (``if s.options.replay_must_repeat:``): most
+    matches never replay, and a call at every decision costs more than the option's look-up."""
     if not s.options.replay_must_repeat or not in_turn(s) or s.set.turn.replays_used < 1 or not ctx.log:
         return
     _same_as_attempt_1(s, ev, ctx, category)

@@ -159,7 +159,8 @@ def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
         raise reject("BAC-ACT-5", "E_CARD_ZONE", f"{cid!r} is not in {player}'s hand (it is {where})")
     if t.placed.get(player):
         raise reject("BAC-LIM-4", "E_ALREADY_PLACED", f"{player} already placed a field card this turn; {cid!r} stays in hand")
-    check_replay(s, ev, ctx, "place")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "place")
     st.players[player] = replace(ps, hand=without(ps.hand, cid))
     st.cards[cid] = replace(st.cards[cid], zone="field", face="down", orientation="upright")  # ``set_card``
     t.placed = put(t.placed, player, cid)
@@ -180,7 +181,8 @@ def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
     cards = s.set.cards
     if not cid or cards[cid].zone != "field":
         raise reject("BAC-ACT-6", "E_CARD_ZONE", f"{player} has no field card to knock with")
-    check_replay(s, ev, ctx, "declare")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "declare")
     cards[cid] = replace(cards[cid], orientation="sideways", knocked=True)  # ``set_card``
     iid = f"I{len(t.instances) + 1}"
     t.instances += (Instance(id=iid, controller=player, side="attacker", kind="knock", card_id=cid, letter=None),)
@@ -224,7 +226,8 @@ def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     problem = skill_problem(s, t, player, ev.card_id, extra_of)
     if problem is not None:
         raise problem
-    check_replay(s, ev, ctx, "declare")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "declare")
     st = s.set
     c = st.cards[ev.card_id]
     entry = s.catalog[c.letter]
@@ -275,7 +278,8 @@ def on_finish_deployment(s: State, ev: E.FinishDeployment, ctx: Context) -> None
     require_actor(ev, ev.player, "BAC-ACT-8")
     if t.extra_allowance.get(ev.player, 0) < 1:
         raise reject("BAC-ACT-8", "E_WRONG_STEP", f"{ev.player} has no deployment to finish; declare first (no passing)")
-    check_replay(s, ev, ctx, "declare")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "declare")
     close_step(s, t, ev.player)
 
 
@@ -288,7 +292,8 @@ def on_declare_through(s: State, ev: E.DeclareThrough, ctx: Context) -> None:
     if t.step != "counter" or ev.player != t.defender:
         raise wrong_step(t, f"through by {ev.player}")
     require_actor(ev, ev.player, "BAC-ACT-9")
-    check_replay(s, ev, ctx, "declare")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "declare")
     t.reaction = "through"
     t.declared = put(t.declared, ev.player, True)
     close_step(s, t, ev.player)
@@ -308,7 +313,8 @@ def on_choose_order(s: State, ev: E.ChooseResolutionOrder, ctx: Context) -> None
         raise reject("BAC-ACT-10", "E_ORDER", f"{ev.player} has {len(own)} instance(s); no order to choose")
     if sorted(ev.instance_ids) != own:
         raise reject("BAC-ACT-10", "E_ORDER", f"{list(ev.instance_ids)} is not an order of {ev.player}'s instances {own}")
-    check_replay(s, ev, ctx, "order")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "order")
     t.order = put(t.order, ev.player, tuple(ev.instance_ids))
 
 
@@ -343,7 +349,8 @@ def on_assign_damage(s: State, ev: E.AssignDamage, ctx: Context) -> None:
     if len(ev.slots) != a.points:
         raise reject("BAC-ACT-12", "E_ASSIGNMENT", f"{ev.player} takes {a.points} point(s); give one slot per point, not {len(ev.slots)}")
     players = s.set.players
-    check_replay(s, ev, ctx, "damage")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "damage")
     t.awaiting = None
     for n, slot in enumerate(ev.slots, 1):
         if slot not in (1, 2) or players[ev.player].guards[slot - 1].state == "X":  # as the last point left it
@@ -355,7 +362,8 @@ def on_assign_damage(s: State, ev: E.AssignDamage, ctx: Context) -> None:
 def on_assign_heal(s: State, ev: E.AssignHeal, ctx: Context) -> None:
     t = awaiting_check(s, ev, "heal", "BAC-ACT-13", "assign_heal")
     points = t.awaiting.points
-    check_replay(s, ev, ctx, "heal")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "heal")
     t.awaiting = None
     heal(s, ev.player, points, list(ev.slots))
 
@@ -367,7 +375,8 @@ def on_choose_lost(s: State, ev: E.ChooseLostCards, ctx: Context) -> None:
     ids = list(ev.card_ids)
     if len(ids) != a.points or len(set(ids)) != len(ids) or any(c not in hand for c in ids):
         raise reject("BAC-ACT-14", "E_ASSIGNMENT", f"choose exactly {a.points} different card(s) from {a.victim}'s hand, not {ids}")
-    check_replay(s, ev, ctx, "lost")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "lost")
     t.awaiting = None
     for cid in ids:
         to_discard(s, set_card(s, replace(s.set.cards[cid], face="down")))
@@ -381,7 +390,8 @@ def on_activate_fall(s: State, ev: E.ActivateFallSkill, ctx: Context) -> str:
         # the limit is checked at every activation (BAC-LIM-3, BAC-LIM-11): the other can only decline.
         raise reject("BAC-LIM-3", "E_SPECIAL_USED", f"F was already activated this set; {ev.card_id!r} can only be declined")
     validate_ops(s, ev.ops, "fall", ev.player)
-    check_replay(s, ev, ctx, "fall")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "fall")
     pop(t)
     t.awaiting = None
     c = set_card(s, replace(s.set.cards[ev.card_id], face="up"))
@@ -393,7 +403,8 @@ def on_activate_fall(s: State, ev: E.ActivateFallSkill, ctx: Context) -> str:
 
 def on_decline_fall(s: State, ev: E.DeclineFallSkill, ctx: Context) -> None:
     t = f_decision_check(s, ev, "BAC-ACT-16", "decline_fall_skill")
-    check_replay(s, ev, ctx, "fall")
+    if s.options.replay_must_repeat:
+        check_replay(s, ev, ctx, "fall")
     pop(t)
     t.awaiting = None
 
