@@ -26,20 +26,37 @@ def reject(rule: str, code: str, message: str) -> Violation:
     return Violation(rule, message, code)
 
 
+# Who may enter an event, each as a violation to raise and a check that raises it: the handlers
+# test the condition themselves (``if ev.by != JUDGE: raise not_judge(...)``), a call fewer at
+# every event.
+def not_actor(ev: Action, player: str, rule: str) -> Violation:
+    """For an event for ``player`` entered by neither ``player`` nor the judge."""
+    return reject(rule, "E_NOT_ACTOR", f"{ev.by} cannot enter this for {player}; only {player} or the judge can")
+
+
+def not_judge(ev: Action, rule: str, what: str) -> Violation:
+    """For an event only the judge enters (``what``), entered by someone else."""
+    return reject(rule, "E_NOT_ACTOR", f"only the judge enters {what}; {ev.by} tried")
+
+
+def not_a_player(s: State, player: str, rule: str) -> Violation:
+    """For an event naming ``player``, who is not a player of the match."""
+    return reject(rule, "E_NOT_ACTOR", f"no player named {player!r} in this match ({' and '.join(s.players)})")
+
+
 def require_actor(ev: Action, player: str, rule: str) -> None:
-    by = ev.by
-    if by != player and by != JUDGE:
-        raise reject(rule, "E_NOT_ACTOR", f"{ev.by} cannot enter this for {player}; only {player} or the judge can")
+    if ev.by != player and ev.by != JUDGE:
+        raise not_actor(ev, player, rule)
 
 
 def require_judge(ev: Action, rule: str, what: str) -> None:
     if ev.by != JUDGE:
-        raise reject(rule, "E_NOT_ACTOR", f"only the judge enters {what}; {ev.by} tried")
+        raise not_judge(ev, rule, what)
 
 
 def require_player(s: State, player: str, rule: str) -> None:
     if player not in s.players:
-        raise reject(rule, "E_NOT_ACTOR", f"no player named {player!r} in this match ({' and '.join(s.players)})")
+        raise not_a_player(s, player, rule)
 
 
 def setup_step(s: State, stage: Stage, what: str) -> None:

@@ -22,12 +22,12 @@ from adjudicator.games.bacdef.checks import (
     awaiting_check,
     declaration_window,
     f_decision_check,
+    not_a_player,
+    not_actor,
+    not_judge,
     nothing_pending,
     one_declaration,
     reject,
-    require_actor,
-    require_judge,
-    require_player,
     setup_step,
     turn_step,
     wrong_step,
@@ -63,7 +63,7 @@ from adjudicator.games.bacdef.state import (
 )
 from adjudicator.games.bacdef.turns import end_set, new_set, set_floor, start_turn
 from adjudicator.games.bacdef.zones import mark_special, note, set_card, to_discard
-from adjudicator.engine.protocol import Action, Context, Malformed, Violation
+from adjudicator.engine.protocol import JUDGE, Action, Context, Malformed, Violation
 
 Handler = Callable[[State, Any, Context], str | None]
 
@@ -88,10 +88,12 @@ def start(started: E.BacMatchStarted, options: Options, seq: int) -> State:
 # -- setup (§5.2) -----------------------------------------------------------------------------------
 def on_register_deck(s: State, ev: E.RegisterDeck, ctx: Context) -> None:
     setup_step(s, "deck", "register_deck")
-    require_player(s, ev.player, "BAC-ACT-2")
+    if ev.player not in s.players:
+        raise not_a_player(s, ev.player, "BAC-ACT-2")
     if s.set.players[ev.player].deck:  # a step check (BAC-SETUP-5), so before `by` (§5.1)
         raise reject("BAC-SETUP-5", "E_WRONG_STEP", f"{ev.player} already registered a deck for set {s.set.set_no}")
-    require_actor(ev, ev.player, "BAC-ACT-2")
+    if ev.by != ev.player and ev.by != JUDGE:
+        raise not_actor(ev, ev.player, "BAC-ACT-2")
     check_deck_letters(ev.letters, s.options, f"{ev.player}'s deck")
     create_cards(s, ev.player, ev.letters)
     if s.set.set_no == 1:
@@ -103,11 +105,13 @@ def on_register_deck(s: State, ev: E.RegisterDeck, ctx: Context) -> None:
 
 def on_place_guards(s: State, ev: E.PlaceGuards, ctx: Context) -> None:
     setup_step(s, "guards", "place_guards")
-    require_player(s, ev.player, "BAC-ACT-3")
+    if ev.player not in s.players:
+        raise not_a_player(s, ev.player, "BAC-ACT-3")
     ps = s.set.players[ev.player]
     if ps.guards:  # a step check (BAC-SETUP-5), so before `by` (§5.1)
         raise reject("BAC-SETUP-5", "E_WRONG_STEP", f"{ev.player} already placed guards for set {s.set.set_no}")
-    require_actor(ev, ev.player, "BAC-ACT-3")
+    if ev.by != ev.player and ev.by != JUDGE:
+        raise not_actor(ev, ev.player, "BAC-ACT-3")
     ids = list(ev.card_ids)
     if len(ids) != 2 or len(set(ids)) != 2 or not set(ids).issubset(ps.hand):
         raise reject("BAC-SETUP-2", "E_GUARD_COUNT", f"{ev.player} must choose 2 different cards of their own deck as guards, not {ids}")
@@ -132,8 +136,10 @@ def set_loser(s: State) -> str | None:
 
 def on_decide_first_player(s: State, ev: E.DecideFirstPlayer, ctx: Context) -> None:
     setup_step(s, "first_player", "decide_first_player")
-    require_judge(ev, "BAC-ACT-4", "the first-player result")
-    require_player(s, ev.first_player, "BAC-ACT-4")
+    if ev.by != JUDGE:
+        raise not_judge(ev, "BAC-ACT-4", "the first-player result")
+    if ev.first_player not in s.players:
+        raise not_a_player(s, ev.first_player, "BAC-ACT-4")
     loser = set_loser(s)
     if loser is not None and ev.chosen_by != loser:
         raise reject("BAC-ACT-4", "E_NOT_ACTOR", f"under loser_chooses the loser of the last set ({loser}) chooses, not {ev.chosen_by}")
@@ -148,8 +154,10 @@ def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
     if t.step != "standby":
         raise wrong_step(t, "placing a field card")
     player, cid = ev.player, ev.card_id
-    require_player(s, player, "BAC-ACT-5")
-    require_actor(ev, player, "BAC-ACT-5")
+    if player not in s.players:
+        raise not_a_player(s, player, "BAC-ACT-5")
+    if ev.by != player and ev.by != JUDGE:
+        raise not_actor(ev, player, "BAC-ACT-5")
     if t.handless[player]:
         raise reject("BAC-LIM-9", "E_HANDLESS", f"{player} had no hand card at turn start and places nothing this turn")
     st = s.set
@@ -169,14 +177,16 @@ def on_place_field_card(s: State, ev: E.PlaceFieldCard, ctx: Context) -> None:
 def on_declare_knock(s: State, ev: E.DeclareKnock, ctx: Context) -> None:
     t = turn_step(s, "declare_knock", "knock")
     player = ev.player
-    require_player(s, player, "BAC-ACT-6")
+    if player not in s.players:
+        raise not_a_player(s, player, "BAC-ACT-6")
     if player != t.attacker:
         raise reject("BAC-LIM-2", "E_KNOCK_NOT_ATTACKER", f"{player} is the defender this turn; only the attacker ({t.attacker}) can knock")
     if t.declared.get(player):
         raise one_declaration(player)
     if t.step != "action" or t.closed.get(player):
         raise wrong_step(t, "a knock")
-    require_actor(ev, player, "BAC-ACT-6")
+    if ev.by != player and ev.by != JUDGE:
+        raise not_actor(ev, player, "BAC-ACT-6")
     cid = t.placed.get(player)
     cards = s.set.cards
     if not cid or cards[cid].zone != "field":
@@ -218,9 +228,11 @@ def skill_problem(s: State, t: TurnState, player: str, card_id: str, extra_of: s
 def on_declare_skill(s: State, ev: E.DeclareSkill, ctx: Context) -> None:
     t = turn_step(s, "declare_skill", "skill")
     player, extra_of = ev.player, ev.extra_of
-    require_player(s, player, "BAC-ACT-7")
+    if player not in s.players:
+        raise not_a_player(s, player, "BAC-ACT-7")
     declaration_window(t, player, "declare_skill", extra_of is not None)
-    require_actor(ev, player, "BAC-ACT-7")
+    if ev.by != player and ev.by != JUDGE:
+        raise not_actor(ev, player, "BAC-ACT-7")
     if t.handless[player]:
         raise reject("BAC-LIM-9", "E_HANDLESS", f"{player} had no hand card at turn start and cannot act")
     problem = skill_problem(s, t, player, ev.card_id, extra_of)
@@ -273,9 +285,11 @@ def close_step(s: State, t: TurnState, player: str) -> None:
 
 def on_finish_deployment(s: State, ev: E.FinishDeployment, ctx: Context) -> None:
     t = turn_step(s, "finish_deployment")
-    require_player(s, ev.player, "BAC-ACT-8")
+    if ev.player not in s.players:
+        raise not_a_player(s, ev.player, "BAC-ACT-8")
     declaration_window(t, ev.player, "finish_deployment", True)
-    require_actor(ev, ev.player, "BAC-ACT-8")
+    if ev.by != ev.player and ev.by != JUDGE:
+        raise not_actor(ev, ev.player, "BAC-ACT-8")
     if t.extra_allowance.get(ev.player, 0) < 1:
         raise reject("BAC-ACT-8", "E_WRONG_STEP", f"{ev.player} has no deployment to finish; declare first (no passing)")
     if s.options.replay_must_repeat:
@@ -285,13 +299,15 @@ def on_finish_deployment(s: State, ev: E.FinishDeployment, ctx: Context) -> None
 
 def on_declare_through(s: State, ev: E.DeclareThrough, ctx: Context) -> None:
     t = turn_step(s, "declare_through", "through")
-    require_player(s, ev.player, "BAC-ACT-9")
+    if ev.player not in s.players:
+        raise not_a_player(s, ev.player, "BAC-ACT-9")
     if ev.player == t.defender and t.declared.get(ev.player):
         reaction = "countered" if t.reaction == "counter" else "went through"
         raise reject("BAC-LIM-5", "E_WRONG_STEP", f"{ev.player} already {reaction} this battle; one reaction")
     if t.step != "counter" or ev.player != t.defender:
         raise wrong_step(t, f"through by {ev.player}")
-    require_actor(ev, ev.player, "BAC-ACT-9")
+    if ev.by != ev.player and ev.by != JUDGE:
+        raise not_actor(ev, ev.player, "BAC-ACT-9")
     if s.options.replay_must_repeat:
         check_replay(s, ev, ctx, "declare")
     t.reaction = "through"
@@ -304,8 +320,10 @@ def on_choose_order(s: State, ev: E.ChooseResolutionOrder, ctx: Context) -> None
     t = turn_step(s, "choose_resolution_order")
     if t.step != "resolution":
         raise wrong_step(t, "choosing a resolution order")
-    require_player(s, ev.player, "BAC-ACT-10")
-    require_actor(ev, ev.player, "BAC-ACT-10")
+    if ev.player not in s.players:
+        raise not_a_player(s, ev.player, "BAC-ACT-10")
+    if ev.by != ev.player and ev.by != JUDGE:
+        raise not_actor(ev, ev.player, "BAC-ACT-10")
     own = sorted(i.id for i in instances_of(t, ev.player))
     if t.queue_fixed or t.order.get(ev.player):
         raise reject("BAC-ACT-10", "E_ORDER", "the resolution order is already fixed")
@@ -322,7 +340,8 @@ def on_resolve_effect(s: State, ev: E.ResolveEffect, ctx: Context) -> str:
     t = turn_step(s, "resolve_effect")
     if t.step != "resolution":
         raise wrong_step(t, "resolve_effect")
-    require_judge(ev, "BAC-ACT-11", "resolve_effect")
+    if ev.by != JUDGE:
+        raise not_judge(ev, "BAC-ACT-11", "resolve_effect")
     if not t.queue_fixed and orders_missing(t):  # a fixed queue has every order it needs
         raise reject("BAC-ACT-10", "E_ORDER", f"the resolution order of {', '.join(orders_missing(t))} is still missing")
     if t.awaiting is not None and t.awaiting.kind != "effect":
@@ -433,7 +452,8 @@ def on_end_effect(s: State, ev: E.ApplyEndPhaseEffect, ctx: Context) -> str:
     t = turn_step(s, "apply_end_phase_effect")
     if t.step != "end":
         raise wrong_step(t, "apply_end_phase_effect")
-    require_judge(ev, "BAC-ACT-17", "end-phase effects")
+    if ev.by != JUDGE:
+        raise not_judge(ev, "BAC-ACT-17", "end-phase effects")
     nothing_pending(t, "apply_end_phase_effect", "BAC-ACT-17")
     controller = end_source_controller(s, ev.source)
     if controller is None:
@@ -448,7 +468,8 @@ def on_confirm_end(s: State, ev: E.ConfirmEndPhase, ctx: Context) -> None:
     t = turn_step(s, "confirm_end_phase")
     if t.step != "end":
         raise wrong_step(t, "confirm_end_phase")
-    require_judge(ev, "BAC-ACT-18", "confirm_end_phase")
+    if ev.by != JUDGE:
+        raise not_judge(ev, "BAC-ACT-18", "confirm_end_phase")
     nothing_pending(t, "confirm_end_phase", "BAC-ACT-18")
     a, d = t.attacker, t.defender
     players = s.set.players
@@ -476,7 +497,8 @@ def still_lasting(lasting: tuple[LastingEffect, ...], turn_no: int) -> tuple[Las
 def on_declare_void(s: State, ev: E.DeclareSetVoid, ctx: Context) -> None:
     if not in_turn(s):
         raise reject("BAC-REW-8", "E_WRONG_STEP", "a set can be declared void only during a turn")
-    require_judge(ev, "BAC-ACT-20", "declare_set_void")
+    if ev.by != JUDGE:
+        raise not_judge(ev, "BAC-ACT-20", "declare_set_void")
     if not s.options.judge_may_void_early:
         raise reject("BAC-REW-8", "E_CONFIG", "this match does not allow an early void (judge_may_void_early is off)")
     if s.set.turn.replays_used < 1:
@@ -485,8 +507,10 @@ def on_declare_void(s: State, ev: E.DeclareSetVoid, ctx: Context) -> None:
 
 
 def on_concede(s: State, ev: E.ConcedeSet, ctx: Context) -> None:
-    require_player(s, ev.player, "BAC-ACT-22")
-    require_actor(ev, ev.player, "BAC-ACT-22")
+    if ev.player not in s.players:
+        raise not_a_player(s, ev.player, "BAC-ACT-22")
+    if ev.by != ev.player and ev.by != JUDGE:
+        raise not_actor(ev, ev.player, "BAC-ACT-22")
     if not s.options.allow_concession:
         raise reject("BAC-ACT-22", "E_CONFIG", f"concession is off in this match (allow_concession); {ev.player} cannot concede")
     end_set(s, "win", other(s, ev.player), f"{ev.player} conceded set {s.set.set_no}", ctx.seq)
