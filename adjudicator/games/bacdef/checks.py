@@ -115,10 +115,13 @@ def awaiting_check(s: State, ev: Any, kind: str, rule: str, what: str) -> TurnSt
     a = t.awaiting
     if a is None or a.kind != kind:
         raise wrong_step(t, what)
-    require_player(s, ev.player, rule)
-    if ev.player != a.player:
-        raise reject(rule, "E_NOT_ACTOR", f"the reducer waits for {a.player}'s choice, not {ev.player}'s")
-    require_actor(ev, ev.player, rule)
+    player = ev.player
+    if player not in s.players:
+        raise not_a_player(s, player, rule)
+    if player != a.player:
+        raise reject(rule, "E_NOT_ACTOR", f"the reducer waits for {a.player}'s choice, not {player}'s")
+    if ev.by != player and ev.by != JUDGE:
+        raise not_actor(ev, player, rule)
     return t
 
 
@@ -134,8 +137,10 @@ def f_decision_check(s: State, ev: Any, rule: str, what: str) -> TurnState:
     if t.step not in ("fall", "remaining", "drop", "end"):
         # §5.1: the step comes first; F decisions are taken from the Fall step on (BAC-TURN-10).
         raise wrong_step(t, what)
-    require_player(s, ev.player, rule)
-    require_actor(ev, ev.player, rule)
+    if ev.player not in s.players:
+        raise not_a_player(s, ev.player, rule)
+    if ev.by != ev.player and ev.by != JUDGE:
+        raise not_actor(ev, ev.player, rule)
     c = s.set.cards.get(ev.card_id)
     if c is None or c.owner != ev.player:
         raise reject(rule, "E_NOT_ACTOR", f"{ev.card_id!r} is not {ev.player}'s card")
@@ -148,8 +153,9 @@ def f_decision_check(s: State, ev: Any, rule: str, what: str) -> TurnState:
     return t
 
 
-def nothing_pending(t: TurnState, what: str, rule: str) -> None:
-    if t.awaiting is not None or t.work:
-        a = t.awaiting
-        who = f"{a.player}'s {a.kind}" if a else "pending effects"
-        raise reject(rule, "E_WRONG_STEP", f"{what} must wait: {who} first")
+def pending_first(t: TurnState, what: str, rule: str) -> Violation:
+    """For ``what``, entered while a choice or pending effects wait
+    (``if t.awaiting is not None or t.work: raise pending_first(...)``)."""
+    a = t.awaiting
+    who = f"{a.player}'s {a.kind}" if a else "pending effects"
+    return reject(rule, "E_WRONG_STEP", f"{what} must wait: {who} first")

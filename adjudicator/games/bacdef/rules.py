@@ -25,8 +25,8 @@ from adjudicator.games.bacdef.checks import (
     not_a_player,
     not_actor,
     not_judge,
-    nothing_pending,
     one_declaration,
+    pending_first,
     reject,
     setup_step,
     turn_step,
@@ -50,7 +50,6 @@ from adjudicator.games.bacdef.state import (
     find_instance,
     in_turn,
     instances_of,
-    losing,
     orders_missing,
     other,
     pop,
@@ -454,7 +453,8 @@ def on_end_effect(s: State, ev: E.ApplyEndPhaseEffect, ctx: Context) -> str:
         raise wrong_step(t, "apply_end_phase_effect")
     if ev.by != JUDGE:
         raise not_judge(ev, "BAC-ACT-17", "end-phase effects")
-    nothing_pending(t, "apply_end_phase_effect", "BAC-ACT-17")
+    if t.awaiting is not None or t.work:
+        raise pending_first(t, "apply_end_phase_effect", "BAC-ACT-17")
     controller = end_source_controller(s, ev.source)
     if controller is None:
         raise reject("BAC-ACT-17", "E_BAD_OP", f"source {ev.source!r} is neither an instance of this turn nor a lasting effect")
@@ -470,10 +470,11 @@ def on_confirm_end(s: State, ev: E.ConfirmEndPhase, ctx: Context) -> None:
         raise wrong_step(t, "confirm_end_phase")
     if ev.by != JUDGE:
         raise not_judge(ev, "BAC-ACT-18", "confirm_end_phase")
-    nothing_pending(t, "confirm_end_phase", "BAC-ACT-18")
+    if t.awaiting is not None or t.work:
+        raise pending_first(t, "confirm_end_phase", "BAC-ACT-18")
     a, d = t.attacker, t.defender
     players = s.set.players
-    lose_a, lose_d = losing(players[a]), losing(players[d])
+    lose_a, lose_d = players[a].overflow >= 1, players[d].overflow >= 1  # ``losing``
     set_floor(s, ctx.seq)
     if lose_a and lose_d:
         return end_set(s, "win", d, f"both players took the 5th point in turn {t.no}; the defender wins (BAC-RUL-12)", ctx.seq)
