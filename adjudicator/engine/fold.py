@@ -39,9 +39,9 @@ from __future__ import annotations
 import operator
 import re
 from array import array
-from itertools import islice
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import islice
 from typing import Any, NamedTuple, TypeVar
 
 import msgspec
@@ -1174,13 +1174,7 @@ class Rolling:
 
 def runs(seqs: Iterable[int]) -> list[tuple[int, int]]:
     """Increasing seqs as runs of consecutive ones: ``[1, 2, 3, 7, 8]`` -> ``[(1, 3), (7, 8)]``."""
-    out: list[list[int]] = []
-    for s in seqs:
-        if out and out[-1][1] == s - 1:
-            out[-1][1] = s
-        else:
-            out.append([s, s])
-    return [(a, b) for a, b in out]
+    return Runs.of(seqs).runs()
 
 
 def unrun(pairs: Iterable[tuple[int, int]]) -> list[int]:
