@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
-from adjudicator.engine import registry
+from adjudicator.engine import confirming, registry
 from adjudicator.engine.fold import Fold, NeedsHistory, Rolling, decode_event, event_fields, event_type, runs, unrun_within
 from adjudicator.engine.kit import Game
 from adjudicator.engine.inputs import check_event, check_match_id
@@ -213,6 +213,7 @@ class MatchService:
             game.legal(state)
             game.view(state)
             fold = Fold.resumed(game, match_id, at, state, snap.players, snap.penalties, effective)
+            fold.base_point = snap.point
             fold.replay(events[1:])
         except Exception:  # noqa: BLE001 - NeedsHistory, or the game failing on it: the log decides
             return None
@@ -248,8 +249,9 @@ class MatchService:
             raise IntegrityError(match.match_id, seq, "the snapshot kept for this seq is not of the event stored there")
         penalties = [(s, p) for s, p in match.fold.penalties if s <= seq]
         effective = runs(walk_effective(match.events[:seq])[0])
+        point = None if match.events[seq - 1].type == confirming.TYPE else confirming.point_at(match.game, match.fold.history, seq)
         _snapshot_fits(match.match_id, seq, snap, state, match.events[seq - 1].hash, match.fold.state_at(seq),
-                       match.players, penalties, effective)
+                       match.players, penalties, effective, point)
         return True
 
     def _kept_snapshot(self, match_id: str, game: Game, at: int | None = None) -> tuple[int, Any, Any] | None:
@@ -611,13 +613,15 @@ class MatchService:
             for r in tried.pop(head, ()):
                 checked += rolling.apply(_check_attempt, match_id, game, head, r)
 
+        from adjudicator.engine import snapshot
+
         def snapshot_at(ev: StoredEvent) -> None:  # the snapshot, against the fold right after its event
             snap = self._kept_snapshot(match_id, game, ev.seq)
             if snap is None:
                 return
             fold = rolling.fold
             _snapshot_fits(match_id, ev.seq, snap[1], snap[2], ev.hash, fold.state, fold.players,
-                           list(fold.penalties), fold.effective_runs())
+                           list(fold.penalties), fold.effective_runs(), snapshot.point_of(game, fold))
 
         attempts(0)
         batch = first
@@ -842,13 +846,15 @@ def _check_attempt(fold: Fold, match_id: str, game: Game, head: int, r: Rejectio
 
 
 def _snapshot_fits(match_id: str, seq: int, snap: Any, state: Any, hash_: str, folded: Any, players: Sequence[str],
-                   penalties: list, effective: list[tuple[int, int]]) -> None:
+                   penalties: list, effective: list[tuple[int, int]], point: str | None) -> None:
     """``IntegrityError`` unless the snapshot ``snap`` (with its decoded ``state``) kept at ``seq``
-    is of the event stored there (``hash_``) and holds what the log folds to there."""
+    is of the event stored there (``hash_``) and holds what the log folds to there: ``point`` is
+    its event's confirmation point (``confirming.point``), which the snapshot may leave out (None)."""
     if snap.seq != seq or snap.hash != hash_:
         raise IntegrityError(match_id, seq, "the snapshot kept for this seq is not of the event stored there")
     if (state != folded or list(snap.players) != list(players) or snap.penalties != penalties
-            or [tuple(r) for r in snap.effective] != [tuple(r) for r in effective]):
+            or [tuple(r) for r in snap.effective] != [tuple(r) for r in effective]
+            or snap.point is not None and snap.point != point):
         raise IntegrityError(match_id, seq, "the snapshot kept for this seq does not match the state the log folds to")
 
 

@@ -11,7 +11,7 @@ import pytest
 from adjudicator.authority.confirm import confirm, confirmation_fields
 from adjudicator.engine import confirming
 from adjudicator.engine.protocol import Malformed
-from adjudicator.service import MatchService, MemoryStore
+from adjudicator.service import IntegrityError, MatchService, MemoryStore
 from cli import schema
 from events.signing import create_signing_key
 from tests.test_audit_cli import adj  # noqa: F401  (fixture)
@@ -343,25 +343,78 @@ def test_a_natural_moment_is_found_from_a_snapshot_without_the_whole_log(monkeyp
     assert confirming.offers(match.fold, match.game) == [("alice", "won by bob"), ("bob", "won by bob")]
 
 
-def test_a_snapshot_at_the_natural_moment_itself_offers_from_the_snapshot_before_it(monkeypatch):
-    """A snapshot kept at the head, where the head is a natural moment: the state before it comes
-    from the snapshot kept before, not from the whole log (``adj legal`` stays flat)."""
+def _won_at_a_snapshot(monkeypatch) -> MatchService:
+    """A nim match whose last action, the one that wins it, is the event of a snapshot."""
     from adjudicator.engine import snapshot
-    from cli.disputes import confirm_offers
 
     monkeypatch.setattr(snapshot, "EVERY", 2)
     service = MatchService(MemoryStore())
     service.new("nim", ["alice", "bob"], options={"pile": 4}, match_id="s")
     for player, count in (("alice", 1), ("bob", 1), ("alice", 2)):  # alice takes the last stone
         assert service.submit("s", "take", player, {"player": player, "count": count}).accepted
-    reader = MatchService(service.store)
-    match = reader.current("s")
-    assert match.fold.resumed_at == match.head == 4  # resumed at the natural moment itself
-    assert confirming.offers(match.fold, match.game) is None
+    return service
 
+
+def _no_whole_log(monkeypatch, reader: MatchService) -> None:
     def whole(match_id: str, **_: object) -> None:
         raise AssertionError(f"the whole log of {match_id} was folded")
 
     monkeypatch.setattr(reader, "load", whole)
+
+
+def test_a_snapshot_at_the_natural_moment_itself_carries_it(monkeypatch):
+    """A snapshot kept at the head, where the head is a natural moment: the snapshot says what its
+    event ended, so ``adj legal`` there reads nothing before it (flat, with no second fold)."""
+    from adjudicator.engine import snapshot
+    from cli.disputes import confirm_offers
+
+    service = _won_at_a_snapshot(monkeypatch)
+    seq, data = service.store.snapshot("s")
+    assert seq == 4 and snapshot.decode(service.load("s").game, data)[0].point == "won by alice"
+    reader = MatchService(service.store)
+    match = reader.current("s")
+    assert match.fold.resumed_at == match.head == 4 and match.fold.base_point == "won by alice"
+    assert confirming.offers(match.fold, match.game) == [("alice", "won by alice"), ("bob", "won by alice")]
+    _no_whole_log(monkeypatch, reader)
+    monkeypatch.setattr(reader, "load_at", lambda *a, **k: pytest.fail("a snapshot before the head was read"))
     offered = confirm_offers(reader, match, "s")
     assert [(a.who, a.type, a.note.split(":")[0]) for a in offered] == [("alice", "confirm", "won by alice"), ("bob", "confirm", "won by alice")]
+
+
+def test_a_snapshot_that_does_not_say_offers_from_the_snapshot_before_it(monkeypatch):
+    """A snapshot whose fold could not tell its event's confirmation point (None): the state before
+    the head comes from the snapshot kept before it, not from the whole log."""
+    from adjudicator.engine import snapshot
+    from cli.disputes import confirm_offers
+
+    monkeypatch.setattr(snapshot, "point_of", lambda game, fold: None)
+    service = _won_at_a_snapshot(monkeypatch)
+    reader = MatchService(service.store)
+    match = reader.current("s")
+    assert match.fold.resumed_at == match.head == 4 and match.fold.base_point is None
+    assert confirming.offers(match.fold, match.game) is None
+    _no_whole_log(monkeypatch, reader)
+    offered = confirm_offers(reader, match, "s")
+    assert [(a.who, a.type, a.note.split(":")[0]) for a in offered] == [("alice", "confirm", "won by alice"), ("bob", "confirm", "won by alice")]
+
+
+def test_verify_finds_a_snapshot_whose_confirmation_point_was_altered(monkeypatch):
+    """The point a snapshot carries is derived data that ``adj verify`` checks like its state; one
+    left out (None) claims nothing."""
+    import msgspec
+
+    service = _won_at_a_snapshot(monkeypatch)
+    seq, data = service.store.snapshot("s")
+    snap = msgspec.msgpack.decode(data)
+    for point, holds in (("the end of bob's turn", False), ("", False), (None, True), ("won by alice", True)):
+        snap["point"] = point
+        service.store.save_snapshot("s", seq, msgspec.msgpack.encode(snap))
+        if holds:
+            assert service.verify("s").head == 4
+            assert service.check_snapshot(service.load("s"))
+        else:
+            with pytest.raises(IntegrityError) as failed:
+                service.verify("s")
+            assert (failed.value.seq, failed.value.detail) == (4, "the snapshot kept for this seq does not match the state the log folds to")
+            with pytest.raises(IntegrityError):
+                service.check_snapshot(service.load("s"))

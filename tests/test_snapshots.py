@@ -19,9 +19,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adjudicator.engine import fold as fold_module
-from adjudicator.engine import registry, snapshot
+from adjudicator.engine import confirming, registry, snapshot
 from adjudicator.engine.judging import CALL_TYPES
 from adjudicator.service import IntegrityError, MatchService, MemoryStore, fold_stored, walk_effective
+from cli.disputes import confirm_offers
 from tests.gamekit import FIXTURES, real_games
 
 CLOCK = "2026-01-01T00:00:00Z"
@@ -49,23 +50,39 @@ def test_a_match_resumed_from_snapshots_is_adjudicated_as_the_whole_log(path, mo
     lines = lines_of(path)
     whole = MatchService(MemoryStore(), clock=lambda: CLOCK)
     monkeypatch.setattr(snapshot, "EVERY", 10**9)
-    expected_states = []
-    expected = enter(whole, lines, lambda s: expected_states.append(s.load("m").state) if s.store.head("m") else None)
+    expected_states, expected_offers = [], []
+
+    def offered(s: MatchService, match) -> list[tuple[str, str]]:  # adj legal's confirmations
+        return [(a.who, a.note) for a in confirm_offers(s, match, "m")]
+
+    def seen(s: MatchService) -> None:
+        if s.store.head("m"):
+            match = s.load("m")
+            expected_states.append(match.state)
+            expected_offers.append(offered(s, match))
+
+    expected = enter(whole, lines, seen)
 
     monkeypatch.setattr(snapshot, "EVERY", 3)
     resumed = MatchService(MemoryStore(), clock=lambda: CLOCK, cache_size=0)  # every action reads the store
-    states, resumed_at = [], []
+    states, resumed_at, offers, told = [], [], [], []
 
     def look(s: MatchService) -> None:
         if s.store.head("m"):
             now = s.current("m")
             states.append(now.state)
             resumed_at.append(now.fold.resumed_at)
+            if now.fold.resumed_at == now.head:  # at a snapshot's own event: it says what the event ended
+                told.append(confirming.offers(now.fold, now.game) is not None)
+            offers.append(offered(s, now))
 
     assert enter(resumed, lines, look) == expected
     assert states == expected_states
+    assert offers == expected_offers
+    assert all(told)
     if resumed.store.head("m") > 4:
         assert any(resumed_at), "no action was checked against a resumed match"
+        assert told, "no look at a snapshot's own event"
         assert resumed.verify("m").state == whole.verify("m").state
 
 

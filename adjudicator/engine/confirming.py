@@ -130,18 +130,39 @@ def both_signed(confirmations: Sequence[tuple[int, Confirm]], players: Sequence[
     return best
 
 
+def point_at(game: Any, states: Any, seq: int) -> str:
+    """The confirmation point of the event at ``seq`` (``Game.confirmation_point`` from the state
+    after the event before it to the state after it), read from ``states`` (``Fold.history`` of a
+    fold of the whole log); "" when the event is none (the first event, or a state not there)."""
+    if seq < 2 or seq not in states or seq - 1 not in states:
+        return ""
+    return game.confirmation_point(states[seq - 1], states[seq])
+
+
+def point(fold: Any, game: Any) -> str | None:
+    """The confirmation point of the fold's confirmable head, as a fold of the whole log says it
+    (``point_at``); None when this fold cannot tell: resumed after the event before the head,
+    unless the head is the event it was resumed at and the snapshot carried the answer
+    (``Fold.base_point``)."""
+    head = fold.confirmable_head()
+    states = fold.history
+    if head >= 2 and head in states and head - 1 in states:
+        return game.confirmation_point(states[head - 1], states[head])
+    if fold.resumed_at == 0:
+        return ""
+    return fold.base_point if head == fold.resumed_at else None
+
+
 def offers(fold: Any, game: Any) -> list[tuple[str, str]] | None:
     """``(player, why)`` for each player who may naturally confirm the head now: the last event
     that is not a confirmation ended a turn, a set, a game or the match (``Game.confirmation_point``
     says so, in the game's words), and the player has not confirmed that head yet. ``[]`` when it
-    is no such moment; None when the fold cannot tell (resumed from a snapshot: fold the whole log)."""
-    head = fold.confirmable_head()
-    states = fold.history
-    if head < 2 or head not in states or head - 1 not in states:
-        return [] if fold.resumed_at == 0 else None
-    why = game.confirmation_point(states[head - 1], states[head])
+    is no such moment; None when the fold cannot tell (resumed from a snapshot after the event
+    before the head, which did not carry the answer: fold from an earlier one)."""
+    why = point(fold, game)
     if not why:
-        return []
+        return why if why is None else []
+    head = fold.confirmable_head()
     # a confirmation of ``head`` comes after it: a fold resumed at or before ``head`` holds them all,
     # so only a snapshot taken among them needs the whole log
     if not fold.confirmations_known and head < fold.resumed_at:

@@ -594,6 +594,9 @@ class Fold:
         self.penalties: list[tuple[int, judging.Penalty]] = []  # the judge's penalties, in seq order
         self._players: tuple[str, ...] = ()
         self._base = 0  # resumed from a snapshot taken after this seq (0: folded from seq 1)
+        # the confirmation point of the event at ``_base`` (``confirming.point``), when the snapshot
+        # resumed from carried it: the state before that event is not at hand here
+        self.base_point: str | None = None
         self._targets: dict[str, type] | None = None  # event type -> class, for ``decode``
         # the players' confirmations, in seq order (``adjudicator.engine.confirming``); a fold
         # resumed from a snapshot does not know them (a confirmation then needs the whole log)

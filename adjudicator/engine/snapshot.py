@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.engine import judging
+from adjudicator.engine import confirming, judging
 from adjudicator.engine.fold import Fold
 from adjudicator.engine.kit import Game
 from events.digest import sha256
@@ -31,7 +31,8 @@ from events.digest import sha256
 #: past beyond the one before its seq.
 EVERY = 500
 
-FORMAT = 2
+#: 3: the confirmation point of the snapshot's event (``point``)
+FORMAT = 3
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -44,6 +45,10 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     penalties: list[tuple[int, judging.Penalty]]
     effective: list[tuple[int, int]]  # the effective history up to seq, as runs (first, last)
     state: msgspec.Raw
+    # what the event at seq ended that the players naturally confirm (``confirming.point``), "" for
+    # nothing, None when the fold that took the snapshot could not tell: ``adj legal`` at that
+    # event then needs no state before it
+    point: str | None = None
 
 
 _encoder = msgspec.msgpack.Encoder()
@@ -128,7 +133,14 @@ def encode(game: Game, fold: Fold, hash_: str) -> bytes | None:
         format=FORMAT, code=code_digest(type(game)), game=game.name, seq=fold.head, hash=hash_,
         players=tuple(fold.players), penalties=list(fold.penalties), effective=fold.effective_runs(),
         state=msgspec.Raw(_encoder.encode(fold.state)),
+        point=point_of(game, fold),
     ))
+
+
+def point_of(game: Game, fold: Fold) -> str | None:
+    """What a snapshot of ``fold`` at its head carries as ``point``: the head's confirmation point
+    (``confirming.point``), None when the fold cannot tell or the head is a confirmation."""
+    return confirming.point(fold, game) if fold.confirmable_head() == fold.head else None
 
 
 def decode(game: Game, data: bytes) -> tuple[Snapshot, Any] | None:
