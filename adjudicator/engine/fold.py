@@ -431,6 +431,18 @@ def decode_event(game: Game, type_: str, by: str, fields: Mapping[str, Any], *, 
     return event
 
 
+def _convert(fields: Mapping[str, Any], by: str, type_: str, target: type) -> Action:
+    """The event of class ``target`` (``type_``'s, which is not a correction) from its ``fields``,
+    none of them an envelope key, and its author: ``decode_event``'s common case. The type is not
+    among what is converted: the class is the type's, so its tag would only be matched to itself."""
+    data = dict(fields)
+    data["by"] = by
+    try:
+        return msgspec.convert(data, target)
+    except msgspec.ValidationError as exc:
+        raise malformed_from(exc, type_, "$", target, {**fields, "type": type_, "by": by}) from None
+
+
 def decode_inserted(game: Game, correct: Correct, *, strict: bool = True, path: str = "$") -> Action:
     """The event a correction inserts, decoded by ``game``; ``Malformed`` at ``$.event...``."""
     inner = dict(correct.event)
@@ -808,11 +820,7 @@ class Fold:
         target = targets.get(type_) if type(type_) is str else None
         if target is None or not ENVELOPE_KEYS.isdisjoint(fields):
             return decode_event(self.game, type_, stored.by, fields)
-        data = {**fields, "type": type_, "by": stored.by}
-        try:
-            return msgspec.convert(data, target)
-        except msgspec.ValidationError as exc:
-            raise malformed_from(exc, type_, "$", target, data) from None
+        return _convert(fields, stored.by, type_, target)
 
     def replay(self, events: Iterable[StoredEvent], progress: Callable[[int, int], None] | None = None,
                last: int = 0) -> None:
@@ -821,6 +829,10 @@ class Fold:
         ``progress`` is told ``(seq, last)`` after each."""
         confirm = confirming.TYPE
         advance, decode = self.advance, self.decode
+        targets = self._targets
+        if targets is None:
+            targets = self._targets = _targets(self.game)
+        reserved, convert, invalid = ENVELOPE_KEYS, msgspec.convert, msgspec.ValidationError
         head = None  # the last event folded that is not a confirmation: the head hash, told when needed
         try:
             for ev in events:
@@ -828,7 +840,19 @@ class Fold:
                 if type_ == confirm and head is not None:  # a confirmation is checked against it
                     self._head_hash, head = (head.seq, head.hash), None
                 try:
-                    advance(decode(ev), ev.seq)
+                    # ``decode``, its common case in this frame
+                    fields = ev.fields
+                    target = targets.get(type_) if type(type_) is str else None
+                    if target is not None and reserved.isdisjoint(fields):
+                        data = fields.copy()
+                        data["by"] = ev.by
+                        try:
+                            event = convert(data, target)
+                        except invalid:
+                            event = _convert(fields, ev.by, type_, target)  # raises, worded
+                    else:
+                        event = decode(ev)
+                    advance(event, ev.seq)
                 except (Violation, Malformed) as exc:
                     raise IntegrityError(self.match_id, ev.seq, f"stored {type_!r} no longer adjudicates: {exc}") from None
                 if type_ != confirm:
