@@ -411,20 +411,21 @@ def decode_event(game: Game, type_: str, by: str, fields: Mapping[str, Any], *, 
         if clash:
             raise Malformed(f"field {clash[0]!r} is reserved for the envelope", f"{path}.{clash[0]}")
     data = dict(fields)
-    data["type"] = type_
-    data["by"] = by
-    # one Struct class when the type is known (fast: see Game.event_classes); the union otherwise,
-    # whose error names what is wrong with the type
+    # one Struct class when the type is known (fast: see Game.event_classes), converted without
+    # its type (the class is the type's: its tag would only be matched to itself); the union
+    # otherwise, whose error names what is wrong with the type
     classes = judging.CALL_CLASSES if type_ in judging.CALL_TYPES else game.event_classes
     target = classes.get(type_) if type(type_) is str else None
     if target is None:
         target = judging.JudgeCall if type_ in judging.CALL_TYPES else game.event_type
+        data["type"] = type_
+    data["by"] = by
     try:
         event = msgspec.convert(data, target, strict=strict)
     except msgspec.ValidationError as exc:
         known = [*game.event_classes, *judging.CALL_TYPES]
         one = target if target is not game.event_type and target is not judging.JudgeCall else None
-        raise malformed_from(exc, type_, path, one, data, known) from None
+        raise malformed_from(exc, type_, path, one, {**fields, "type": type_, "by": by}, known) from None
     if isinstance(event, Correct):
         inserted = decode_inserted(game, event, strict=strict, path=path)
         event = msgspec.structs.replace(event, event={"type": event_type(inserted), "by": inserted.by, **event_fields(inserted)})
@@ -828,11 +829,12 @@ class Fold:
         adjudicates is an ``IntegrityError`` (the log was altered, or written under other rules).
         ``progress`` is told ``(seq, last)`` after each."""
         confirm = confirming.TYPE
-        advance, decode = self.advance, self.decode
+        advance, decode, plain = self.advance, self.decode, self._plain
         targets = self._targets
         if targets is None:
             targets = self._targets = _targets(self.game)
         reserved, convert, invalid = ENVELOPE_KEYS, msgspec.convert, msgspec.ValidationError
+        log, penalties, base = self.log, self.penalties, self._base  # lists only ever appended to, and a constant
         head = None  # the last event folded that is not a confirmation: the head hash, told when needed
         try:
             for ev in events:
@@ -852,7 +854,13 @@ class Fold:
                             event = _convert(fields, ev.by, type_, target)  # raises, worded
                     else:
                         event = decode(ev)
-                    advance(event, ev.seq)
+                    seq = ev.seq
+                    # ``advance``, its common case: straight to ``_plain``
+                    if (seq > (log[-1][0] if log else base) and self._previewed is None and not penalties
+                            and self.entries and _PLAIN.get(type(event))):
+                        plain(event, seq)
+                    else:
+                        advance(event, seq)
                 except (Violation, Malformed) as exc:
                     raise IntegrityError(self.match_id, ev.seq, f"stored {type_!r} no longer adjudicates: {exc}") from None
                 if type_ != confirm:
