@@ -488,7 +488,7 @@ class MatchService:
         if first is None:
             raise Malformed(EMPTY, "line 1")
         envelopes = Envelopes("hash" in first[1], match_id or default_id)
-        envelopes.check(*first)
+        envelopes.check(first[0], first[1])
         file_mid = first[1].get("match_id")
         if envelopes.sealed and match_id and file_mid and match_id != file_mid:
             raise Malformed(
@@ -512,10 +512,10 @@ class MatchService:
                 pending.clear()
                 return out.read()  # type: ignore[union-attr]
 
-            table = FileFold(first, mid, self.clock, envelopes, history if out is not None else None)
+            table = FileFold(first[:2], mid, self.clock, envelopes, history if out is not None else None)
             refused: LineVerdict | None = None
-            for no, obj in itertools.chain((first,), parsed):
-                verdict, stored = table.line(no, obj)
+            for no, obj, data in itertools.chain((first,), parsed):
+                verdict, stored = table.line(no, obj, data)
                 if stored is None:
                     refused = refused or verdict  # the lines after it are still read: bad input is named first
                 elif out is not None:

@@ -180,7 +180,28 @@ def chain_hash(
     if not ENVELOPE_KEYS.isdisjoint(fields):
         raise ValueError(f"field {sorted(ENVELOPE_KEYS.intersection(fields))[0]!r} is reserved for the envelope")
     body = {**fields, "match_id": match_id, "seq": seq, "type": type, "by": by, "recorded_at": recorded_at, "prev": prev}
-    return sha256_for(BULK if bulk else 1)(prev.encode("ascii") + _encoder.encode(body)).hexdigest()
+    return body_hash(prev, _encoder.encode(body), bulk)
+
+
+def body_hash(prev: str, body: bytes, bulk: bool = False) -> str:
+    """The hash of the event that follows ``prev`` and whose canonical encoding, all but the hash,
+    is ``body``. ``bulk``: as ``chain_hash``."""
+    return sha256_for(BULK if bulk else 1)(prev.encode("ascii") + body).hexdigest()
+
+
+def line_body(line: bytes, hash_: str) -> bytes | None:
+    """What the hash of a line covers (``chain_hash``'s body), when ``line`` is the canonical
+    encoding of a flat object that carries every envelope key, ``hash_`` among them: the line
+    without its ``"hash"`` member and the comma before it (a key sorts before it: ``"by"``).
+    None when the member cannot be told for sure: a key ``"hash"`` also in a nested object, or
+    a hash whose encoding is not its own text (JSON escapes in it)."""
+    at = line.find(b'"hash":"')
+    if at < 1 or line[at - 1] != 44 or line.count(b'"hash":') != 1:  # 44: a comma
+        return None
+    end = line.find(b'"', at + 8)
+    if line[at + 8 : end] != hash_.encode():
+        return None
+    return line[: at - 1] + line[end + 1 :]
 
 
 def seal(match_id: str, seq: int, prev: str, draft: Draft, *, fresh: bool = False, bulk: bool = False) -> StoredEvent:

@@ -11,9 +11,11 @@ from events.envelope import (
     ENVELOPE_KEYS,
     Draft,
     StoredEvent,
+    body_hash,
     canonical,
     decode_json,
     from_line,
+    line_body,
     seal,
     split_flat,
     to_line,
@@ -92,6 +94,20 @@ def test_a_wire_line_round_trips(match_id, d):
         "prev": ev.prev,
         "hash": ev.hash,
     }
+
+
+@given(match_ids, drafts, st.sampled_from(["", "0f" * 32]),
+       st.sampled_from([{}, {"note": {"hash": "x"}}, {"notes": [{"hash": "0f" * 32}]}]))
+def test_a_sealed_lines_body_is_the_line_without_its_hash(match_id, d, prev, nested):
+    """What a sealed line's hash covers, cut from the line: the canonical encoding of everything
+    but the hash; or nothing when a nested key ``"hash"`` leaves the member in doubt."""
+    ev = seal(match_id, 2, prev, Draft(type=d.type, by=d.by, recorded_at=d.recorded_at, fields={**d.fields, **nested}))
+    line = to_line(ev)
+    body = line_body(line.encode(), ev.hash)
+    assert (body is None) == (line.count('"hash":') > 1)
+    if body is not None:
+        assert body == canonical(ev.flat(with_hash=False))
+        assert body_hash(prev, body) == ev.hash
 
 
 # -- the chain -------------------------------------------------------------------------------

@@ -72,6 +72,18 @@ def test_an_import_in_batches_stores_and_folds_what_the_whole_file_does(path, tm
         assert match.events == svc.store.read("m")  # folded whole again: every event is there
 
 
+@pytest.mark.parametrize("path", GOLDEN[:: max(1, len(GOLDEN) // 6)], ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_a_sealed_line_spelled_otherwise_is_stored_as_its_canonical_line(path, monkeypatch):
+    """A canonical sealed line is checked in one pass (``FileFold._verified``); another spelling of
+    it (keys in another order, spaces, escapes) the long way: both are stored the same."""
+    svc, _ = imported(MemoryStore(), accepted_lines(path), 10**9, monkeypatch)
+    lines = svc.export_lines("m")
+    spelled = [json.dumps(dict(reversed(json.loads(line).items()))) if no % 2 else line for no, line in enumerate(lines)]
+    again = MatchService(MemoryStore(), clock=lambda: CLOCK)
+    again.import_lines(spelled)
+    assert [to_line(e) for e in again.store.read("m")] == lines
+
+
 def test_a_rewind_after_a_batch_folds_the_events_before_it_again(monkeypatch):
     path = next(p for p in GOLDEN if '"rewind"' in p.read_text() and p.parent.parent.name == "bacdef")
     lines = accepted_lines(path)

@@ -34,6 +34,7 @@ MAX_ITEMS = 10_000
 
 
 _compact = msgspec.json.Encoder().encode
+_canonical = msgspec.json.Encoder(order="sorted").encode
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -91,14 +92,35 @@ def read_json(text: str, where: str) -> Any:
     return value
 
 
+def read_canonical(text: str, where: str) -> tuple[Any, bytes | None]:
+    """``read_json``, and the text's UTF-8 bytes when the text is its value's canonical JSON
+    (compact, keys sorted: as the store writes every line of a sealed file), else None. One
+    encoding, keys sorted, proves such a text plainly within the limits (``_plainly_within``: the
+    keys of a canonical text are in the order read) and gives the bytes its hash covers; any
+    other text is read by ``read_json``."""
+    if _short(text):
+        try:
+            value = msgspec.json.decode(text)
+            data = text.encode()
+            if _canonical(value) == data:
+                return value, data
+        except (TypeError, ValueError):  # not JSON (a msgspec.DecodeError), or not valid Unicode
+            pass
+    return read_json(text, where), None
+
+
+def _short(text: str) -> bool:
+    """No string in ``text`` can be longer than ``MAX_TEXT``, no container hold more than
+    ``MAX_ITEMS``, and it has fewer brackets than ``MAX_DEPTH`` (so no deeper nesting)."""
+    return len(text) <= MAX_TEXT and text.count("{") + text.count("[") <= MAX_DEPTH
+
+
 def _plainly_within(text: str, value: Any) -> bool:
-    """True when a decoded line is within every limit without a walk: short (no string in it is
-    longer than ``MAX_TEXT``, no container holds more than ``MAX_ITEMS``), with fewer brackets than
-    ``MAX_DEPTH`` (so no deeper nesting) and compact (as every exported and sealed line is, and
-    what most tools write): its re-encoding, keys in the order read, is the text itself, so no key
-    was given twice (the decoded object would have lost one) and no string holds an escaped
-    surrogate."""
-    if len(text) > MAX_TEXT or text.count("{") + text.count("[") > MAX_DEPTH:
+    """True when a decoded line is within every limit without a walk: short (``_short``) and
+    compact (as every exported and sealed line is, and what most tools write): its re-encoding,
+    keys in the order read, is the text itself, so no key was given twice (the decoded object
+    would have lost one) and no string holds an escaped surrogate."""
+    if not _short(text):
         return False
     try:
         return _compact(value) == text.encode()

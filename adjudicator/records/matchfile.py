@@ -24,12 +24,12 @@ import msgspec
 
 from adjudicator.engine import registry
 from adjudicator.engine.fold import Fold, Rolling, decode_event, event_fields
-from adjudicator.engine.inputs import check_event, check_match_id, read_json
+from adjudicator.engine.inputs import check_event, check_match_id, read_canonical, read_json
 from adjudicator.engine.kit import Game
 from adjudicator.engine.protocol import Malformed, Violation
 from events.chain import IntegrityError, verify_chain
 from events.digest import BULK
-from events.envelope import Draft, StoredEvent, seal, split_flat, utc_time_problem
+from events.envelope import Draft, StoredEvent, body_hash, line_body, seal, split_flat, utc_time_problem
 
 
 class Wire(msgspec.Struct, kw_only=True):
@@ -44,22 +44,31 @@ class Wire(msgspec.Struct, kw_only=True):
     hash: str | msgspec.UnsetType = msgspec.UNSET
 
 
-def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line number, flat object)`` of each line as it is read; ``Malformed`` names the bad
-    line. Blank lines are skipped; every other line is one JSON object within the input limits."""
+def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any], bytes | None]]:
+    """``(line number, flat object, canonical bytes)`` of each line as it is read; ``Malformed``
+    names the bad line. Blank lines are skipped; every other line is one JSON object within the
+    input limits. Once the first line carries a hash (the file is sealed), a line's bytes come
+    with it when they are its canonical JSON (``read_canonical``), as the store wrote them: what
+    its hash covers, but for the hash (``FileFold.line``); None otherwise."""
+    sealed = None
     for no, raw in enumerate(lines, 1):
         text = raw.strip()
         if not text:
             continue
-        obj = read_json(text, f"line {no}")
+        if sealed:
+            obj, data = read_canonical(text, f"line {no}")
+        else:
+            obj, data = read_json(text, f"line {no}"), None
         if not isinstance(obj, dict):
             raise Malformed(f"line {no} is not a JSON object", f"line {no}")
-        yield no, obj
+        if sealed is None:
+            sealed = "hash" in obj
+        yield no, obj, data
 
 
 def parse_lines(lines: Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
     """Every line of ``read_lines``; ``Malformed`` for a file with none."""
-    out = list(read_lines(lines))
+    out = [(no, obj) for no, obj, _ in read_lines(lines)]
     if not out:
         raise Malformed(EMPTY, "line 1")
     return out
@@ -184,39 +193,69 @@ class FileFold:
         self._clock = clock
         self._prev = ""
 
-    def line(self, no: int, obj: dict[str, Any]) -> tuple[LineVerdict, StoredEvent | None]:
-        """The verdict on one line, and its stored event when it is accepted."""
+    def line(self, no: int, obj: dict[str, Any], data: bytes | None = None) -> tuple[LineVerdict, StoredEvent | None]:
+        """The verdict on one line, and its stored event when it is accepted. ``data``: the line's
+        bytes when they are its canonical JSON (``read_lines``), with which a sealed line is
+        checked in one pass (``_verified``)."""
         first_no, first_fields = self._first
-        env, fields = split_flat(obj)
-        if no != first_no:
-            self.envelopes.check(no, obj, env)
-        else:
-            fields = first_fields
         fold, mid, sealed = self.fold, self.match_id, self.sealed
         seq = fold.head + 1
-        if sealed:
-            stored = stored_from_flat(no, env, fields, mid)
-            verify_chain((stored,), mid, from_seq=self.envelopes.lines, prev=self._prev, bulk=self.envelopes.lines >= BULK)
+        stored = self._verified(obj, data) if data is not None and sealed and no != first_no else None
+        if stored is None:
+            env, fields = split_flat(obj)
+            if no != first_no:
+                self.envelopes.check(no, obj, env)
+            else:
+                fields = first_fields
+            if sealed:
+                stored = stored_from_flat(no, env, fields, mid)
+                verify_chain((stored,), mid, from_seq=self.envelopes.lines, prev=self._prev, bulk=self.envelopes.lines >= BULK)
+            type_, by, said = env["type"], env["by"], None if sealed else env.get("seq")
+        else:
+            type_, by, fields, said = stored.type, stored.by, stored.fields, None
         try:
-            event = line_event(self.game, no, env, fields, seq, sealed)
+            event = line_event(self.game, no, type_, by, fields, seq, said)
             self._advance(event, seq)
         except Malformed as exc:
             where = exc.path if exc.path.startswith("line ") else f"line {no}: {exc.path}"
             if sealed:
-                raise IntegrityError(mid, env.get("seq"), f"sealed {env['type']!r} does not decode ({where}): {exc.message}") from None
+                raise IntegrityError(mid, stored.seq, f"sealed {type_!r} does not decode ({where}): {exc.message}") from None
             raise Malformed(exc.message, where) from None
         except Violation as v:
             if sealed:
-                raise IntegrityError(mid, env.get("seq"), f"sealed {env['type']!r} does not adjudicate: {v}") from None
-            return LineVerdict(no, env["type"], env["by"], False, v.rule_id, v.code, v.message, self.fold.head), None
+                raise IntegrityError(mid, stored.seq, f"sealed {type_!r} does not adjudicate: {v}") from None
+            return LineVerdict(no, type_, by, False, v.rule_id, v.code, v.message, self.fold.head), None
         if not sealed:
-            draft = Draft(type=env["type"], by=env["by"], recorded_at=env.get("recorded_at") or self._clock(), fields=event_fields(event))
+            draft = Draft(type=type_, by=by, recorded_at=env.get("recorded_at") or self._clock(), fields=event_fields(event))
             stored = seal(mid, seq, self._prev, draft, fresh=True, bulk=seq >= BULK)
         self.fold.sealed(seq, stored.hash)  # what a confirmation of this head is checked against
         self._prev = stored.hash
         self.last = stored
         self.events.append(stored)
-        return LineVerdict(no, env["type"], env["by"], True), stored
+        return LineVerdict(no, type_, by, True), stored
+
+    def _verified(self, obj: dict[str, Any], data: bytes) -> StoredEvent | None:
+        """The stored event of a sealed line whose bytes ``data`` are its canonical JSON, checked
+        in one pass: it carries every envelope key, of the type ``Envelopes.check`` wants, continues
+        the chain (``verify_chain``), and its hash is the hash of the line without it
+        (``line_body``). ``obj`` itself becomes the event's fields. None when anything is off, with
+        ``obj`` untouched, for the checks one at a time to say what."""
+        try:
+            mid, seq, type_, by, at, prev, hash_ = (
+                obj["match_id"], obj["seq"], obj["type"], obj["by"], obj["recorded_at"], obj["prev"], obj["hash"]
+            )
+        except KeyError:
+            return None
+        lines = self.envelopes.lines + 1
+        if not (mid == self.match_id and type(seq) is int and seq == lines and prev == self._prev and type(type_) is str
+                and type(by) is str and type(at) is str and type(hash_) is str and utc_time_problem(at) is None):
+            return None
+        body = line_body(data, hash_)
+        if body is None or body_hash(prev, body, lines >= BULK) != hash_:
+            return None
+        self.envelopes.lines = lines
+        del obj["match_id"], obj["seq"], obj["type"], obj["by"], obj["recorded_at"], obj["prev"], obj["hash"]
+        return StoredEvent(match_id=mid, seq=seq, type=type_, by=by, recorded_at=at, fields=obj, prev=prev, hash=hash_)
 
     @property
     def fold(self) -> Fold:
@@ -241,13 +280,13 @@ class FileFold:
         return True
 
 
-def line_event(game: Game, no: int, env: dict[str, Any], fields: dict[str, Any], seq: int, sealed: bool) -> Any:
-    """The typed event of one line, within the input limits; an unsealed line's ``seq``, when
-    given, must be the seq the line gets."""
-    if not sealed and "seq" in env and env["seq"] != seq:
-        raise Malformed(f"line {no} says seq {env['seq']}, but it comes as seq {seq} of the match", f"line {no}: $.seq")
+def line_event(game: Game, no: int, type_: Any, by: Any, fields: dict[str, Any], seq: int, said: int | None) -> Any:
+    """The typed event of one line, within the input limits; the seq an unsealed line ``said`` it
+    has, when it did, must be the seq the line gets."""
+    if said is not None and said != seq:
+        raise Malformed(f"line {no} says seq {said}, but it comes as seq {seq} of the match", f"line {no}: $.seq")
     try:
-        check_event(env["type"], env["by"], fields, values_checked=True)  # read_json checked the line
+        check_event(type_, by, fields, values_checked=True)  # read_json checked the line
     except Malformed as exc:
         raise Malformed(f"line {no}: {exc.message}", f"line {no}: {exc.path}") from None
-    return decode_event(game, env["type"], env["by"], fields, path=f"line {no}: $")
+    return decode_event(game, type_, by, fields, path=f"line {no}: $")
