@@ -432,6 +432,21 @@ def decode_event(game: Game, type_: str, by: str, fields: Mapping[str, Any], *, 
     return event
 
 
+def decode_known(game: Game, type_: str, by: str, fields: Mapping[str, Any]) -> Action | None:
+    """``decode_event``'s common case, without its checks for the rest: the event of a known type
+    that is not a correction, from its ``fields`` (none of them an envelope key) and its author.
+    None for any other type, or for fields that do not convert, for ``decode_event`` to say why."""
+    target = _targets(game).get(type_)
+    if target is None:
+        return None
+    data = dict(fields)
+    data["by"] = by
+    try:
+        return msgspec.convert(data, target)
+    except msgspec.ValidationError:
+        return None
+
+
 def _convert(fields: Mapping[str, Any], by: str, type_: str, target: type) -> Action:
     """The event of class ``target`` (``type_``'s, which is not a correction) from its ``fields``,
     none of them an envelope key, and its author: ``decode_event``'s common case. The type is not

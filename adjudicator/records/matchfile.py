@@ -23,7 +23,7 @@ from typing import Annotated, Any
 import msgspec
 
 from adjudicator.engine import registry
-from adjudicator.engine.fold import Fold, Rolling, decode_event, event_fields
+from adjudicator.engine.fold import Fold, Rolling, decode_event, decode_known, event_fields
 from adjudicator.engine.inputs import check_event, check_match_id, read_canonical, read_json
 from adjudicator.engine.kit import Game
 from adjudicator.engine.protocol import Malformed, Violation
@@ -289,4 +289,5 @@ def line_event(game: Game, no: int, type_: Any, by: Any, fields: dict[str, Any],
         check_event(type_, by, fields, values_checked=True)  # read_json checked the line
     except Malformed as exc:
         raise Malformed(f"line {no}: {exc.message}", f"line {no}: {exc.path}") from None
-    return decode_event(game, type_, by, fields, path=f"line {no}: $")
+    event = decode_known(game, type_, by, fields)  # split from the envelope keys: none among them
+    return event if event is not None else decode_event(game, type_, by, fields, path=f"line {no}: $")
