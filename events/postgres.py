@@ -358,7 +358,7 @@ class PostgresStore(PostgresLedger, Store):
                     head, prev, _ = self._probe(cur, match_id, None)
                     if head != expected_seq:
                         raise ConflictError(match_id, expected_seq, head)
-                    batches = InTransaction(match_id, head, prev, lambda rows: self._insert(cur, rows),
+                    batches = InTransaction(match_id, head, prev, lambda rows: self._insert(cur, [r + (None,) for r in rows]),
                                             lambda lo, hi: self._read(cur, match_id, lo, hi),
                                             lambda seq, data: cur.execute(_SAVE_SNAPSHOT, (match_id, seq, data)))
                     yield batches

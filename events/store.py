@@ -133,7 +133,7 @@ class Appending:
 
 class InTransaction(Appending):
     """``Appending`` inside a backend's own open transaction: ``insert`` writes event rows
-    (``events.rows.event_row`` and no idempotency key), ``select(lo, hi)`` reads events back."""
+    (``events.rows.event_row``, under no idempotency key), ``select(lo, hi)`` reads events back."""
 
     def __init__(self, match_id: str, head: int, prev: str, insert: Callable[[list[tuple]], None],
                  select: Callable[[int, int], list[StoredEvent]], snap: Callable[[int, bytes], None]):
@@ -141,7 +141,7 @@ class InTransaction(Appending):
         self._insert, self._select, self._snap = insert, select, snap
 
     def _write(self, events: Sequence[StoredEvent]) -> None:
-        self._insert([event_row(ev) + (None,) for ev in events])
+        self._insert([event_row(ev) for ev in events])
 
     def read(self, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
         return self._select(from_seq, to_seq if to_seq is not None else 2**62)
