@@ -140,29 +140,32 @@ def envelope_problem(ev: StoredEvent) -> str | None:
 #: An RFC 3339 date and time in UTC: ``2026-05-01T21:04:11.123456Z`` (``T`` and ``Z`` either case, or
 #: the offset ``+00:00``; any number of decimals of a second).
 _UTC_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:[Zz]|\+00:00)", re.ASCII)
+#: The same, its hour, minute and second within range (a leap second's ``:60`` included).
+_UTC_CLOCK = re.compile(r"\d{4}-\d\d-\d\d[Tt](?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d+)?(?:[Zz]|\+00:00)", re.ASCII)
 
 
 def utc_time_problem(value: str) -> str | None:
     """What is wrong with ``value`` as a recorded time, or None: it must be an RFC 3339 date and
     time in UTC that exists (a leap second's ``:60`` included), as the store's clock writes it."""
-    if _UTC_TIME.fullmatch(value) is None:
+    if _UTC_CLOCK.fullmatch(value) is not None:
+        # the date at value[:10] (the pattern's); whether it exists is remembered, as the lines
+        # of a file share a few dates
+        date = value[:10]
+        exists = _DATES.get(date)
+        if exists is None:
+            try:
+                datetime.date(int(date[:4]), int(date[5:7]), int(date[8:10]))
+                exists = True
+            except ValueError:
+                exists = False
+            if len(_DATES) >= 4096:
+                _DATES.clear()
+            _DATES[date] = exists
+    elif _UTC_TIME.fullmatch(value) is not None:
+        exists = False  # its hour, minute or second is out of range
+    else:
         return f"{value!r} is not an RFC 3339 time in UTC, such as 2026-05-01T21:04:11.123456Z"
-    # the date at value[:10], the time at fixed places after it (the pattern's); whether a date
-    # exists is remembered, as the lines of a file share a few dates
-    date = value[:10]
-    exists = _DATES.get(date)
-    if exists is None:
-        try:
-            datetime.date(int(date[:4]), int(date[5:7]), int(date[8:10]))
-            exists = True
-        except ValueError:
-            exists = False
-        if len(_DATES) >= 4096:
-            _DATES.clear()
-        _DATES[date] = exists
-    if not exists or int(value[11:13]) > 23 or int(value[14:16]) > 59 or int(value[17:19]) > 60:
-        return f"{value!r} is not a time that exists"
-    return None
+    return None if exists else f"{value!r} is not a time that exists"
 
 
 #: Date (``2026-05-01``) -> whether it exists, for ``utc_time_problem``.
