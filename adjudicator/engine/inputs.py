@@ -92,12 +92,12 @@ def read_json(text: str, where: str) -> Any:
     return value
 
 
-def read_canonical(text: str, where: str) -> tuple[Any, bytes | None]:
-    """``read_json``, and the text's UTF-8 bytes when the text is its value's canonical JSON
-    (compact, keys sorted: as the store writes every line of a sealed file), else None. One
-    encoding, keys sorted, proves such a text plainly within the limits (``_plainly_within``: the
-    keys of a canonical text are in the order read) and gives the bytes its hash covers; any
-    other text is read by ``read_json``."""
+def read_canonical(text: str) -> tuple[Any, bytes] | None:
+    """The value of ``text`` and its UTF-8 bytes when the text is the value's canonical JSON
+    (compact, keys sorted: as the store writes every line of a sealed file), else None, for
+    ``read_json`` to read it (and say what is wrong). One encoding, keys sorted, proves such a
+    text plainly within the limits (``_plainly_within``: the keys of a canonical text are in the
+    order read) and gives the bytes its hash covers."""
     if _short(text):
         try:
             value = msgspec.json.decode(text)
@@ -106,7 +106,7 @@ def read_canonical(text: str, where: str) -> tuple[Any, bytes | None]:
                 return value, data
         except (TypeError, ValueError):  # not JSON (a msgspec.DecodeError), or not valid Unicode
             pass
-    return read_json(text, where), None
+    return None
 
 
 def _short(text: str) -> bool:

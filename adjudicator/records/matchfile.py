@@ -55,8 +55,8 @@ def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any], byte
         text = raw.strip()
         if not text:
             continue
-        if sealed:
-            obj, data = read_canonical(text, f"line {no}")
+        if sealed and (read := read_canonical(text)) is not None:
+            obj, data = read
         else:
             obj, data = read_json(text, f"line {no}"), None
         if not isinstance(obj, dict):
