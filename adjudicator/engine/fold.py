@@ -432,22 +432,16 @@ def decode_event(game: Game, type_: str, by: str, fields: Mapping[str, Any], *, 
     return event
 
 
-def decode_known(game: Game, type_: str, by: str, fields: Mapping[str, Any]) -> Action | None:
-    """``decode_event``'s common case, without its checks for the rest: the event of a known type
-    that is not a correction, from its ``fields`` (none of them an envelope key) and its author.
-    None for any other type, or for fields that do not convert, for ``decode_event`` to say why."""
-    target = _targets(game).get(type_)
-    if target is None:
-        return None
-    data = dict(fields)
-    data["by"] = by
-    try:
-        return msgspec.convert(data, target)
-    except msgspec.ValidationError:
-        return None
+def decode_known(game: Game, type_: str, by: str, fields: Mapping[str, Any], path: str = "$") -> Action | None:
+    """``decode_event``'s common case, without its checks for the rest: the event of a type with
+    a class of its own (not a correction), from its ``fields`` (none of them an envelope key) and
+    its author; ``Malformed``, worded as ``decode_event`` words it, for fields that do not convert.
+    None for any other type, for ``decode_event``."""
+    target = _targets(game).get(type_) if type(type_) is str else None
+    return None if target is None else _convert(fields, by, type_, target, path)
 
 
-def _convert(fields: Mapping[str, Any], by: str, type_: str, target: type) -> Action:
+def _convert(fields: Mapping[str, Any], by: str, type_: str, target: type, path: str = "$") -> Action:
     """The event of class ``target`` (``type_``'s, which is not a correction) from its ``fields``,
     none of them an envelope key, and its author: ``decode_event``'s common case. The type is not
     among what is converted: the class is the type's, so its tag would only be matched to itself."""
@@ -456,7 +450,7 @@ def _convert(fields: Mapping[str, Any], by: str, type_: str, target: type) -> Ac
     try:
         return msgspec.convert(data, target)
     except msgspec.ValidationError as exc:
-        raise malformed_from(exc, type_, "$", target, {**fields, "type": type_, "by": by}) from None
+        raise malformed_from(exc, type_, path, target, {**fields, "type": type_, "by": by}) from None
 
 
 def decode_inserted(game: Game, correct: Correct, *, strict: bool = True, path: str = "$") -> Action:

@@ -289,5 +289,6 @@ def line_event(game: Game, no: int, type_: Any, by: Any, fields: dict[str, Any],
         check_event(type_, by, fields, values_checked=True)  # read_json checked the line
     except Malformed as exc:
         raise Malformed(f"line {no}: {exc.message}", f"line {no}: {exc.path}") from None
-    event = decode_known(game, type_, by, fields)  # split from the envelope keys: none among them
-    return event if event is not None else decode_event(game, type_, by, fields, path=f"line {no}: $")
+    path = f"line {no}: $"
+    event = decode_known(game, type_, by, fields, path)  # split from the envelope keys: none among them
+    return event if event is not None else decode_event(game, type_, by, fields, path=path)
