@@ -249,8 +249,9 @@ class MatchService:
             raise IntegrityError(match.match_id, seq, "the snapshot kept for this seq is not of the event stored there")
         penalties = [(s, p) for s, p in match.fold.penalties if s <= seq]
         effective = runs(walk_effective(match.events[:seq])[0])
-        point = None if match.events[seq - 1].type == confirming.TYPE else confirming.point_at(match.game, match.fold.history, seq)
-        _snapshot_fits(match.match_id, seq, snap, state, match.events[seq - 1].hash, match.fold.state_at(seq),
+        at = match.events[seq - 1]
+        point = None if at.type == confirming.TYPE else confirming.point_at(match.game, match.fold.history, seq)
+        _snapshot_fits(match.match_id, seq, snap, state, at.hash, match.fold.state_at(seq),
                        match.players, penalties, effective, point)
         return True
 

@@ -160,8 +160,10 @@ def offers(fold: Any, game: Any) -> list[tuple[str, str]] | None:
     is no such moment; None when the fold cannot tell (resumed from a snapshot after the event
     before the head, which did not carry the answer: fold from an earlier one)."""
     why = point(fold, game)
+    if why is None:
+        return None
     if not why:
-        return why if why is None else []
+        return []
     head = fold.confirmable_head()
     # a confirmation of ``head`` comes after it: a fold resumed at or before ``head`` holds them all,
     # so only a snapshot taken among them needs the whole log

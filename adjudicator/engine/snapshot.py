@@ -46,8 +46,8 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     effective: list[tuple[int, int]]  # the effective history up to seq, as runs (first, last)
     state: msgspec.Raw
     # what the event at seq ended that the players naturally confirm (``confirming.point``), "" for
-    # nothing, None when the fold that took the snapshot could not tell: ``adj legal`` at that
-    # event then needs no state before it
+    # nothing: ``adj legal`` at that event needs no state before it; None when the fold that took
+    # the snapshot could not tell
     point: str | None = None
 
 
